@@ -1,0 +1,267 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/server/config"
+)
+
+// checkDiagnostic is one diagnostic in check's JSON output.
+type checkDiagnostic struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Severity  string `json:"severity"`
+	Source    string `json:"source"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	Category  string `json:"category"`
+}
+
+// checkTests is the test part of check's JSON output.
+type checkTests struct {
+	Ran         bool                 `json:"ran"`
+	Passed      int                  `json:"passed"`
+	Failed      int                  `json:"failed"`
+	Skipped     int                  `json:"skipped"`
+	Total       int                  `json:"total"`
+	BuildFailed bool                 `json:"build_failed"`
+	TimedOut    bool                 `json:"timed_out"`
+	Failures    []runner.TestFailure `json:"failures"`
+	BuildErrors []checkDiagnostic    `json:"build_errors,omitempty"`
+	Message     string               `json:"message,omitempty"`
+}
+
+// checkOutput is check's JSON document.
+type checkOutput struct {
+	File        string            `json:"file"`
+	Diagnostics []checkDiagnostic `json:"diagnostics"`
+	Tests       checkTests        `json:"tests"`
+}
+
+type checkFlags struct {
+	json    bool
+	tests   bool
+	timeout time.Duration
+}
+
+func newCheckCommand(logs *logFlags) *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check [--json] FILE",
+		Short: "Print the diagnostics and test results fixloop would show for FILE",
+		Long: `Analyse FILE's package with the go vet analyzers and staticcheck (in-process,
+honouring .fixloop.yaml found above FILE), run the package's tests, and print
+FILE's diagnostics and the test results.
+
+Exit status: 0 when there are no errors and no failing tests, 1 when there are
+diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
+		Example: "  fixloop check testdata/goexample/shapes.go\n  fixloop check --json --tests=false main.go",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return &exitError{code: ExitUsage, err: fmt.Errorf("check takes exactly one FILE, got %d arguments\nRun 'fixloop check -h' for usage", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			out, err := runCheck(cmd.Context(), args[0], f, server.GoLinter(logger), gotest.New(logger))
+			if err != nil {
+				return &exitError{code: ExitUsage, err: err}
+			}
+			if f.json {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(out); err != nil {
+					return &exitError{code: ExitUsage, err: fmt.Errorf("writing JSON: %w", err)}
+				}
+			} else {
+				printCheck(cmd.OutOrStdout(), out)
+			}
+			if out.hasProblems() {
+				return &exitError{code: ExitProblems}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON instead of a table")
+	cmd.Flags().BoolVar(&f.tests, "tests", true, "run the package's tests")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "test timeout (default: tests.timeout from .fixloop.yaml, else 60s)")
+	return cmd
+}
+
+// runCheck lints and tests path and gathers check's output.
+func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(config.Config) (runner.Linter, error), tester runner.Tester) (*checkOutput, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", path, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("%s is a directory: name a file", path)
+	}
+	cfg, problems := config.Resolve(configRoot(abs), nil)
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("configuration: %w", problems)
+	}
+	linter, err := newLinter(cfg)
+	if err != nil {
+		return nil, err
+	}
+	res, err := linter.Lint(ctx, abs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("analysing %s: %w", path, err)
+	}
+	out := &checkOutput{File: abs, Diagnostics: []checkDiagnostic{}, Tests: checkTests{Failures: []runner.TestFailure{}}}
+	for _, a := range res.Alerts {
+		if a.File == abs {
+			out.Diagnostics = append(out.Diagnostics, toCheckDiagnostic(a))
+		}
+	}
+	if !f.tests {
+		out.Tests.Message = "tests not run (--tests=false)"
+		return out, nil
+	}
+	timeout := f.timeout
+	if timeout <= 0 {
+		timeout = cfg.Tests.Timeout
+	}
+	rep, err := tester.Test(ctx, abs, nil, timeout)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, fmt.Errorf("running the tests of %s: %w", path, err)
+	case rep == nil:
+		out.Tests.Message = "tests not run: the file is not in a Go module"
+	default:
+		out.Tests = checkTests{
+			Ran: true, Passed: rep.Passed, Failed: rep.Failed, Skipped: rep.Skipped, Total: rep.Total,
+			BuildFailed: rep.BuildFailed, TimedOut: rep.TimedOut, Failures: rep.Failures,
+		}
+		if out.Tests.Failures == nil {
+			out.Tests.Failures = []runner.TestFailure{}
+		}
+		for _, e := range rep.BuildErrors {
+			out.Tests.BuildErrors = append(out.Tests.BuildErrors, toCheckDiagnostic(e))
+		}
+	}
+	return out, nil
+}
+
+// configRoot is the nearest directory at or above file's that holds a
+// .fixloop.yaml, or "" for none.
+func configRoot(file string) string {
+	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, config.FileName)); err == nil {
+			return dir
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return ""
+		}
+	}
+}
+
+func toCheckDiagnostic(a runner.Alert) checkDiagnostic {
+	return checkDiagnostic{
+		File: a.File, Line: a.Line, Column: a.Column, EndLine: a.EndLine, EndColumn: a.EndColumn,
+		Severity: a.Severity.String(), Source: a.Source, Code: a.Code, Message: a.Message,
+		Category: string(a.Category),
+	}
+}
+
+// hasProblems reports whether check should exit 1.
+func (o *checkOutput) hasProblems() bool {
+	for _, d := range o.Diagnostics {
+		if d.Severity == runner.SeverityError.String() {
+			return true
+		}
+	}
+	t := o.Tests
+	return t.Failed > 0 || t.BuildFailed || t.TimedOut
+}
+
+// printCheck writes check's human-readable table.
+func printCheck(w io.Writer, o *checkOutput) {
+	name := displayPath(o.File)
+	if len(o.Diagnostics) == 0 {
+		fmt.Fprintf(w, "%s: no diagnostics\n", name)
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, d := range o.Diagnostics {
+			code := d.Source
+			if d.Code != "" {
+				code += " " + d.Code
+			}
+			fmt.Fprintf(tw, "%s:%d:%d\t%s\t%s\t%s\t%s\n", name, d.Line, d.Column, d.Severity, code, d.Category, d.Message)
+		}
+		_ = tw.Flush()
+	}
+	t := o.Tests
+	switch {
+	case !t.Ran:
+		fmt.Fprintf(w, "\n%s\n", t.Message)
+	case t.BuildFailed:
+		fmt.Fprintf(w, "\ntests: the package does not build\n")
+		for _, e := range t.BuildErrors {
+			fmt.Fprintf(w, "  %s:%d:%d: %s\n", displayPath(e.File), e.Line, e.Column, e.Message)
+		}
+	default:
+		fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped, %d total", t.Passed, t.Failed, t.Skipped, t.Total)
+		if t.TimedOut {
+			fmt.Fprint(w, " (timed out)")
+		}
+		fmt.Fprintln(w)
+		for _, f := range t.Failures {
+			where := ""
+			if f.File != "" {
+				where = fmt.Sprintf(" (%s:%d)", displayPath(f.File), f.Line)
+			}
+			fmt.Fprintf(w, "  FAIL %s%s: %s\n", f.Test, where, firstLine(f.Message))
+		}
+	}
+}
+
+// displayPath shows path relative to the working directory when it is
+// below it.
+func displayPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || filepath.IsAbs(rel) || len(rel) > 1 && rel[:2] == ".." {
+		return path
+	}
+	return rel
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i] + " …"
+		}
+	}
+	return s
+}

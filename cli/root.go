@@ -1,0 +1,124 @@
+// Package cli implements fixloop's command line: serve, check and version.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is fixloop's version, set at build time with
+// -ldflags "-X github.com/fixloop/fixloop/cli.Version=v1.2.3".
+var Version = "v0.1.0-dev"
+
+// Exit codes of every subcommand.
+const (
+	ExitOK       = 0 // success; for check: no errors and no failing tests
+	ExitProblems = 1 // check found errors or failing tests
+	ExitUsage    = 2 // bad usage or an internal error
+)
+
+// exitError carries an exit code through cobra.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// Main runs the fixloop command line with args and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	root := newRootCommand(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "fixloop:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "fixloop:", err)
+	return ExitUsage
+}
+
+// logFlags are the logging options every subcommand shares.
+type logFlags struct {
+	file  string
+	level string
+}
+
+// logger opens the configured log destination. stdout is never used: for
+// serve it is the LSP wire.
+func (f *logFlags) logger(stderr io.Writer) (*slog.Logger, func(), error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(f.level)); err != nil {
+		return nil, nil, &exitError{code: ExitUsage, err: fmt.Errorf("--log-level %q: use debug, info, warn or error", f.level)}
+	}
+	w, closeFn := stderr, func() {}
+	if f.file != "" {
+		file, err := os.OpenFile(f.file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, nil, &exitError{code: ExitUsage, err: fmt.Errorf("opening --log-file: %w", err)}
+		}
+		w, closeFn = file, func() { _ = file.Close() }
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), closeFn, nil
+}
+
+func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var logs logFlags
+	root := &cobra.Command{
+		Use:   "fixloop",
+		Short: "A language server that repairs and refactors code with a model, checked by compilers, linters and tests",
+		Long: strings.TrimSpace(`
+fixloop shows what the linters and tests say about the open file as LSP
+diagnostics, with the analyzers' own suggested fixes as quick fixes.
+
+Run "fixloop serve" from your editor's LSP client (stdio), or
+"fixloop check FILE" to see the same diagnostics on the command line.`),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().StringVar(&logs.file, "log-file", "", "write logs to this file instead of stderr")
+	root.PersistentFlags().StringVar(&logs.level, "log-level", "info", "log level: debug, info, warn or error")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("%w\nRun '%s -h' for usage", err, c.CommandPath())}
+	})
+	root.AddCommand(newServeCommand(&logs), newCheckCommand(&logs), newVersionCommand())
+	return root
+}
+
+func newVersionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print fixloop's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(cmd.OutOrStdout(), "fixloop", Version)
+			return nil
+		},
+	}
+}

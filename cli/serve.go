@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fixloop/fixloop/server"
+)
+
+// stdio joins stdin and stdout into the connection the LSP client speaks on.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+func newServeCommand(logs *logFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Run the language server on stdin/stdout",
+		Long: `Run the language server, speaking LSP (JSON-RPC with Content-Length framing)
+on stdin and stdout. Logs go to stderr or --log-file, never to stdout.
+
+Point your editor's LSP client at "fixloop serve" for Go files.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			logger.Info("fixloop serve starting", "version", Version)
+			code, err := server.Serve(cmd.Context(), stdio{cmd.InOrStdin(), cmd.OutOrStdout()}, server.Options{
+				Logger:  logger,
+				Version: Version,
+			})
+			if err != nil {
+				logger.Error("server stopped", "error", err)
+			}
+			if code != 0 {
+				return &exitError{code: code}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,159 @@
+package handlers
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/server/docstore"
+)
+
+// codeActionWait bounds how long a code action request waits for the lint
+// pass of the current version when it has not landed yet.
+const codeActionWait = 3 * time.Second
+
+// CodeAction offers the analyzers' suggested fixes for the diagnostics in
+// the requested range as quickfix actions, and all non-overlapping fixes of
+// the file at once as source.fixAll.fixloop.
+func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	u := params.TextDocument.URI
+	cur, ok := s.store.Get(u)
+	if !ok {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "codeAction: the document is not open: "+string(u))
+	}
+	u = cur.URI // the store's canonical spelling keys the results
+	if !s.lintCurrent(u, cur.Version) {
+		// Waiting for the pass must not hold up the notifications behind
+		// this request, so the request goes on asynchronously.
+		jsonrpc2.Async(ctx)
+	}
+	wctx, cancel := context.WithTimeout(ctx, codeActionWait)
+	defer cancel()
+	doc, alerts, ok := s.lintFor(wctx, u)
+	if !ok {
+		return []protocol.CommandOrCodeAction{}, nil
+	}
+	only := params.Context.Only
+	start, _ := doc.Offset(params.Range.Start)
+	end, _ := doc.Offset(params.Range.End)
+
+	actions := []protocol.CommandOrCodeAction{}
+	if wants(only, protocol.CodeActionKindQuickFix) {
+		for _, a := range alerts {
+			if !overlaps(a, start, end) {
+				continue
+			}
+			diag := toDiagnostic(doc, a)
+			for _, fix := range a.Fixes {
+				edits, ok := textEdits(doc, fix.Edits)
+				if !ok {
+					continue
+				}
+				kind := protocol.CodeActionKindQuickFix
+				actions = append(actions, &protocol.CodeAction{
+					Title:       fix.Title,
+					Kind:        &kind,
+					Diagnostics: []protocol.Diagnostic{diag},
+					IsPreferred: ptr(len(a.Fixes) == 1),
+					Edit:        versionedEdit(doc, edits),
+				})
+			}
+		}
+	}
+	if wants(only, CodeActionKindFixAll) {
+		if edits := fixAllEdits(doc, alerts); len(edits) > 0 {
+			kind := CodeActionKindFixAll
+			actions = append(actions, &protocol.CodeAction{
+				Title: "Apply all suggested fixes (fixloop)",
+				Kind:  &kind,
+				Edit:  versionedEdit(doc, edits),
+			})
+		}
+	}
+	return actions, nil
+}
+
+// lintCurrent reports whether u's lint results belong to version.
+func (s *Server) lintCurrent(u uri.URI, version int32) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.files[u]
+	return st != nil && st.lintDoc != nil && st.lintDoc.Version == version
+}
+
+// wants reports whether kind is asked for by only (empty: everything). A
+// requested kind matches itself and its sub-kinds, as LSP defines.
+func wants(only []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if o == kind || strings.HasPrefix(string(kind), string(o)+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// overlaps reports whether alert a touches the byte range [start, end].
+func overlaps(a runner.Alert, start, end int) bool {
+	return a.Start <= end && start <= a.End
+}
+
+// textEdits converts fix edits on doc's file to LSP edits; ok is false when
+// the fix touches other files, which fixloop does not offer as a quick fix.
+func textEdits(doc *docstore.Document, edits []runner.Edit) ([]protocol.TextEdit, bool) {
+	out := make([]protocol.TextEdit, 0, len(edits))
+	for _, e := range edits {
+		if e.File != doc.Path || e.Start < 0 || e.End < e.Start || e.End > len(doc.Text) {
+			return nil, false
+		}
+		out = append(out, protocol.TextEdit{Range: doc.Range(e.Start, e.End), NewText: e.NewText})
+	}
+	return out, true
+}
+
+// fixAllEdits picks, in file order, the first fix of every alert whose edits
+// do not overlap an edit already picked.
+func fixAllEdits(doc *docstore.Document, alerts []runner.Alert) []protocol.TextEdit {
+	var picked []runner.Edit
+	for _, a := range alerts {
+		if len(a.Fixes) == 0 {
+			continue
+		}
+		fix := a.Fixes[0]
+		if _, ok := textEdits(doc, fix.Edits); !ok || overlapsAny(picked, fix.Edits) {
+			continue
+		}
+		picked = append(picked, fix.Edits...)
+	}
+	sort.SliceStable(picked, func(i, j int) bool { return picked[i].Start < picked[j].Start })
+	edits, _ := textEdits(doc, picked)
+	return edits
+}
+
+// overlapsAny reports whether any of cand overlaps an edit in picked. Two
+// insertions at the same offset count as overlapping: their order would be
+// ambiguous.
+func overlapsAny(picked, cand []runner.Edit) bool {
+	for _, c := range cand {
+		for _, p := range picked {
+			if c.Start < p.End && p.Start < c.End || c.Start == p.Start {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// versionedEdit wraps edits to doc in a workspace edit. Code actions are
+// computed for the version the document has when the request arrives.
+func versionedEdit(doc *docstore.Document, edits []protocol.TextEdit) *protocol.WorkspaceEdit {
+	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{doc.URI: edits}}
+}

@@ -1,0 +1,251 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/server/docstore"
+)
+
+// fileState holds the latest results for one open document. Lint alerts
+// keep the snapshot they were computed for, so that their byte offsets stay
+// meaningful; results for an older snapshot are never published.
+type fileState struct {
+	lintDoc *docstore.Document
+	lint    []runner.Alert
+	tests   []protocol.Diagnostic
+}
+
+func lintKey(u uri.URI) string { return "lint:" + string(u) }
+func testKey(u uri.URI) string { return "test:" + string(u) }
+
+// isGo reports whether fixloop's Go tools apply to doc.
+func isGo(doc *docstore.Document) bool {
+	return doc.Path != "" && (doc.LanguageID == "go" || strings.HasSuffix(doc.Path, ".go"))
+}
+
+// ensureFile makes sure u has a state entry, so that results for it are kept.
+func (s *Server) ensureFile(u uri.URI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.files[u] == nil {
+		s.files[u] = &fileState{}
+	}
+}
+
+// scheduleLint lints u after delay, cancelling any pass still running for it.
+func (s *Server) scheduleLint(u uri.URI, delay time.Duration) {
+	s.debounce.Trigger(s.ctx, lintKey(u), delay, func(ctx context.Context) { s.lintPass(ctx, u) })
+}
+
+// scheduleTests runs u's tests, cancelling any run still going for it.
+func (s *Server) scheduleTests(u uri.URI) {
+	s.debounce.Trigger(s.ctx, testKey(u), 0, func(ctx context.Context) { s.testPass(ctx, u) })
+}
+
+// openSnapshot returns the current snapshot of every open document, the
+// overlay they form, and the one for u.
+func (s *Server) openSnapshot(u uri.URI) (docs []*docstore.Document, overlay map[string][]byte, doc *docstore.Document) {
+	docs = s.store.All()
+	overlay = make(map[string][]byte, len(docs))
+	for _, d := range docs {
+		if d.Path != "" {
+			overlay[d.Path] = d.Text
+		}
+		if d.URI == u {
+			doc = d
+		}
+	}
+	return docs, overlay, doc
+}
+
+// lintPass analyses the package holding u and publishes the results for
+// every open document of that package whose text was part of the pass.
+func (s *Server) lintPass(ctx context.Context, u uri.URI) {
+	docs, overlay, doc := s.openSnapshot(u)
+	if doc == nil {
+		return
+	}
+	s.mu.Lock()
+	linter := s.linter
+	s.mu.Unlock()
+	if linter == nil || !isGo(doc) {
+		s.setLint(doc, nil)
+		s.publish(ctx, doc.URI)
+		return
+	}
+
+	start := time.Now()
+	res, err := linter.Lint(ctx, doc.Path, overlay)
+	if ctx.Err() != nil {
+		s.logger.Debug("lint pass cancelled", "uri", u, "version", doc.Version)
+		return
+	}
+	s.lintPasses.Add(1)
+	if err != nil {
+		s.logger.Error("lint pass failed", "uri", u, "error", err)
+		s.setLint(doc, []runner.Alert{{
+			File: doc.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+			Severity: runner.SeverityWarning, Source: "fixloop",
+			Message:  fmt.Sprintf("fixloop could not analyse this file: %v", err),
+			Category: runner.CategoryOther,
+		}})
+		s.publish(ctx, doc.URI)
+		return
+	}
+	s.logger.Debug("lint pass", "uri", u, "version", doc.Version, "alerts", len(res.Alerts), "elapsed", time.Since(start))
+
+	byFile := make(map[string][]runner.Alert)
+	for _, a := range res.Alerts {
+		byFile[a.File] = append(byFile[a.File], a)
+	}
+	inUnit := map[string]bool{doc.Path: true}
+	for _, f := range res.Files {
+		inUnit[f] = true
+	}
+	for _, d := range docs {
+		if d.Path == "" || !inUnit[d.Path] {
+			continue
+		}
+		s.setLint(d, byFile[d.Path])
+		s.publish(ctx, d.URI)
+	}
+}
+
+// setLint records lint alerts for the snapshot doc and wakes anyone waiting
+// for them (code actions).
+func (s *Server) setLint(doc *docstore.Document, alerts []runner.Alert) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.files[doc.URI]
+	if st == nil {
+		return // closed meanwhile
+	}
+	if st.lintDoc != nil && st.lintDoc.Version > doc.Version {
+		return // a newer pass already landed
+	}
+	st.lintDoc = doc
+	st.lint = alerts
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// lintFor waits (until ctx is done) for lint results that belong to the
+// current version of u and returns them with their snapshot.
+func (s *Server) lintFor(ctx context.Context, u uri.URI) (*docstore.Document, []runner.Alert, bool) {
+	for {
+		cur, ok := s.store.Get(u)
+		if !ok {
+			return nil, nil, false
+		}
+		s.mu.Lock()
+		st := s.files[u]
+		changed := s.changed
+		var doc *docstore.Document
+		var alerts []runner.Alert
+		if st != nil {
+			doc, alerts = st.lintDoc, st.lint
+		}
+		s.mu.Unlock()
+		if st == nil {
+			return nil, nil, false
+		}
+		if doc != nil && doc.Version == cur.Version {
+			return doc, alerts, true
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, nil, false
+		}
+	}
+}
+
+// publish sends the diagnostics of u, unless its lint results belong to an
+// older version than the document now has (a newer pass will publish).
+func (s *Server) publish(ctx context.Context, u uri.URI) {
+	s.publishMu.Lock()
+	defer s.publishMu.Unlock()
+	cur, ok := s.store.Get(u)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	st := s.files[u]
+	var lintDoc *docstore.Document
+	var lint []runner.Alert
+	var tests []protocol.Diagnostic
+	if st != nil {
+		lintDoc, lint, tests = st.lintDoc, st.lint, st.tests
+	}
+	s.mu.Unlock()
+	if lintDoc == nil || lintDoc.Version != cur.Version {
+		return
+	}
+	diags := make([]protocol.Diagnostic, 0, len(lint)+len(tests))
+	compileLines := make(map[uint32]bool)
+	for _, a := range lint {
+		d := toDiagnostic(lintDoc, a)
+		if a.Source == "compiler" {
+			compileLines[d.Range.Start.Line] = true
+		}
+		diags = append(diags, d)
+	}
+	for _, d := range tests {
+		if src, _ := d.Source.Get(); src == "compiler" && compileLines[d.Range.Start.Line] {
+			continue // the same build error, already reported by the analysis
+		}
+		diags = append(diags, d)
+	}
+	if err := s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{
+		URI:         u,
+		Version:     protocol.NewOptional(cur.Version),
+		Diagnostics: diags,
+	}); err != nil {
+		s.logger.Warn("publishing diagnostics", "uri", u, "error", err)
+	}
+}
+
+// testPass runs the tests of u's package and attaches the results to every
+// open document of that package.
+func (s *Server) testPass(ctx context.Context, u uri.URI) {
+	docs, overlay, doc := s.openSnapshot(u)
+	if doc == nil || !isGo(doc) || s.tester == nil {
+		return
+	}
+	timeout := s.config().Tests.Timeout
+	rep, err := s.tester.Test(ctx, doc.Path, overlay, timeout)
+	if ctx.Err() != nil {
+		s.logger.Debug("test run cancelled", "uri", u)
+		return
+	}
+	s.testPasses.Add(1)
+	dir := filepath.Dir(doc.Path)
+	for _, d := range docs {
+		if d.Path == "" || filepath.Dir(d.Path) != dir || !isGo(d) {
+			continue
+		}
+		var diags []protocol.Diagnostic
+		switch {
+		case err != nil:
+			s.logger.Error("test run failed", "uri", u, "error", err)
+			diags = []protocol.Diagnostic{fileDiagnostic(d, protocol.DiagnosticSeverityWarning, "go test",
+				fmt.Sprintf("fixloop could not run the tests: %v", err), nil)}
+		case rep != nil:
+			diags = testDiagnostics(d, rep, timeout)
+		}
+		s.mu.Lock()
+		if st := s.files[d.URI]; st != nil {
+			st.tests = diags
+		}
+		s.mu.Unlock()
+		s.publish(ctx, d.URI)
+	}
+}

@@ -1,0 +1,181 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/server/docstore"
+	"github.com/fixloop/fixloop/server/watch"
+)
+
+// Command names the server executes.
+const (
+	CommandRunTests = "fixloop.runTests"
+)
+
+// CodeActionKindFixAll is fixloop's source.fixAll action.
+const CodeActionKindFixAll protocol.CodeActionKind = "source.fixAll.fixloop"
+
+// Initialize negotiates capabilities, records the workspace roots and loads
+// the configuration.
+func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	var offered []protocol.PositionEncodingKind
+	if g := params.Capabilities.General; g != nil {
+		offered = g.PositionEncodings
+	}
+	enc := docstore.Negotiate(offered)
+	s.store.SetEncoding(enc)
+
+	roots := workspaceRoots(params)
+	var settings []byte
+	if len(params.InitializationOptions) > 0 {
+		settings = append([]byte(nil), params.InitializationOptions...)
+	}
+	if err := s.applyConfig(roots, settings); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("starting the linter: %v", err))
+	}
+	s.logger.Info("initialize", "roots", roots, "encoding", string(enc.Kind()),
+		"client", params.ClientInfo.Name)
+
+	sync := protocol.TextDocumentSyncKindIncremental
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			PositionEncoding: enc.Kind(),
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: ptr(true),
+				Change:    &sync,
+				Save:      &protocol.SaveOptions{IncludeText: ptr(false)},
+			},
+			CodeActionProvider: &protocol.CodeActionOptions{
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, CodeActionKindFixAll},
+			},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
+				Commands: []string{CommandRunTests},
+			},
+		},
+		ServerInfo: protocol.ServerInfo{Name: "fixloop", Version: protocol.NewOptional(s.version)},
+	}, nil
+}
+
+// Initialized reports configuration problems found at initialize and starts
+// watching the workspace for files changed outside the editor.
+func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
+	s.reportConfigProblems(ctx)
+	s.mu.Lock()
+	roots := s.roots
+	s.mu.Unlock()
+	if len(roots) == 0 {
+		return nil
+	}
+	w, err := watch.New(s.ctx, watch.Options{
+		Roots:  roots,
+		Match:  watch.GoRelevant,
+		Logger: s.logger,
+	}, s.filesChanged)
+	if err != nil {
+		s.logger.Warn("not watching the workspace for changes", "error", err)
+		return nil
+	}
+	s.mu.Lock()
+	s.watcher = w
+	s.mu.Unlock()
+	return nil
+}
+
+// Shutdown stops background work; the lifecycle layer refuses everything but
+// exit afterwards.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.logger.Info("shutdown")
+	s.Close()
+	return nil
+}
+
+// workspaceRoots returns the file system paths of the workspace folders, or
+// of the root URI when the client sends no folders.
+func workspaceRoots(params *protocol.InitializeParams) []string {
+	var roots []string
+	if folders, ok := params.WorkspaceFolders.Get(); ok {
+		for _, f := range folders {
+			if f.URI.IsFile() {
+				roots = append(roots, f.URI.FsPath())
+			}
+		}
+	}
+	if len(roots) == 0 && params.RootURI != nil && params.RootURI.IsFile() {
+		roots = append(roots, params.RootURI.FsPath())
+	}
+	return roots
+}
+
+// applyConfig resolves the configuration for roots and settings and swaps in
+// a linter built for it.
+func (s *Server) applyConfig(roots []string, settings []byte) error {
+	root := ""
+	if len(roots) > 0 {
+		root = roots[0]
+	}
+	cfg, problems := config.ResolveWith(root, settings, s.validate)
+	s.mu.Lock()
+	linter, old := s.linter, s.cfg
+	s.mu.Unlock()
+	var err error
+	if linter == nil || !sameLinterSettings(old, cfg) {
+		linter, err = s.buildLinter(cfg)
+	}
+	if err != nil {
+		// The checks passed validation, so this is not the user's mistake in
+		// the file; fall back to defaults rather than leaving no linter.
+		problems = append(problems, config.Problem{Source: "fixloop", Message: err.Error()})
+		cfg = config.Default()
+		if linter, err = s.buildLinter(cfg); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	s.cfg = cfg
+	s.roots = roots
+	s.settings = settings
+	s.linter = linter
+	s.pendingProblems = problems
+	s.mu.Unlock()
+	return nil
+}
+
+// sameLinterSettings reports whether a linter built for a serves b too, so
+// that its caches survive unrelated setting changes.
+func sameLinterSettings(a, b config.Config) bool {
+	return a.MaxFileSize == b.MaxFileSize && slices.Equal(a.Staticcheck.Checks, b.Staticcheck.Checks) &&
+		(a.Staticcheck.Checks == nil) == (b.Staticcheck.Checks == nil)
+}
+
+// buildLinter returns the linter for cfg, or nil when none is configured.
+func (s *Server) buildLinter(cfg config.Config) (runner.Linter, error) {
+	if s.newLinter == nil {
+		return nil, nil
+	}
+	return s.newLinter(cfg)
+}
+
+// reportConfigProblems shows configuration mistakes found since the last
+// report, in words the user can act on.
+func (s *Server) reportConfigProblems(ctx context.Context) {
+	s.mu.Lock()
+	problems := s.pendingProblems
+	s.pendingProblems = nil
+	s.mu.Unlock()
+	if len(problems) == 0 {
+		return
+	}
+	msg := "fixloop: configuration problems (using defaults for these settings):\n" + problems.Error()
+	s.logger.Warn("configuration problems", slog.String("problems", problems.Error()))
+	s.showMessage(ctx, protocol.MessageTypeWarning, msg)
+}
+
+func ptr[T any](v T) *T { return &v }

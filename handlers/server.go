@@ -1,0 +1,138 @@
+// Package handlers implements fixloop's LSP methods, one file per method
+// family. Handlers are thin: they decode, take a document snapshot, call the
+// runner, and convert the result to LSP types. The connection, lifecycle and
+// wiring live in package server.
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/server/docstore"
+	"github.com/fixloop/fixloop/server/schedule"
+	"github.com/fixloop/fixloop/server/watch"
+)
+
+// Options are what a Server needs from its surroundings. Tools are injected
+// so that tests can script them.
+type Options struct {
+	// Client sends notifications and requests to the editor.
+	Client protocol.Client
+	Logger *slog.Logger
+	// Version is reported in serverInfo.
+	Version string
+	// NewLinter builds the linter for a configuration; it is called again
+	// when the configuration changes.
+	NewLinter func(cfg config.Config) (runner.Linter, error)
+	// Tester runs a file's tests.
+	Tester runner.Tester
+	// ValidateChecks checks a staticcheck checks list, for config messages.
+	ValidateChecks config.CheckValidator
+}
+
+// Server answers LSP requests for one connection.
+type Server struct {
+	protocol.UnimplementedServer
+
+	client    protocol.Client
+	logger    *slog.Logger
+	version   string
+	newLinter func(config.Config) (runner.Linter, error)
+	tester    runner.Tester
+	validate  config.CheckValidator
+
+	store    *docstore.Store
+	debounce *schedule.Debouncer
+
+	// ctx lives as long as the server; background work derives from it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// publishMu orders publications, so that a clear on close is never
+	// followed by a late publication for the closed document.
+	publishMu sync.Mutex
+
+	mu       sync.Mutex
+	cfg      config.Config
+	settings []byte // the editor's settings, re-applied when the file changes
+	roots    []string
+	linter   runner.Linter
+	files    map[uri.URI]*fileState
+	changed  chan struct{} // closed and replaced whenever a lint result lands
+	watcher  *watch.Watcher
+	// pendingProblems are configuration mistakes not yet shown to the user.
+	pendingProblems config.Problems
+
+	lintPasses atomic.Int64
+	testPasses atomic.Int64
+}
+
+// New returns a Server with default configuration.
+func New(opts Options) *Server {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Server{
+		client:    opts.Client,
+		logger:    logger,
+		version:   opts.Version,
+		newLinter: opts.NewLinter,
+		tester:    opts.Tester,
+		validate:  opts.ValidateChecks,
+		store:     docstore.NewStore(),
+		debounce:  schedule.NewDebouncer(logger),
+		ctx:       ctx,
+		cancel:    cancel,
+		cfg:       config.Default(),
+		files:     make(map[uri.URI]*fileState),
+		changed:   make(chan struct{}),
+	}
+}
+
+// Close stops background work and waits for it.
+func (s *Server) Close() {
+	s.cancel()
+	s.debounce.Close()
+	s.mu.Lock()
+	w := s.watcher
+	s.watcher = nil
+	s.mu.Unlock()
+	if w != nil {
+		_ = w.Close()
+	}
+}
+
+// Stats counts the analysis and test passes that ran to completion; tests
+// and benchmarks use it.
+type Stats struct {
+	LintPasses int64
+	TestPasses int64
+}
+
+// Stats returns the pass counters.
+func (s *Server) Stats() Stats {
+	return Stats{LintPasses: s.lintPasses.Load(), TestPasses: s.testPasses.Load()}
+}
+
+// config returns the current configuration.
+func (s *Server) config() config.Config {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg
+}
+
+// showMessage tells the user something; failures are only logged.
+func (s *Server) showMessage(ctx context.Context, typ protocol.MessageType, msg string) {
+	if err := s.client.ShowMessage(ctx, &protocol.ShowMessageParams{Type: typ, Message: msg}); err != nil {
+		s.logger.Warn("showMessage failed", "error", err)
+	}
+}

@@ -1,0 +1,90 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/server/docstore"
+)
+
+// DidOpen stores the document and diagnoses it at once: lint now, tests
+// too unless the configuration runs them only on save.
+func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) error {
+	doc, err := s.store.Open(params.TextDocument)
+	if err != nil {
+		s.logger.Warn("didOpen rejected", "uri", params.TextDocument.URI, "error", err)
+		return nil
+	}
+	s.logger.Debug("didOpen", "uri", doc.URI, "version", doc.Version, "bytes", len(doc.Text))
+	s.ensureFile(doc.URI)
+	s.scheduleLint(doc.URI, 0)
+	if s.config().Tests.Mode == config.TestsOnOpenAndSave {
+		s.scheduleTests(doc.URI)
+	}
+	return nil
+}
+
+// DidChange applies the edits in order and re-lints after the debounce
+// delay; stale versions are ignored with a log line.
+func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error {
+	id := params.TextDocument
+	doc, err := s.store.Change(id.URI, id.Version, params.ContentChanges)
+	switch {
+	case errors.Is(err, docstore.ErrStaleVersion):
+		s.logger.Info("ignored stale didChange", "uri", id.URI, "version", id.Version)
+		return nil
+	case errors.Is(err, docstore.ErrNotOpen):
+		s.logger.Warn("didChange for a document that is not open", "uri", id.URI, "version", id.Version)
+		return nil
+	case err != nil:
+		s.logger.Warn("didChange rejected", "uri", id.URI, "version", id.Version, "error", err)
+		return nil
+	}
+	if doc.Clamped() {
+		s.logger.Warn("didChange range past the end of the document: clamped to the text", "uri", id.URI, "version", id.Version)
+	}
+	s.scheduleLint(doc.URI, s.config().Debounce)
+	return nil
+}
+
+// DidSave runs the tests (per the configured test mode).
+func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
+	doc, ok := s.store.Get(params.TextDocument.URI)
+	if !ok {
+		s.logger.Warn("didSave for a document that is not open", "uri", params.TextDocument.URI)
+		return nil
+	}
+	if s.config().Tests.Mode != config.TestsOff {
+		s.scheduleTests(doc.URI)
+	}
+	return nil
+}
+
+// DidClose forgets the document, cancels its work and clears its
+// diagnostics.
+func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
+	u := params.TextDocument.URI
+	if doc, ok := s.store.Get(u); ok {
+		u = doc.URI // the store's canonical spelling keys the results
+	}
+	if err := s.store.Close(u); err != nil {
+		s.logger.Warn("didClose for a document that is not open", "uri", u, "error", err)
+	}
+	s.debounce.Cancel(lintKey(u))
+	s.debounce.Cancel(testKey(u))
+	s.publishMu.Lock()
+	defer s.publishMu.Unlock()
+	s.mu.Lock()
+	delete(s.files, u)
+	s.mu.Unlock()
+	if err := s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{
+		URI:         u,
+		Diagnostics: []protocol.Diagnostic{},
+	}); err != nil {
+		s.logger.Warn("clearing diagnostics", "uri", u, "error", err)
+	}
+	return nil
+}

@@ -1,0 +1,377 @@
+package golang
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"log/slog"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A unit is one type-checked package, ready to be analysed.
+type unit struct {
+	fset         *token.FileSet
+	pkg          *types.Package
+	files        []*ast.File
+	info         *types.Info
+	sizes        types.Sizes
+	typeErrors   []types.Error
+	illTyped     bool
+	module       *analysis.Module
+	otherFiles   []string
+	ignoredFiles []string
+	// readFile reads the package's files for Pass.ReadFile, honouring the
+	// overlay.
+	readFile func(string) ([]byte, error)
+}
+
+// An action applies one analyzer to one unit.
+type action struct {
+	a    *analysis.Analyzer
+	u    *unit
+	root bool
+
+	deps       []*action // horizontal (same unit) and vertical (same analyzer, imported unit)
+	dependents []*action
+	pending    int // deps not yet done (coordinator only)
+	users      int // dependents not yet done (coordinator only)
+
+	facts  *actionFacts
+	result any
+	err    error
+	diags  []analysis.Diagnostic
+}
+
+func (act *action) String() string { return act.a.Name + "@" + act.u.pkg.Path() }
+
+// errSkipped marks analyzers that do not run on ill-typed packages.
+var errSkipped = errors.New("analysis skipped due to errors in package")
+
+// A driver runs analyzers over units, with facts, in the order their
+// Requires graph and the import graph demand, on a bounded number of
+// goroutines. It is the small, reusable counterpart of
+// golang.org/x/tools/go/analysis/checker: the same driver serves the full
+// load (dependencies and the package together) and the incremental pass
+// (the package alone, dependency facts from the store).
+type driver struct {
+	log     *slog.Logger
+	store   *factStore
+	workers int
+
+	units   map[*types.Package]*unit
+	actions map[actionKey]*action
+	all     []*action
+}
+
+type actionKey struct {
+	a *analysis.Analyzer
+	u *unit
+}
+
+func newDriver(log *slog.Logger, store *factStore, units []*unit) *driver {
+	d := &driver{
+		log:     log,
+		store:   store,
+		workers: runtime.GOMAXPROCS(0),
+		units:   make(map[*types.Package]*unit, len(units)),
+		actions: make(map[actionKey]*action),
+	}
+	for _, u := range units {
+		d.units[u.pkg] = u
+	}
+	return d
+}
+
+// addRoot schedules analyzer a on u and reports its diagnostics. Actions for
+// a's requirements on u, and for fact-producing analyzers on the units that
+// u imports, are added as needed.
+func (d *driver) addRoot(a *analysis.Analyzer, u *unit) *action {
+	act := d.action(a, u)
+	act.root = true
+	return act
+}
+
+func (d *driver) action(a *analysis.Analyzer, u *unit) *action {
+	k := actionKey{a, u}
+	if act, ok := d.actions[k]; ok {
+		return act
+	}
+	act := &action{a: a, u: u}
+	d.actions[k] = act
+	for _, req := range a.Requires {
+		act.deps = append(act.deps, d.action(req, u))
+	}
+	if len(a.FactTypes) > 0 {
+		for _, imp := range u.pkg.Imports() {
+			if iu := d.units[imp]; iu != nil {
+				act.deps = append(act.deps, d.action(a, iu))
+			}
+		}
+		act.facts = d.store.create(a, u.pkg)
+	}
+	for _, dep := range act.deps {
+		dep.dependents = append(dep.dependents, act)
+	}
+	d.all = append(d.all, act)
+	return act
+}
+
+// run executes every scheduled action. When ctx is cancelled the actions
+// not yet started are skipped and run returns ctx.Err().
+func (d *driver) run(ctx context.Context) error {
+	ready := make(chan *action, len(d.all))
+	done := make(chan *action, len(d.all))
+	for _, act := range d.all {
+		act.pending = len(act.deps)
+		act.users = len(act.dependents)
+		if act.pending == 0 {
+			ready <- act
+		}
+	}
+	workers := min(d.workers, len(d.all))
+	for range workers {
+		go func() {
+			for act := range ready {
+				if err := ctx.Err(); err != nil {
+					act.err = err
+				} else {
+					d.exec(act)
+				}
+				done <- act
+			}
+		}()
+	}
+	for range d.all {
+		act := <-done
+		for _, dep := range act.deps {
+			dep.users--
+			if dep.users == 0 && !dep.root {
+				dep.result = nil // free large results (SSA/IR) early
+			}
+		}
+		for _, next := range act.dependents {
+			next.pending--
+			if next.pending == 0 {
+				ready <- next
+			}
+		}
+	}
+	close(ready)
+	return ctx.Err()
+}
+
+// exec runs one action. It never panics: a panicking analyzer fails its
+// action and is logged.
+func (d *driver) exec(act *action) {
+	defer func() {
+		if r := recover(); r != nil {
+			act.err = fmt.Errorf("analyzer %s panicked on package %s: %v", act.a.Name, act.u.pkg.Path(), r)
+			d.log.Error("analyzer panicked", "analyzer", act.a.Name, "package", act.u.pkg.Path(), "panic", r, "stack", string(debug.Stack()))
+		}
+		if act.err != nil && act.facts != nil {
+			act.facts.failed = true
+		}
+	}()
+
+	var failed []string
+	for _, dep := range act.deps {
+		if dep.err != nil {
+			failed = append(failed, dep.String())
+		}
+	}
+	// Facts of imported packages analysed in an earlier run (the
+	// incremental path) fail this action as a vertical dependency would.
+	if len(act.a.FactTypes) > 0 {
+		for _, imp := range act.u.pkg.Imports() {
+			if d.units[imp] == nil {
+				if af := d.store.get(act.a, imp); af != nil && af.failed {
+					failed = append(failed, act.a.Name+"@"+imp.Path())
+				}
+			}
+		}
+	}
+	if failed != nil {
+		slices.Sort(failed)
+		act.err = fmt.Errorf("failed prerequisites: %v", failed)
+		return
+	}
+	if act.u.illTyped && !act.a.RunDespiteErrors {
+		act.err = errSkipped
+		return
+	}
+
+	inputs := make(map[*analysis.Analyzer]any, len(act.a.Requires))
+	for _, dep := range act.deps {
+		if dep.u == act.u {
+			inputs[dep.a] = dep.result
+		}
+	}
+	u := act.u
+	pass := &analysis.Pass{
+		Analyzer:     act.a,
+		Fset:         u.fset,
+		Files:        u.files,
+		OtherFiles:   u.otherFiles,
+		IgnoredFiles: u.ignoredFiles,
+		Pkg:          u.pkg,
+		TypesInfo:    u.info,
+		TypesSizes:   u.sizes,
+		TypeErrors:   u.typeErrors,
+		Module:       u.module,
+		ResultOf:     inputs,
+		Report:       func(diag analysis.Diagnostic) { act.diags = append(act.diags, diag) },
+		ReadFile:     d.readFile(u),
+	}
+	fv := d.factView(act)
+	pass.ImportObjectFact = fv.importObjectFact
+	pass.ImportPackageFact = fv.importPackageFact
+	pass.ExportObjectFact = fv.exportObjectFact
+	pass.ExportPackageFact = fv.exportPackageFact
+	pass.AllObjectFacts = fv.allObjectFacts
+	pass.AllPackageFacts = fv.allPackageFacts
+
+	result, err := act.a.Run(pass)
+	if err != nil {
+		act.err = err
+		return
+	}
+	if got, want := reflect.TypeOf(result), act.a.ResultType; got != want {
+		act.err = fmt.Errorf("analyzer %s returned a result of type %v, but declared %v", act.a.Name, got, want)
+		return
+	}
+	act.result = result
+}
+
+// readFile implements Pass.ReadFile: only the package's own files may be
+// read.
+func (d *driver) readFile(u *unit) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		ok := slices.Contains(u.otherFiles, name) || slices.Contains(u.ignoredFiles, name)
+		for _, f := range u.files {
+			if !ok && u.fset.File(f.FileStart).Name() == name {
+				ok = true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("Pass.ReadFile: %s is not among the package's files", name)
+		}
+		return u.readFile(name)
+	}
+}
+
+// A factView gives one action its view of the facts: its own, and those of
+// its dependencies that the standard drivers would pass to it.
+type factView struct {
+	act    *action
+	store  *factStore
+	direct map[*types.Package]bool
+}
+
+func (d *driver) factView(act *action) *factView {
+	direct := make(map[*types.Package]bool, len(act.u.pkg.Imports()))
+	for _, imp := range act.u.pkg.Imports() {
+		direct[imp] = true
+	}
+	return &factView{act: act, store: d.store, direct: direct}
+}
+
+func (fv *factView) lookup(pkg *types.Package) *actionFacts {
+	if pkg == fv.act.u.pkg {
+		return fv.act.facts
+	}
+	return fv.store.get(fv.act.a, pkg)
+}
+
+func (fv *factView) importObjectFact(obj types.Object, ptr analysis.Fact) bool {
+	if obj == nil {
+		panic("ImportObjectFact: nil object")
+	}
+	pkg := obj.Pkg()
+	if pkg == nil {
+		return false
+	}
+	af := fv.lookup(pkg)
+	if af == nil || (pkg != fv.act.u.pkg && !factVisible(obj, pkg, fv.direct)) {
+		return false
+	}
+	v, ok := af.objects[objectFactKey{obj, factType(ptr)}]
+	if ok {
+		reflect.ValueOf(ptr).Elem().Set(reflect.ValueOf(v).Elem())
+	}
+	return ok
+}
+
+func (fv *factView) importPackageFact(pkg *types.Package, ptr analysis.Fact) bool {
+	if pkg == nil {
+		panic("ImportPackageFact: nil package")
+	}
+	af := fv.lookup(pkg)
+	if af == nil {
+		return false
+	}
+	v, ok := af.packages[factType(ptr)]
+	if ok {
+		reflect.ValueOf(ptr).Elem().Set(reflect.ValueOf(v).Elem())
+	}
+	return ok
+}
+
+func (fv *factView) exportObjectFact(obj types.Object, fact analysis.Fact) {
+	if fv.act.facts == nil || obj.Pkg() != fv.act.u.pkg {
+		panic(fmt.Sprintf("%s: ExportObjectFact(%s, %T): facts may only be set on the package's own objects, by analyzers that declare FactTypes", fv.act, obj, fact))
+	}
+	fv.act.facts.objects[objectFactKey{obj, factType(fact)}] = fact
+}
+
+func (fv *factView) exportPackageFact(fact analysis.Fact) {
+	if fv.act.facts == nil {
+		panic(fmt.Sprintf("%s: ExportPackageFact(%T) by an analyzer without FactTypes", fv.act, fact))
+	}
+	fv.act.facts.packages[factType(fact)] = fact
+}
+
+func (fv *factView) allObjectFacts() []analysis.ObjectFact {
+	var out []analysis.ObjectFact
+	if own := fv.act.facts; own != nil {
+		for k, f := range own.objects {
+			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
+		}
+	}
+	for _, pkg := range importClosure(fv.act.u.pkg) {
+		af := fv.store.get(fv.act.a, pkg)
+		if af == nil {
+			continue
+		}
+		for k, f := range af.objects {
+			if factVisible(k.obj, pkg, fv.direct) {
+				out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
+			}
+		}
+	}
+	return out
+}
+
+func (fv *factView) allPackageFacts() []analysis.PackageFact {
+	var out []analysis.PackageFact
+	if own := fv.act.facts; own != nil {
+		for _, f := range own.packages {
+			out = append(out, analysis.PackageFact{Package: fv.act.u.pkg, Fact: f})
+		}
+	}
+	for _, pkg := range importClosure(fv.act.u.pkg) {
+		if af := fv.store.get(fv.act.a, pkg); af != nil {
+			for _, f := range af.packages {
+				out = append(out, analysis.PackageFact{Package: pkg, Fact: f})
+			}
+		}
+	}
+	return out
+}

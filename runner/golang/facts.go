@@ -1,0 +1,133 @@
+package golang
+
+import (
+	"go/types"
+	"reflect"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A factStore holds the facts that analyzers exported, per (analyzer,
+// package). Each entry is written by exactly one action and read only by
+// actions that the driver schedules after it, so entries need no locks; the
+// map of entries is guarded because actions may add to it concurrently.
+//
+// A store may have a parent: lookups that miss fall through to it. The
+// incremental path uses the dependency facts of the full load as the
+// (read-only) parent of a store that holds only the edited package's facts.
+type factStore struct {
+	parent *factStore
+
+	mu      sync.RWMutex
+	entries map[factStoreKey]*actionFacts
+}
+
+type factStoreKey struct {
+	a   *analysis.Analyzer
+	pkg *types.Package
+}
+
+// actionFacts are the facts one analyzer exported for one package, and
+// whether that analyzer failed there (dependents of a failed fact-producing
+// action fail too, as in the standard drivers).
+type actionFacts struct {
+	objects  map[objectFactKey]analysis.Fact
+	packages map[reflect.Type]analysis.Fact
+	failed   bool
+}
+
+type objectFactKey struct {
+	obj types.Object
+	typ reflect.Type
+}
+
+func newFactStore(parent *factStore) *factStore {
+	return &factStore{parent: parent, entries: make(map[factStoreKey]*actionFacts)}
+}
+
+// create adds an empty entry for (a, pkg), replacing any existing one.
+func (s *factStore) create(a *analysis.Analyzer, pkg *types.Package) *actionFacts {
+	af := &actionFacts{
+		objects:  make(map[objectFactKey]analysis.Fact),
+		packages: make(map[reflect.Type]analysis.Fact),
+	}
+	s.mu.Lock()
+	s.entries[factStoreKey{a, pkg}] = af
+	s.mu.Unlock()
+	return af
+}
+
+// get returns the entry for (a, pkg), looking in parents, or nil.
+func (s *factStore) get(a *analysis.Analyzer, pkg *types.Package) *actionFacts {
+	for ; s != nil; s = s.parent {
+		s.mu.RLock()
+		af := s.entries[factStoreKey{a, pkg}]
+		s.mu.RUnlock()
+		if af != nil {
+			return af
+		}
+	}
+	return nil
+}
+
+// without returns a copy of the store (without parent) that leaves out the
+// entries of the given packages.
+func (s *factStore) without(pkgs map[*types.Package]bool) *factStore {
+	out := newFactStore(nil)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for k, v := range s.entries {
+		if !pkgs[k.pkg] {
+			out.entries[k] = v
+		}
+	}
+	return out
+}
+
+// factVisible reports whether a fact about obj, exported by the analysis of
+// obj's package from, reaches a package whose direct imports are direct.
+//
+// This reproduces what golang.org/x/tools/go/analysis/checker makes visible
+// when it copies facts along each import edge, keeping only those about
+// objects that may appear in the imported package's API: facts about
+// package-level functions and variables reach direct importers only (and
+// exported functions only); facts about methods, fields, types and constants
+// reach every package that depends on from, directly or not.
+func factVisible(obj types.Object, from *types.Package, direct map[*types.Package]bool) bool {
+	switch obj := obj.(type) {
+	case *types.Func:
+		if sig, ok := obj.Type().(*types.Signature); ok && sig.Recv() != nil {
+			return true
+		}
+		return obj.Exported() && direct[from]
+	case *types.Var:
+		if obj.IsField() {
+			return true
+		}
+		return direct[from]
+	case *types.TypeName, *types.Const:
+		return true
+	}
+	return false
+}
+
+func factType(fact analysis.Fact) reflect.Type { return reflect.TypeOf(fact) }
+
+// importClosure returns every package that pkg imports, directly or not.
+func importClosure(pkg *types.Package) []*types.Package {
+	seen := map[*types.Package]bool{pkg: true}
+	var out []*types.Package
+	stack := append([]*types.Package(nil), pkg.Imports()...)
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+		stack = append(stack, p.Imports()...)
+	}
+	return out
+}

@@ -1,0 +1,155 @@
+package gotest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/proc"
+)
+
+// outputLimit bounds TestReport.Output and the stderr kept for parsing.
+const outputLimit = 64 << 10
+
+// execute runs go test once for req. It returns ctx.Err() if ctx was
+// cancelled; a run killed at req.timeout yields a report with TimedOut set.
+func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport, error) {
+	start := time.Now()
+	tmp, err := os.MkdirTemp("", "fixloop-gotest-")
+	if err != nil {
+		return nil, fmt.Errorf("creating overlay directory: %w", err)
+	}
+	defer func() {
+		if err := os.RemoveAll(tmp); err != nil {
+			r.logger.Warn("go test: removing overlay directory", "dir", tmp, "err", err)
+		}
+	}()
+	overlayFile, reverse, err := writeOverlay(tmp, req.overlay)
+	if err != nil {
+		return nil, err
+	}
+
+	runCtx, cancel := context.WithTimeout(ctx, req.timeout)
+	defer cancel()
+	args := []string{"test", "-json", "-vet=off", "-count=1"}
+	if overlayFile != "" {
+		args = append(args, "-overlay="+overlayFile)
+	}
+	args = append(args, ".")
+	cmd := proc.Command(runCtx, req.dir, "go", args...)
+
+	out := proc.NewLimitedBuffer(outputLimit)
+	stderr := proc.NewLimitedBuffer(outputLimit)
+	cmd.Stderr = io.MultiWriter(stderr, out)
+	pr, pw := io.Pipe()
+	cmd.Stdout = pw
+	col := newCollector(req, resolver(req.dir, tmp, reverse), out)
+	parsed := make(chan error, 1)
+	go func() { parsed <- col.consume(pr) }()
+
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		<-parsed
+		return nil, fmt.Errorf("starting go test in %s: %w", req.dir, err)
+	}
+	r.runs.Add(1)
+	r.logger.DebugContext(ctx, "go test: started", "dir", req.dir, "pid", cmd.Process.Pid, "overlay", len(req.overlay))
+	waitErr := cmd.Wait()
+	pw.Close()
+	if err := <-parsed; err != nil {
+		r.logger.WarnContext(ctx, "go test: reading output", "dir", req.dir, "err", err)
+	}
+
+	if err := ctx.Err(); err != nil {
+		r.logger.DebugContext(ctx, "go test: cancelled", "dir", req.dir, "after", elapsed(start))
+		return nil, err
+	}
+	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded)
+	if waitErr != nil && !timedOut && col.pkgResult == "" && !col.buildFailed {
+		// go test stopped before reporting on the package: a bad go.mod, a
+		// missing dependency, a broken toolchain. Errors with a location are
+		// build errors; anything else is an error of the run itself.
+		if len(parseBuildErrors(stderr.String(), col.resolve)) == 0 {
+			return nil, fmt.Errorf("running go test in %s: %w: %s", req.dir, waitErr, strings.TrimSpace(stderr.String()))
+		}
+		col.buildFailed = true
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !timedOut && !errors.As(waitErr, &exitErr) {
+		r.logger.WarnContext(ctx, "go test: wait", "dir", req.dir, "err", waitErr)
+	}
+
+	rep := col.report(timedOut, stderr.String())
+	rep.Duration = time.Since(start)
+	r.logger.DebugContext(ctx, "go test: done", "dir", req.dir, "duration", elapsed(start),
+		"passed", rep.Passed, "failed", rep.Failed, "skipped", rep.Skipped,
+		"build_failed", rep.BuildFailed, "timed_out", rep.TimedOut)
+	return rep, nil
+}
+
+// writeOverlay writes each overlay entry to a file under tmp and the
+// overlay description that go's -overlay flag reads. It returns the
+// description's path ("" for an empty overlay) and a map from each written
+// file back to the path it stands in for.
+func writeOverlay(tmp string, overlay map[string][]byte) (string, map[string]string, error) {
+	if len(overlay) == 0 {
+		return "", nil, nil
+	}
+	paths := make([]string, 0, len(overlay))
+	for p := range overlay {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	replace := make(map[string]string, len(paths))
+	reverse := make(map[string]string, len(paths))
+	for i, p := range paths {
+		name := filepath.Join(tmp, fmt.Sprintf("%d-%s", i, filepath.Base(p)))
+		if err := os.WriteFile(name, overlay[p], 0o600); err != nil {
+			return "", nil, fmt.Errorf("writing overlay for %s: %w", p, err)
+		}
+		replace[p] = name
+		reverse[name] = p
+	}
+	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
+	if err != nil {
+		return "", nil, fmt.Errorf("encoding overlay: %w", err)
+	}
+	file := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		return "", nil, fmt.Errorf("writing overlay: %w", err)
+	}
+	return file, reverse, nil
+}
+
+// resolver returns a function that turns a path printed by go test (relative
+// to the package directory, or absolute) into an absolute path, mapping the
+// overlay's stand-in files back to the files they replace.
+func resolver(dir, tmp string, reverse map[string]string) func(string) string {
+	tmpBase := filepath.Base(tmp)
+	return func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		p = filepath.Clean(p)
+		if orig, ok := reverse[p]; ok {
+			return orig
+		}
+		// The go command may reach the temp directory by another spelling
+		// (a symlinked TMPDIR); its name is unique enough.
+		if filepath.Base(filepath.Dir(p)) == tmpBase {
+			if orig, ok := reverse[filepath.Join(tmp, filepath.Base(p))]; ok {
+				return orig
+			}
+		}
+		return p
+	}
+}

@@ -1,0 +1,450 @@
+package gotest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/proc"
+)
+
+const (
+	// maxMessage bounds a failure's message.
+	maxMessage = 2 << 10
+	// maxLine bounds one line of go test's stdout; test2json splits long
+	// output lines, so only garbage reaches it.
+	maxLine = 1 << 20
+	// buildLimit bounds the compiler output kept for parsing.
+	buildLimit = 64 << 10
+)
+
+var (
+	// logLocRe matches a t.Log/t.Error line: "    file_test.go:13: message".
+	logLocRe = regexp.MustCompile(`^\s*(\S+\.go):(\d+): `)
+	// frameRe matches a stack frame's location: "\t/abs/file.go:13 +0x25".
+	frameRe = regexp.MustCompile(`^\t(\S.*\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+)
+
+// event is one line of `go test -json` (test2json) output. Build events
+// (Go 1.24+) carry ImportPath instead of Package.
+type event struct {
+	Action      string
+	Package     string
+	ImportPath  string
+	Test        string
+	Output      string
+	FailedBuild string
+}
+
+// testState collects what one test printed and how it ended.
+type testState struct {
+	name   string
+	result string // "pass", "fail", "skip", or "" while it runs
+	msg    strings.Builder
+	cut    bool // msg reached maxMessage and lines were dropped
+
+	logFile   string // first "file.go:N:" line in its output
+	logLine   int
+	panicked  bool
+	skipFrame bool   // the next frame location belongs to a dropped frame
+	panicFile string // first stack frame in the package after "panic:"
+	panicLine int
+}
+
+// collector turns a go test -json event stream into a report.
+type collector struct {
+	req     *request
+	resolve func(string) string // path as printed -> absolute path
+
+	out   *proc.LimitedBuffer // plain text of everything printed
+	build *proc.LimitedBuffer // compiler output from build-output events
+
+	pkg         string
+	pkgResult   string
+	pkgOutput   testState // package-level output, noise removed
+	buildFailed bool
+	tests       map[string]*testState
+	order       []*testState
+}
+
+func newCollector(req *request, resolve func(string) string, out *proc.LimitedBuffer) *collector {
+	return &collector{
+		req:     req,
+		resolve: resolve,
+		out:     out,
+		build:   proc.NewLimitedBuffer(buildLimit),
+		tests:   make(map[string]*testState),
+	}
+}
+
+// consume reads the event stream to its end. Lines that are not JSON events
+// are kept as plain output. It always drains r, so the writer never blocks.
+func (c *collector) consume(r io.Reader) error {
+	return readLines(r, maxLine, func(line []byte) {
+		var ev event
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 && trimmed[0] == '{' {
+			if err := json.Unmarshal(trimmed, &ev); err == nil && ev.Action != "" {
+				c.handle(&ev)
+				return
+			}
+		}
+		_, _ = c.out.Write(line)
+	})
+}
+
+// handle applies one event.
+func (c *collector) handle(ev *event) {
+	switch ev.Action {
+	case "build-output":
+		_, _ = c.out.Write([]byte(ev.Output))
+		_, _ = c.build.Write([]byte(ev.Output))
+	case "build-fail":
+		c.buildFailed = true
+	case "start":
+		c.pkg = ev.Package
+	case "run":
+		c.test(ev.Test)
+	case "output":
+		_, _ = c.out.Write([]byte(ev.Output))
+		if ev.Test != "" {
+			c.test(ev.Test).add(ev.Output, c)
+			return
+		}
+		if strings.Contains(ev.Output, "[build failed]") || strings.Contains(ev.Output, "[setup failed]") {
+			c.buildFailed = true
+		}
+		if !isSummary(ev.Output) {
+			c.pkgOutput.add(ev.Output, c)
+		}
+	case "pass", "fail", "skip":
+		if ev.Test != "" {
+			c.test(ev.Test).result = ev.Action
+			return
+		}
+		c.pkgResult = ev.Action
+		if ev.Package != "" {
+			c.pkg = ev.Package
+		}
+		if ev.FailedBuild != "" {
+			c.buildFailed = true
+		}
+	}
+}
+
+// test returns the state of the named test, creating it in run order.
+func (c *collector) test(name string) *testState {
+	t, ok := c.tests[name]
+	if !ok {
+		t = &testState{name: name}
+		c.tests[name] = t
+		c.order = append(c.order, t)
+	}
+	return t
+}
+
+// add records one output line of a test, skipping go test's own framing.
+func (t *testState) add(line string, c *collector) {
+	if isNoise(line) {
+		return
+	}
+	text := strings.TrimRight(line, "\r\n")
+	if !t.panicked && strings.HasPrefix(text, "panic: ") {
+		t.panicked = true
+	}
+	if t.logFile == "" && !t.panicked {
+		if m := logLocRe.FindStringSubmatch(text); m != nil {
+			t.logFile, t.logLine = c.resolve(m[1]), atoi(m[2])
+		}
+	}
+	if t.panicked {
+		if m := frameRe.FindStringSubmatch(text); m != nil {
+			if file, ok := c.packageFile(m[1]); ok && t.panicFile == "" {
+				t.panicFile, t.panicLine = file, atoi(m[2])
+			}
+			if t.skipFrame {
+				t.skipFrame = false
+				return
+			}
+		} else {
+			// Frames of the testing package and the runtime say nothing
+			// about the bug; drop them with their location lines.
+			t.skipFrame = isMachineryFrame(text)
+			if t.skipFrame || isGoroutineHeader(text) {
+				return
+			}
+		}
+	}
+	t.appendMessage(text)
+}
+
+// isMachineryFrame reports whether a line of a goroutine dump names a
+// function of the test runner or the runtime.
+func isMachineryFrame(line string) bool {
+	for _, p := range []string{"testing.", "runtime.", "panic(", "created by testing.", "created by runtime."} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isGoroutineHeader reports whether line starts a goroutine's stack dump:
+// "goroutine 7 [running]:".
+func isGoroutineHeader(line string) bool {
+	return strings.HasPrefix(line, "goroutine ") && strings.HasSuffix(line, ":")
+}
+
+// appendMessage adds a line to the message while it fits in maxMessage.
+func (t *testState) appendMessage(text string) {
+	if t.cut {
+		return
+	}
+	if t.msg.Len() > 0 {
+		text = "\n" + text
+	}
+	if room := maxMessage - t.msg.Len(); len(text) > room {
+		text = text[:room]
+		for len(text) > 0 && !utf8.ValidString(text) {
+			text = text[:len(text)-1]
+		}
+		t.cut = true
+	}
+	t.msg.WriteString(text)
+}
+
+// message returns the test's output as a failure message.
+func (t *testState) message() string {
+	msg := strings.TrimSpace(t.msg.String())
+	if t.cut {
+		msg += "\n... (output truncated)"
+	}
+	return msg
+}
+
+// packageFile reports whether a stack frame's path is a file of the package
+// under test, and returns its absolute path. Frames built with -trimpath
+// name files by import path.
+func (c *collector) packageFile(p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		dir := path.Dir(p)
+		if dir == c.req.importPath || (c.pkg != "" && dir == c.pkg) {
+			return filepath.Join(c.req.dir, path.Base(p)), true
+		}
+		return "", false
+	}
+	abs := c.resolve(p)
+	return abs, filepath.Dir(abs) == c.req.dir
+}
+
+// report builds the TestReport once the stream has ended. timedOut says the
+// run was killed at its time limit; stderr is the go command's error output.
+func (c *collector) report(timedOut bool, stderr string) *runner.TestReport {
+	rep := &runner.TestReport{
+		Package:  c.pkg,
+		Failures: []runner.TestFailure{},
+		TimedOut: timedOut,
+		Output:   c.out.String(),
+	}
+	if rep.Package == "" {
+		rep.Package = c.req.importPath
+	}
+	if c.buildFailed {
+		rep.BuildFailed = true
+		rep.BuildErrors = c.buildErrors(stderr)
+		return rep
+	}
+	for _, t := range c.order {
+		switch t.result {
+		case "pass":
+			rep.Passed++
+			rep.PassedTests = append(rep.PassedTests, t.name)
+		case "skip":
+			rep.Skipped++
+		case "fail":
+			rep.Failed++
+			rep.Failures = append(rep.Failures, c.failure(t, ""))
+		default:
+			reason := "test did not finish: the test binary exited early"
+			if timedOut {
+				reason = fmt.Sprintf("%s: test timed out after %v (still running when the run was stopped)", t.name, c.req.timeout)
+			}
+			rep.Failed++
+			rep.Failures = append(rep.Failures, c.failure(t, reason))
+		}
+	}
+	if c.pkgResult == "fail" && rep.Failed == 0 && !timedOut {
+		// The package failed outside any test: TestMain, init, os.Exit.
+		msg := c.pkgOutput.message()
+		if msg == "" {
+			msg = "the package's tests failed outside any test (in TestMain, init or an os.Exit call)"
+		}
+		f := runner.TestFailure{Test: rep.Package, Message: msg}
+		if c.pkgOutput.panicFile != "" {
+			f.File, f.Line = c.pkgOutput.panicFile, c.pkgOutput.panicLine
+		} else {
+			f.File, f.Line = c.declaration("TestMain")
+		}
+		rep.Failed++
+		rep.Failures = append(rep.Failures, f)
+	}
+	rep.Total = rep.Passed + rep.Failed + rep.Skipped
+	slices.Sort(rep.PassedTests)
+	return rep
+}
+
+// failure describes a failed test. reason, if set, heads the message (time
+// out, early exit). The location is the panic's first frame in the package,
+// else the first logged location, else the test's declaration.
+func (c *collector) failure(t *testState, reason string) runner.TestFailure {
+	f := runner.TestFailure{Test: t.name, Message: t.message()}
+	if reason != "" {
+		f.Message = strings.TrimSpace(reason + "\n" + f.Message)
+	}
+	if f.Message == "" {
+		if failed := c.failedSubtests(t.name); len(failed) > 0 {
+			f.Message = "subtests failed: " + strings.Join(failed, ", ")
+		} else {
+			f.Message = "test failed"
+		}
+	}
+	switch {
+	case t.panicFile != "":
+		f.File, f.Line = t.panicFile, t.panicLine
+	case t.logFile != "":
+		f.File, f.Line = t.logFile, t.logLine
+	default:
+		f.File, f.Line = c.declaration(t.name)
+	}
+	return f
+}
+
+// failedSubtests names the failed (or unfinished) subtests of name.
+func (c *collector) failedSubtests(name string) []string {
+	var names []string
+	for _, t := range c.order {
+		if strings.HasPrefix(t.name, name+"/") && t.result != "pass" && t.result != "skip" {
+			names = append(names, t.name)
+		}
+	}
+	return names
+}
+
+// declaration finds "func TestName(" of a test's top-level function in the
+// package's test files.
+func (c *collector) declaration(name string) (string, int) {
+	top, _, _ := strings.Cut(name, "/")
+	prefix := []byte("func " + top + "(")
+	files := make([]string, 0, len(c.req.testSources))
+	for f := range c.req.testSources {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	for _, f := range files {
+		for i, line := range bytes.Split(c.req.testSources[f], []byte("\n")) {
+			if bytes.HasPrefix(line, prefix) {
+				return filepath.Join(c.req.dir, f), i + 1
+			}
+		}
+	}
+	return "", 0
+}
+
+// buildErrors parses the compiler output of build events and stderr. If
+// nothing parses, one alert at the top of the file that was asked about
+// carries the text.
+func (c *collector) buildErrors(stderr string) []runner.Alert {
+	text := c.build.String() + "\n" + stderr
+	alerts := parseBuildErrors(text, c.resolve)
+	if len(alerts) > 0 {
+		return alerts
+	}
+	msg := strings.TrimSpace(text)
+	if len(msg) > maxMessage {
+		msg = strings.ToValidUTF8(msg[:maxMessage], "") + "\n... (output truncated)"
+	}
+	if msg == "" {
+		msg = "build failed"
+	}
+	return []runner.Alert{{
+		File:     c.req.file,
+		Line:     1,
+		Column:   1,
+		Severity: runner.SeverityError,
+		Source:   "compiler",
+		Message:  msg,
+		Category: runner.CategoryFor("compiler", ""),
+	}}
+}
+
+// isNoise reports whether a test output line is go test's framing rather
+// than what the test printed.
+func isNoise(line string) bool {
+	s := strings.TrimSpace(line)
+	for _, p := range []string{"=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- FAIL:", "--- PASS:", "--- SKIP:"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSummary reports whether a package-level output line is go test's
+// summary ("PASS", "FAIL\tpkg\t0.1s", "ok ...", "? ... [no test files]").
+func isSummary(line string) bool {
+	s := strings.TrimSpace(line)
+	switch {
+	case s == "", s == "PASS", s == "FAIL",
+		strings.HasPrefix(s, "FAIL\t"), strings.HasPrefix(s, "ok "), strings.HasPrefix(s, "ok\t"),
+		strings.HasPrefix(s, "?"), strings.HasPrefix(s, "testing: warning: no tests to run"):
+		return true
+	}
+	return false
+}
+
+// readLines calls fn with each line of r (newline included), cutting lines
+// longer than max. fn must not keep the slice.
+func readLines(r io.Reader, max int, fn func(line []byte)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if room := max - len(line); room > 0 {
+			line = append(line, chunk[:min(room, len(chunk))]...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if len(line) > 0 {
+			fn(line)
+		}
+		line = line[:0]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// elapsed rounds a duration for logs.
+func elapsed(start time.Time) time.Duration {
+	return time.Since(start).Round(time.Millisecond)
+}

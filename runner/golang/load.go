@@ -1,0 +1,283 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+)
+
+// loadMode asks go/packages for syntax and types of the whole import graph:
+// fact-producing analyzers must run on every dependency.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes |
+	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
+
+// A loaded package graph, after go/packages and before analysis.
+type loaded struct {
+	fset  *token.FileSet
+	roots []*packages.Package // package (or its test variant), then the external test package
+	deps  []*packages.Package // every other package in the import graph, except the test main
+	// listErrs are go list errors of the roots themselves (not parse or
+	// type errors), such as "no Go files".
+	listErrs []packages.Error
+	// incremental reports whether later edits can be re-checked without
+	// go/packages: no cgo, no list errors, no test variants among the
+	// dependencies (which would hold the package's old types).
+	incremental bool
+	why         string // why not incremental
+}
+
+// goOverlay keeps the Go files of an editor overlay: the go command accepts
+// only those.
+func goOverlay(overlay map[string][]byte) map[string][]byte {
+	out := make(map[string][]byte, len(overlay))
+	for name, src := range overlay {
+		if strings.HasSuffix(name, ".go") {
+			out[name] = src
+		}
+	}
+	return out
+}
+
+// load runs go/packages on dir, with tests, and sorts the result into roots
+// and dependencies.
+func load(ctx context.Context, dir string, overlay map[string][]byte) (*loaded, error) {
+	fset := token.NewFileSet()
+	cfg := &packages.Config{
+		Context: ctx,
+		Mode:    loadMode,
+		Dir:     dir,
+		Tests:   true,
+		Fset:    fset,
+		Overlay: goOverlay(overlay),
+	}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("loading package in %s: %w", dir, err)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	l := &loaded{fset: fset, incremental: true}
+	var plain, variant, xtest *packages.Package
+	for _, p := range pkgs {
+		switch {
+		case p.ForTest != "" && p.PkgPath == p.ForTest:
+			variant = p
+		case p.ForTest != "" && p.PkgPath == p.ForTest+"_test":
+			xtest = p
+		case p.ForTest == "" && p.Name == "main" && strings.HasSuffix(p.PkgPath, ".test") && len(p.GoFiles) > 0 && !isUnder(p.GoFiles[0], dir):
+			// the generated test main
+		case p.ForTest == "":
+			plain = p
+		}
+	}
+	switch {
+	case variant != nil:
+		l.roots = append(l.roots, variant)
+	case plain != nil:
+		l.roots = append(l.roots, plain)
+	}
+	if xtest != nil {
+		l.roots = append(l.roots, xtest)
+	}
+	if len(l.roots) == 0 {
+		return nil, fmt.Errorf("loading package in %s: go list returned no package", dir)
+	}
+
+	isRoot := make(map[*packages.Package]bool)
+	for _, r := range l.roots {
+		isRoot[r] = true
+		for _, e := range r.Errors {
+			if e.Kind == packages.ListError || e.Kind == packages.UnknownError {
+				l.listErrs = append(l.listErrs, e)
+			}
+		}
+		if r.Types == nil {
+			l.notIncremental("no type information for " + r.ID)
+		}
+		if !slices.Equal(r.GoFiles, r.CompiledGoFiles) {
+			l.notIncremental("package uses cgo")
+		}
+	}
+	if len(l.listErrs) > 0 {
+		l.notIncremental("go list reported errors")
+	}
+	packages.Visit(l.roots, nil, func(p *packages.Package) {
+		if isRoot[p] {
+			return
+		}
+		if p.ForTest != "" {
+			l.notIncremental("dependency " + p.ID + " is a test variant")
+		}
+		l.deps = append(l.deps, p)
+	})
+	return l, nil
+}
+
+func (l *loaded) notIncremental(why string) {
+	if l.incremental {
+		l.incremental = false
+		l.why = why
+	}
+}
+
+func isUnder(file, dir string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && !strings.HasPrefix(rel, "..")
+}
+
+// rootSpec describes root i of the load for typeCheck.
+func (l *loaded) rootSpec(i int) *rootSpec {
+	p := l.roots[i]
+	spec := &rootSpec{
+		id:           p.ID,
+		path:         p.PkgPath,
+		name:         p.Name,
+		fileNames:    p.CompiledGoFiles,
+		imports:      make(map[string]*types.Package, len(p.Imports)),
+		importRoot:   make(map[string]int),
+		importErrs:   make(map[string]string),
+		depIllTyped:  make(map[*types.Package]bool),
+		sizes:        p.TypesSizes,
+		module:       analysisModule(p.Module),
+		otherFiles:   p.OtherFiles,
+		ignoredFiles: p.IgnoredFiles,
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		spec.goVersion = "go" + p.Module.GoVersion
+	}
+	for path, ip := range p.Imports {
+		if j := slices.Index(l.roots, ip); j >= 0 {
+			spec.importRoot[path] = j
+			continue
+		}
+		if ip.Types != nil {
+			spec.imports[path] = ip.Types
+		}
+		var msgs []string
+		for _, e := range ip.Errors {
+			if e.Kind == packages.ListError {
+				msgs = append(msgs, e.Msg)
+			}
+		}
+		if msgs != nil {
+			spec.importErrs[path] = strings.Join(msgs, "\n")
+		}
+	}
+	for _, d := range l.deps {
+		if d.IllTyped && d.Types != nil {
+			spec.depIllTyped[d.Types] = true
+		}
+	}
+	return spec
+}
+
+// depUnits returns the analysis units of the dependencies.
+func (l *loaded) depUnits(readFile func(string) ([]byte, error)) []*unit {
+	units := make([]*unit, 0, len(l.deps))
+	for _, p := range l.deps {
+		if p.Types == nil {
+			continue
+		}
+		units = append(units, &unit{
+			fset:         l.fset,
+			pkg:          p.Types,
+			files:        p.Syntax,
+			info:         p.TypesInfo,
+			sizes:        p.TypesSizes,
+			typeErrors:   p.TypeErrors,
+			illTyped:     p.IllTyped,
+			module:       analysisModule(p.Module),
+			otherFiles:   p.OtherFiles,
+			ignoredFiles: p.IgnoredFiles,
+			readFile:     readFile,
+		})
+	}
+	return units
+}
+
+// editableDirs returns the directories of dependencies whose files a user
+// may edit: those of the main module and of local replacements, not the
+// standard library or the module cache.
+func (l *loaded) editableDirs() map[string]bool {
+	dirs := make(map[string]bool)
+	for _, p := range l.deps {
+		if p.Module == nil || p.Module.Version != "" || len(p.GoFiles) == 0 {
+			continue
+		}
+		dirs[filepath.Dir(p.GoFiles[0])] = true
+	}
+	return dirs
+}
+
+// checkedFromPackages builds a checked root from go/packages' own syntax and
+// types, for packages that the incremental path cannot handle.
+func (l *loaded) checkedFromPackages(i int, read func(string) ([]byte, error)) *checked {
+	p := l.roots[i]
+	c := &checked{
+		spec:       l.rootSpec(i),
+		pkg:        p.Types,
+		info:       p.TypesInfo,
+		typeErrors: p.TypeErrors,
+		illTyped:   p.IllTyped,
+	}
+	byName := make(map[string]*srcFile)
+	for _, f := range p.Syntax {
+		tok := l.fset.File(f.FileStart)
+		sf := &srcFile{name: tok.Name(), ast: f, tok: tok}
+		sf.src, _ = read(sf.name)
+		byName[sf.name] = sf
+	}
+	for _, name := range p.CompiledGoFiles {
+		if sf := byName[name]; sf != nil {
+			c.files = append(c.files, sf)
+		}
+	}
+	return c
+}
+
+func analysisModule(m *packages.Module) *analysis.Module {
+	if m == nil {
+		return &analysis.Module{}
+	}
+	out := &analysis.Module{
+		Path:      m.Path,
+		Version:   m.Version,
+		Time:      m.Time,
+		Main:      m.Main,
+		Indirect:  m.Indirect,
+		Dir:       m.Dir,
+		GoMod:     m.GoMod,
+		GoVersion: m.GoVersion,
+	}
+	if m.Replace != nil {
+		out.Replace = analysisModule(m.Replace)
+	}
+	if m.Error != nil {
+		out.Error = &analysis.ModuleError{Err: m.Error.Err}
+	}
+	return out
+}
+
+// readOverlay returns a function that reads files from the overlay, else
+// from disk.
+func readOverlay(overlay map[string][]byte) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		if src, ok := overlay[name]; ok {
+			return src, nil
+		}
+		return os.ReadFile(name)
+	}
+}

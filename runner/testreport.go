@@ -1,0 +1,39 @@
+package runner
+
+import "time"
+
+// TestReport is the outcome of running one package's tests.
+type TestReport struct {
+	// Package is the import path (Go) or directory whose tests ran.
+	Package string `json:"package"`
+	Passed  int    `json:"passed"`
+	Failed  int    `json:"failed"`
+	Skipped int    `json:"skipped"`
+	Total   int    `json:"total"`
+	// PassedTests names every test that passed, so that a later run can be
+	// checked to keep them passing.
+	PassedTests []string      `json:"passed_tests,omitempty"`
+	Failures    []TestFailure `json:"failures"`
+	// BuildFailed is set when the package or its tests do not compile;
+	// BuildErrors then holds the compiler's errors.
+	BuildFailed bool    `json:"build_failed,omitempty"`
+	BuildErrors []Alert `json:"build_errors,omitempty"`
+	// TimedOut is set when the run was killed at its time limit.
+	TimedOut bool          `json:"timed_out,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+	// Output keeps the tail of the raw output for messages and feedback.
+	Output string `json:"-"`
+}
+
+// TestFailure is one failing test with where its failure was reported.
+type TestFailure struct {
+	Test    string `json:"test"`
+	Message string `json:"message"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+}
+
+// OK reports whether the run built and no test failed or timed out.
+func (r *TestReport) OK() bool {
+	return r != nil && !r.BuildFailed && !r.TimedOut && r.Failed == 0
+}

@@ -1,0 +1,248 @@
+package server_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/server/lsptest"
+)
+
+// The benchmarks run on testdata/benchpkg: 13 files, ~1,800 lines, with
+// orders.go (~300 lines) as the edited file. Tests are off so that only the
+// analysis is measured; the debounce is 0 where a single edit is timed, as
+// in gopls' comparison with its diagnostics delay set to zero.
+
+const benchFile = "orders.go"
+
+func benchDir(b *testing.B) string {
+	b.Helper()
+	return copyTree(b, filepath.Join("..", "testdata", "benchpkg"))
+}
+
+// benchServer starts a server on dir with the given debounce and tests off.
+func benchServer(b *testing.B, dir, debounce string) (*lsptest.Harness, *handlers.Server) {
+	b.Helper()
+	var hs *handlers.Server
+	h := lsptest.Start(b, server.Options{
+		Logger:   lsptest.DiscardLogger(),
+		OnServer: func(s *handlers.Server) { hs = s },
+	})
+	h.Initialize(dir, func(p *protocol.InitializeParams) {
+		p.InitializationOptions = protocol.LSPAny(fmt.Sprintf(`{"debounce": %q, "tests": {"mode": "off"}}`, debounce))
+	})
+	return h, hs
+}
+
+// editedText appends a function with an S1039 alert to text (when with is
+// set), so that an edit's diagnostics can be told from the previous ones.
+func editedText(text string, with bool, n int) string {
+	if !with {
+		return text
+	}
+	return text + fmt.Sprintf("\nfunc benchEdit%d() string { return fmt.Sprintf(\"edit\") }\n", n)
+}
+
+func hasS1039At(p *protocol.PublishDiagnosticsParams, line uint32) bool {
+	for _, d := range p.Diagnostics {
+		if lsptest.Code(d) == "S1039" && d.Range.Start.Line == line {
+			return true
+		}
+	}
+	return false
+}
+
+func reportPercentiles(b *testing.B, samples []time.Duration) {
+	if len(samples) == 0 {
+		return
+	}
+	sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
+	p := func(q float64) float64 {
+		return float64(samples[int(q*float64(len(samples)-1))].Microseconds()) / 1000
+	}
+	b.ReportMetric(p(0.5), "p50-ms")
+	b.ReportMetric(p(0.9), "p90-ms")
+}
+
+// BenchmarkDidOpenDiagnostics measures didOpen -> first diagnostics with a
+// warm server (the package was analysed once before timing).
+func BenchmarkDidOpenDiagnostics(b *testing.B) {
+	dir := benchDir(b)
+	h, _ := benchServer(b, dir, "0s")
+	path := filepath.Join(dir, benchFile)
+	text, _ := os.ReadFile(path)
+	u := uri.File(path)
+	open := func(v int32) {
+		h.Server.DidOpen(h.Ctx(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "go", Version: v, Text: string(text)}})
+		h.AwaitVersion(u, v)
+		h.Server.DidClose(h.Ctx(), &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	}
+	open(1)
+	samples := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		open(int32(i + 2))
+		samples = append(samples, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, samples)
+}
+
+// BenchmarkDidChangeDiagnostics measures didChange -> the diagnostics that
+// reflect the edit (an S1039 alert added or removed), debounce 0.
+func BenchmarkDidChangeDiagnostics(b *testing.B) {
+	dir := benchDir(b)
+	h, _ := benchServer(b, dir, "0s")
+	path := filepath.Join(dir, benchFile)
+	raw, _ := os.ReadFile(path)
+	text := string(raw)
+	u := h.Open(path, text)
+	h.AwaitVersion(u, 1)
+	editLine := uint32(strings.Count(text, "\n") + 1)
+	samples := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v := int32(i + 2)
+		with := i%2 == 0
+		start := time.Now()
+		h.ChangeAll(u, v, editedText(text, with, i))
+		p := h.AwaitVersion(u, v)
+		samples = append(samples, time.Since(start))
+		if hasS1039At(p, editLine) != with {
+			b.Fatalf("version %d: diagnostics do not reflect the edit: %s", v, lsptest.Describe(p))
+		}
+	}
+	b.StopTimer()
+	reportPercentiles(b, samples)
+}
+
+// BenchmarkEditBurst sends 50 edits 10 ms apart with the default 150 ms
+// debounce and reports how many analysis passes ran and how long after the
+// last edit its diagnostics arrived.
+func BenchmarkEditBurst(b *testing.B) {
+	dir := benchDir(b)
+	h, hs := benchServer(b, dir, "150ms")
+	path := filepath.Join(dir, benchFile)
+	raw, _ := os.ReadFile(path)
+	text := string(raw)
+	u := h.Open(path, text)
+	h.AwaitVersion(u, 1)
+	v := int32(1)
+	var passes int64
+	samples := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		before := hs.Stats().LintPasses
+		for j := 0; j < 50; j++ {
+			v++
+			h.ChangeAll(u, v, editedText(text, j%2 == 0, j))
+			time.Sleep(10 * time.Millisecond)
+		}
+		start := time.Now()
+		h.AwaitVersion(u, v)
+		samples = append(samples, time.Since(start))
+		passes += hs.Stats().LintPasses - before
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(passes)/float64(b.N), "passes/burst")
+	reportPercentiles(b, samples)
+}
+
+// BenchmarkServerPeakRSS runs "fixloop serve" as a subprocess, opens the
+// edited file, applies 20 edits and reports the server's peak resident set
+// (VmHWM) in MB.
+func BenchmarkServerPeakRSS(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "fixloop")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		b.Fatalf("building fixloop: %v\n%s", err, out)
+	}
+	var peak float64
+	for i := 0; i < b.N; i++ {
+		dir := benchDir(b)
+		h := lsptest.StartProcess(b, bin, "--log-level", "error")
+		h.Initialize(dir, func(p *protocol.InitializeParams) {
+			p.InitializationOptions = protocol.LSPAny(`{"debounce": "0s", "tests": {"mode": "off"}}`)
+		})
+		path := filepath.Join(dir, benchFile)
+		raw, _ := os.ReadFile(path)
+		u := h.Open(path, string(raw))
+		h.AwaitVersion(u, 1)
+		for j := 0; j < 20; j++ {
+			h.ChangeAll(u, int32(j+2), editedText(string(raw), j%2 == 0, j))
+			h.AwaitVersion(u, int32(j+2))
+		}
+		mb, err := peakRSSMB(h.PID())
+		if err != nil {
+			b.Fatal(err)
+		}
+		peak = max(peak, mb)
+		h.Shutdown()
+	}
+	b.ReportMetric(peak, "peak-RSS-MB")
+}
+
+// peakRSSMB reads a process's peak resident set size from /proc.
+func peakRSSMB(pid int) (float64, error) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("reading the server's status: %w", err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, err := strconv.ParseFloat(f[1], 64)
+			return kb / 1024, err
+		}
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+}
+
+// The baselines: the command-line tools on the same package after the same
+// kind of edit, measured in the same run.
+
+func BenchmarkBaselineGoVetCLI(b *testing.B) {
+	benchCLI(b, "go", "vet", ".")
+}
+
+func BenchmarkBaselineStaticcheckCLI(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "staticcheck")
+	if out, err := exec.Command("go", "build", "-o", bin, "honnef.co/go/tools/cmd/staticcheck").CombinedOutput(); err != nil {
+		b.Fatalf("building staticcheck: %v\n%s", err, out)
+	}
+	benchCLI(b, bin, ".")
+}
+
+// benchCLI times name args in a copy of the bench package after editing
+// orders.go each iteration (so no cached result answers).
+func benchCLI(b *testing.B, name string, args ...string) {
+	dir := benchDir(b)
+	path := filepath.Join(dir, benchFile)
+	raw, _ := os.ReadFile(path)
+	samples := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		os.WriteFile(path, []byte(editedText(string(raw), true, i)), 0o644)
+		b.StartTimer()
+		start := time.Now()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		_ = cmd.Run() // both exit non-zero when they find something
+		samples = append(samples, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, samples)
+}

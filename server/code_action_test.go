@@ -1,0 +1,78 @@
+package server_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+func TestCodeActions(t *testing.T) {
+	t.Parallel()
+	h := startScripted(t, &scriptedLinter{})
+	dir := t.TempDir()
+	h.Initialize(dir, nil)
+	u := h.Open(filepath.Join(dir, "a.go"), "package p\nBAD BAD\nBAD\n")
+	h.AwaitVersion(u, 1)
+	line1 := protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 1, Character: 7}}
+
+	tests := []struct {
+		name      string
+		rng       protocol.Range
+		only      []protocol.CodeActionKind
+		wantKinds map[protocol.CodeActionKind]int
+	}{
+		{"all kinds on line 1", line1, nil, map[protocol.CodeActionKind]int{"quickfix": 1, "source.fixAll.fixloop": 1}},
+		{"only quickfix", line1, []protocol.CodeActionKind{"quickfix"}, map[protocol.CodeActionKind]int{"quickfix": 1}},
+		{"only source.fixAll", line1, []protocol.CodeActionKind{"source.fixAll"}, map[protocol.CodeActionKind]int{"source.fixAll.fixloop": 1}},
+		{"only refactor", line1, []protocol.CodeActionKind{"refactor"}, map[protocol.CodeActionKind]int{}},
+		{"empty line 0", protocol.Range{}, []protocol.CodeActionKind{"quickfix"}, map[protocol.CodeActionKind]int{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			actions, err := h.Server.CodeAction(h.Ctx(), &protocol.CodeActionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: u},
+				Range:        tt.rng,
+				Context:      protocol.CodeActionContext{Only: tt.only, TriggerKind: protocol.CodeActionTriggerKindInvoked},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[protocol.CodeActionKind]int{}
+			for _, a := range actions {
+				ca, ok := a.(*protocol.CodeAction)
+				if !ok {
+					t.Fatalf("got a %T, want code actions", a)
+				}
+				got[*ca.Kind]++
+				edits := ca.Edit.Changes[u]
+				switch *ca.Kind {
+				case "quickfix":
+					// The first BAD on line 1 is the alert in range whose
+					// fix is offered, preferred as the only fix.
+					if len(edits) != 1 || edits[0].NewText != "GOOD" || ca.IsPreferred == nil || !*ca.IsPreferred || len(ca.Diagnostics) != 1 {
+						t.Errorf("quickfix = %+v, edits %+v", ca, edits)
+					}
+				case "source.fixAll.fixloop":
+					if len(edits) != 3 {
+						t.Errorf("fixAll has %d edits, want all 3", len(edits))
+					}
+				}
+			}
+			if len(got) != len(tt.wantKinds) {
+				t.Errorf("kinds = %v, want %v", got, tt.wantKinds)
+			}
+			for k, n := range tt.wantKinds {
+				if k == "quickfix" {
+					if got[k] < n {
+						t.Errorf("%s: got %d, want at least %d", k, got[k], n)
+					}
+					continue
+				}
+				if got[k] != n {
+					t.Errorf("%s: got %d, want %d", k, got[k], n)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,37 @@
+package server
+
+import (
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// lspCodec encodes request params and results with the protocol package's
+// union-aware codec, as protocol.NewServer does; it is needed because the
+// connection is wired here rather than by protocol.NewServer.
+type lspCodec struct{}
+
+var _ jsonrpc2.Codec = lspCodec{}
+
+func (lspCodec) Marshal(v any) ([]byte, error) {
+	switch m := v.(type) {
+	case jsonrpc2.RawMessage:
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	case *jsonrpc2.RawMessage:
+		if m == nil || *m == nil {
+			return []byte("null"), nil
+		}
+		return *m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (lspCodec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}

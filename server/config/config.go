@@ -1,0 +1,74 @@
+package config
+
+import "time"
+
+// FileName is the name of the workspace configuration file, looked up in the
+// workspace root.
+const FileName = ".fixloop.yaml"
+
+// TestMode says when tests run.
+type TestMode string
+
+// Test modes.
+const (
+	TestsOff           TestMode = "off"       // never
+	TestsOnSave        TestMode = "save"      // when a file is saved
+	TestsOnOpenAndSave TestMode = "open_save" // when a file is opened and when it is saved
+)
+
+// valid reports whether m is one of the test modes.
+func (m TestMode) valid() bool {
+	switch m {
+	case TestsOff, TestsOnSave, TestsOnOpenAndSave:
+		return true
+	}
+	return false
+}
+
+// Config holds fixloop's settings.
+type Config struct {
+	// Debounce is how long to wait after an edit before linting; 0s to 10s.
+	Debounce time.Duration
+	// Tests says when tests run and how long they may take.
+	Tests Tests
+	// Staticcheck configures staticcheck.
+	Staticcheck Staticcheck
+	// MaxFileSize is the number of bytes analysed per file; positive.
+	MaxFileSize int
+}
+
+// Tests configures test runs.
+type Tests struct {
+	// Mode says when tests run.
+	Mode TestMode
+	// Timeout bounds one test run; more than 0s, up to 30m.
+	Timeout time.Duration
+}
+
+// Staticcheck configures staticcheck.
+type Staticcheck struct {
+	// Checks selects checks in staticcheck's "checks" syntax, for example
+	// ["all", "-ST1000"]. Nil means staticcheck's defaults.
+	Checks []string
+}
+
+// Limits and defaults.
+const (
+	DefaultDebounce    = 150 * time.Millisecond
+	MaxDebounce        = 10 * time.Second
+	DefaultTestTimeout = 60 * time.Second
+	MaxTestTimeout     = 30 * time.Minute
+	DefaultMaxFileSize = 2 << 20 // 2 MiB
+)
+
+// Default returns the built-in settings.
+func Default() Config {
+	return Config{
+		Debounce: DefaultDebounce,
+		Tests: Tests{
+			Mode:    TestsOnOpenAndSave,
+			Timeout: DefaultTestTimeout,
+		},
+		MaxFileSize: DefaultMaxFileSize,
+	}
+}

@@ -1,0 +1,354 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeConfig writes content as .fixloop.yaml in a new temp dir and returns
+// the file's path.
+func writeConfig(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDefault(t *testing.T) {
+	want := Config{
+		Debounce:    150 * time.Millisecond,
+		Tests:       Tests{Mode: TestsOnOpenAndSave, Timeout: 60 * time.Second},
+		MaxFileSize: 2 * 1024 * 1024,
+	}
+	if got := Default(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Default() = %+v, want %+v", got, want)
+	}
+	if Default().Staticcheck.Checks != nil {
+		t.Error("default checks should be nil (staticcheck's defaults)")
+	}
+}
+
+func TestLoadFileValid(t *testing.T) {
+	path := writeConfig(t, `# fixloop settings
+debounce: 300ms
+tests:
+  mode: save
+  timeout: 2m
+staticcheck:
+  checks: ["all", "-ST1000"]
+maxFileSize: 1048576
+`)
+	got, ps := LoadFile(path, Default())
+	if ps != nil {
+		t.Fatalf("unexpected problems:\n%v", ps)
+	}
+	want := Config{
+		Debounce:    300 * time.Millisecond,
+		Tests:       Tests{Mode: TestsOnSave, Timeout: 2 * time.Minute},
+		Staticcheck: Staticcheck{Checks: []string{"all", "-ST1000"}},
+		MaxFileSize: 1 << 20,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestLoadFileNothingToApply(t *testing.T) {
+	base := Default()
+	base.Debounce = time.Second
+	tests := []struct {
+		name    string
+		content *string // nil: no file
+	}{
+		{"missing file", nil},
+		{"empty file", ptr("")},
+		{"only comments", ptr("# nothing yet\n\n")},
+		{"null document", ptr("~\n")},
+		{"empty map", ptr("{}\n")},
+		{"null values", ptr("debounce:\ntests:\n  mode: ~\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), FileName)
+			if tt.content != nil {
+				path = writeConfig(t, *tt.content)
+			}
+			got, ps := LoadFile(path, base)
+			if ps != nil {
+				t.Errorf("unexpected problems:\n%v", ps)
+			}
+			if !reflect.DeepEqual(got, base) {
+				t.Errorf("got %+v, want base %+v", got, base)
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+// TestLoadFileMistakes checks that every kind of mistake is reported at the
+// right place, with the field and what is allowed.
+func TestLoadFileMistakes(t *testing.T) {
+	tests := []struct {
+		name      string
+		content   string
+		line, col int
+		field     string
+		want      []string // substrings of the message
+	}{
+		{"syntax error", "debounce: 1s\ntests:\n  mode: save\n   timeout: 3s\n", 4, 0, "",
+			[]string{"invalid YAML", "mapping values are not allowed"}},
+		{"syntax error on line 1", "debounce: 1s: 2s\n", 1, 0, "", []string{"invalid YAML"}},
+		{"unclosed flow list", "debounce: 1s\nstaticcheck:\n  checks: [SA1000,\n", 4, 0, "", []string{"invalid YAML"}},
+		{"unknown key", "debounce: 1s\ndebouce: 2s\n", 2, 1, "debouce",
+			[]string{`unknown key "debouce"`, `did you mean "debounce"?`, "allowed keys: debounce, tests, staticcheck, maxFileSize"}},
+		{"unknown key other spelling", "max_file_size: 10\n", 1, 1, "max_file_size",
+			[]string{`did you mean "maxFileSize"?`}},
+		{"unknown nested key", "tests:\n  mode: save\n  timeot: 3s\n", 3, 3, "tests.timeot",
+			[]string{`unknown key "timeot"`, `did you mean "timeout"?`, "allowed keys: mode, timeout"}},
+		{"unknown key without suggestion", "colour: red\n", 1, 1, "colour", []string{`unknown key "colour"; allowed keys:`}},
+		{"map expected", "tests: yes\n", 1, 8, "tests",
+			[]string{"must be a map with keys mode, timeout, not a string"}},
+		{"duration wrong type", "debounce: true\n", 1, 11, "debounce",
+			[]string{`must be a duration such as "150ms" or a number of milliseconds, not true/false`}},
+		{"bad duration", "debounce: fast\n", 1, 11, "debounce",
+			[]string{`"fast" is not a duration`, `"150ms"`, "number of milliseconds"}},
+		{"duration without unit", "tests:\n  timeout: \"90\"\n", 2, 12, "tests.timeout",
+			[]string{`"90" is not a duration`, `"60s"`, "number of seconds"}},
+		{"debounce too long", "debounce: 20s\n", 1, 11, "debounce",
+			[]string{"20s is out of range; allowed: 0s to 10s"}},
+		{"debounce negative", "debounce: -5ms\n", 1, 11, "debounce",
+			[]string{"-5ms is out of range; allowed: 0s to 10s"}},
+		{"debounce number too large", "debounce: 100000\n", 1, 11, "debounce",
+			[]string{"100000 milliseconds is out of range; allowed: 0s to 10s"}},
+		{"timeout zero", "tests:\n  timeout: 0s\n", 2, 12, "tests.timeout",
+			[]string{"0s is out of range; allowed: more than 0s, up to 30m"}},
+		{"timeout too long", "tests:\n  timeout: 31m\n", 2, 12, "tests.timeout",
+			[]string{"31m is out of range", "up to 30m"}},
+		{"timeout number too large", "tests:\n  timeout: 4000\n", 2, 12, "tests.timeout",
+			[]string{"4000 seconds is out of range"}},
+		{"bad enum", "debounce: 1s\ntests:\n  mode: sometimes\n", 3, 9, "tests.mode",
+			[]string{`"sometimes" is not one of off, save, open_save`}},
+		{"enum wrong type", "tests:\n  mode: [save]\n", 2, 9, "tests.mode",
+			[]string{"a list is not one of off, save, open_save"}},
+		{"size not a number", "maxFileSize: 2MB\n", 1, 14, "maxFileSize",
+			[]string{`"2MB" is not a whole number of bytes`, "2097152"}},
+		{"size fraction", "maxFileSize: 1.5\n", 1, 14, "maxFileSize",
+			[]string{"1.5 is not a whole number of bytes"}},
+		{"size negative", "maxFileSize: -1\n", 1, 14, "maxFileSize",
+			[]string{"-1 is out of range; use a positive number of bytes"}},
+		{"checks wrong type", "staticcheck:\n  checks: 3\n", 2, 11, "staticcheck.checks",
+			[]string{"must be a list of check names", "not a number"}},
+		{"checks bad item", "staticcheck:\n  checks:\n    - SA1000\n    - 42\n", 4, 7, "staticcheck.checks[1]",
+			[]string{"42 is not a check name", `"-ST1000"`}},
+		{"checks empty string", "staticcheck:\n  checks: \"\"\n", 2, 11, "staticcheck.checks",
+			[]string{"names no checks"}},
+		{"staticcheck not a map", "staticcheck: [SA1000]\n", 1, 14, "staticcheck",
+			[]string{"must be a map with keys checks, not a list"}},
+		{"duplicate key", "debounce: 1s\ntests: {}\ndebounce: 2s\n", 3, 1, "debounce",
+			[]string{"key appears more than once (first at line 1)"}},
+		{"list instead of map", "- debounce: 1s\n- tests: {}\n", 1, 1, "",
+			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, not a list"}},
+		{"scalar instead of map", "debounce\n", 1, 1, "",
+			[]string{"the settings must be a map", "not a string"}},
+		{"two documents", "debounce: 1s\n---\ndebounce: 2s\n", 2, 1, "",
+			[]string{"must hold one YAML document"}},
+		{"unknown anchor", "debounce: 1s\ntests: *t\n", 2, 0, "",
+			[]string{"unknown anchor 't'"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeConfig(t, tt.content)
+			_, ps := LoadFile(path, Default())
+			if len(ps) != 1 {
+				t.Fatalf("got %d problems, want 1:\n%v", len(ps), ps)
+			}
+			p := ps[0]
+			if p.Source != path || p.Line != tt.line || p.Column != tt.col || p.Field != tt.field {
+				t.Errorf("got %s:%d:%d field %q, want %s:%d:%d field %q",
+					p.Source, p.Line, p.Column, p.Field, path, tt.line, tt.col, tt.field)
+			}
+			s := p.String()
+			if !strings.HasPrefix(s, path+":") {
+				t.Errorf("String() = %q, does not start with the file", s)
+			}
+			if tt.field != "" && !strings.Contains(s, ": "+tt.field+": ") {
+				t.Errorf("String() = %q, does not name field %q", s, tt.field)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(p.Message, w) {
+					t.Errorf("message %q does not contain %q", p.Message, w)
+				}
+			}
+		})
+	}
+}
+
+func TestProblemStringExample(t *testing.T) {
+	p := Problem{Source: "/w/.fixloop.yaml", Line: 3, Column: 9, Field: "tests.mode",
+		Message: `"sometimes" is not one of off, save, open_save`}
+	want := `/w/.fixloop.yaml:3:9: tests.mode: "sometimes" is not one of off, save, open_save`
+	if got := p.String(); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	path := writeConfig(t, "debounce: 1s\ntests:\n  mode: sometimes\n")
+	_, ps := LoadFile(path, Default())
+	want = path + `:3:9: tests.mode: "sometimes" is not one of off, save, open_save`
+	if len(ps) != 1 || ps[0].String() != want {
+		t.Errorf("got %v, want %q", ps, want)
+	}
+}
+
+func TestProblemFormats(t *testing.T) {
+	tests := []struct {
+		p    Problem
+		want string
+	}{
+		{Problem{Source: "settings", Field: "debounce", Message: "m"}, "settings: debounce: m"},
+		{Problem{Source: "f.yaml", Line: 2, Message: "m"}, "f.yaml:2: m"},
+		{Problem{Source: "f.yaml", Line: 2, Column: 5, Field: "a.b", Message: "m"}, "f.yaml:2:5: a.b: m"},
+		{Problem{Message: "m"}, "m"},
+	}
+	for _, tt := range tests {
+		if got := tt.p.String(); got != tt.want {
+			t.Errorf("String() = %q, want %q", got, tt.want)
+		}
+	}
+	ps := Problems{tests[0].p, tests[1].p}
+	if got, want := ps.Error(), "settings: debounce: m\nf.yaml:2: m"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if ps.Err() == nil {
+		t.Error("Err() of two problems is nil")
+	}
+	if Problems(nil).Err() != nil {
+		t.Error("Err() of no problems is not nil")
+	}
+}
+
+// TestLoadFilePartial checks that valid keys apply next to invalid ones, and
+// that invalid ones keep the base value.
+func TestLoadFilePartial(t *testing.T) {
+	path := writeConfig(t, `debounce: forever
+tests:
+  mode: save
+  timeout: -1s
+staticcheck:
+  checks: [SA1000, {}]
+maxFileSize: 4096
+colour: red
+`)
+	base := Default()
+	base.Staticcheck.Checks = []string{"inherit"}
+	got, ps := LoadFile(path, base)
+	want := base
+	want.Tests.Mode = TestsOnSave
+	want.MaxFileSize = 4096
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	fields := make([]string, len(ps))
+	for i, p := range ps {
+		fields[i] = p.Field
+	}
+	wantFields := []string{"debounce", "tests.timeout", "staticcheck.checks[1]", "colour"}
+	if !reflect.DeepEqual(fields, wantFields) {
+		t.Errorf("problem fields = %q, want %q\n%v", fields, wantFields, ps)
+	}
+}
+
+func TestLoadFileUnreadable(t *testing.T) {
+	dir := t.TempDir() // a directory where the file should be
+	base := Default()
+	got, ps := LoadFile(dir, base)
+	if len(ps) != 1 || !strings.Contains(ps[0].String(), dir+": cannot read the file") {
+		t.Errorf("got %v", ps)
+	}
+	if !reflect.DeepEqual(got, base) {
+		t.Errorf("config changed: %+v", got)
+	}
+}
+
+// TestNumbersAndDurations checks both forms of every duration, in YAML and
+// JSON alike.
+func TestNumbersAndDurations(t *testing.T) {
+	tests := []struct {
+		yaml, json string
+		get        func(Config) time.Duration
+		want       time.Duration
+	}{
+		{"debounce: 250ms", `{"debounce": "250ms"}`, getDebounce, 250 * time.Millisecond},
+		{"debounce: 250", `{"debounce": 250}`, getDebounce, 250 * time.Millisecond},
+		{"debounce: 0", `{"debounce": 0}`, getDebounce, 0},
+		{"debounce: 0.5", `{"debounce": 0.5}`, getDebounce, 500 * time.Microsecond},
+		{"debounce: 1.5s", `{"debounce": "1.5s"}`, getDebounce, 1500 * time.Millisecond},
+		{"debounce: 10s", `{"debounce": 10000}`, getDebounce, 10 * time.Second},
+		{"tests: {timeout: 90s}", `{"tests": {"timeout": "90s"}}`, getTimeout, 90 * time.Second},
+		{"tests: {timeout: 90}", `{"tests": {"timeout": 90}}`, getTimeout, 90 * time.Second},
+		{"tests: {timeout: 2m30s}", `{"tests": {"timeout": 1.5e2}}`, getTimeout, 150 * time.Second},
+		{"tests: {timeout: 30m}", `{"tests": {"timeout": 1800}}`, getTimeout, 30 * time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.yaml, func(t *testing.T) {
+			fromFile, ps := LoadFile(writeConfig(t, tt.yaml+"\n"), Default())
+			if ps != nil {
+				t.Fatalf("yaml problems:\n%v", ps)
+			}
+			if got := tt.get(fromFile); got != tt.want {
+				t.Errorf("yaml %q: got %v, want %v", tt.yaml, got, tt.want)
+			}
+			fromJSON, ps := ApplySettings(Default(), []byte(tt.json), "settings")
+			if ps != nil {
+				t.Fatalf("json problems:\n%v", ps)
+			}
+			if got := tt.get(fromJSON); got != tt.want {
+				t.Errorf("json %s: got %v, want %v", tt.json, got, tt.want)
+			}
+		})
+	}
+}
+
+func getDebounce(c Config) time.Duration { return c.Debounce }
+func getTimeout(c Config) time.Duration  { return c.Tests.Timeout }
+
+func TestYAMLSpellings(t *testing.T) {
+	tests := []struct {
+		content string
+		check   func(Config) bool
+	}{
+		{"tests: {mode: off}", func(c Config) bool { return c.Tests.Mode == TestsOff }},
+		{"tests: {mode: 'open_save'}", func(c Config) bool { return c.Tests.Mode == TestsOnOpenAndSave }},
+		{"maxFileSize: 0x1000", func(c Config) bool { return c.MaxFileSize == 4096 }},
+		{"maxFileSize: 1_000_000", func(c Config) bool { return c.MaxFileSize == 1_000_000 }},
+		{"staticcheck: {checks: 'all, -ST1000'}", func(c Config) bool {
+			return reflect.DeepEqual(c.Staticcheck.Checks, []string{"all", "-ST1000"})
+		}},
+		{"staticcheck: {checks: []}", func(c Config) bool {
+			return c.Staticcheck.Checks != nil && len(c.Staticcheck.Checks) == 0
+		}},
+		{"base: &b 2s\ndebounce: *b", func(c Config) bool { return false }}, // "base" is unknown
+	}
+	for _, tt := range tests {
+		t.Run(tt.content, func(t *testing.T) {
+			got, ps := LoadFile(writeConfig(t, tt.content+"\n"), Default())
+			if strings.HasPrefix(tt.content, "base:") {
+				if len(ps) != 1 || ps[0].Field != "base" || got.Debounce != 2*time.Second {
+					t.Errorf("alias: got %v, problems %v", got.Debounce, ps)
+				}
+				return
+			}
+			if ps != nil {
+				t.Fatalf("problems:\n%v", ps)
+			}
+			if !tt.check(got) {
+				t.Errorf("unexpected config %+v", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,46 @@
+package config
+
+import "path/filepath"
+
+// CheckValidator checks a list of staticcheck check selectors, for example
+// against the analyzers that are actually linked in. Its error text is shown
+// to the user as a [Problem] at the checks key.
+type CheckValidator func(checks []string) error
+
+// Loader loads settings with optional extra validation. The zero Loader is
+// what the package-level functions use.
+type Loader struct {
+	// Validate, when set, is called with every syntactically valid
+	// staticcheck.checks list; if it fails, the list is not applied.
+	Validate CheckValidator
+}
+
+// Resolve returns the settings for the workspace at root: the defaults, then
+// root/.fixloop.yaml, then the editor settings (JSON, as for [ApplySettings],
+// reported with source "settings"). It returns all problems found on the
+// way; the config is usable either way. An empty root skips the file.
+func Resolve(root string, editorSettings []byte) (Config, Problems) {
+	return Loader{}.Resolve(root, editorSettings)
+}
+
+// ResolveWith is [Resolve] with a validator for staticcheck check names.
+func ResolveWith(root string, editorSettings []byte, validate CheckValidator) (Config, Problems) {
+	return Loader{Validate: validate}.Resolve(root, editorSettings)
+}
+
+// Resolve is [Resolve] with l's check validator.
+func (l Loader) Resolve(root string, editorSettings []byte) (Config, Problems) {
+	cfg := Default()
+	var all Problems
+	if root != "" {
+		var ps Problems
+		cfg, ps = l.LoadFile(filepath.Join(root, FileName), cfg)
+		all = append(all, ps...)
+	}
+	cfg, ps := l.ApplySettings(cfg, editorSettings, "settings")
+	all = append(all, ps...)
+	if len(all) == 0 {
+		return cfg, nil
+	}
+	return cfg, all
+}

@@ -1,0 +1,194 @@
+package docstore
+
+import (
+	"sort"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// Document is an immutable snapshot of an open text document. A *Document is
+// never modified after it is created, so it may be shared freely between
+// goroutines; a change produces a new snapshot.
+//
+// Lines end at "\n", "\r\n" or a lone "\r", as the LSP specifies. Byte
+// offsets used by the methods are offsets into Text.
+type Document struct {
+	// URI identifies the document, in the canonical form go.lsp.dev/uri
+	// produces (the form decoded from the wire).
+	URI uri.URI
+	// Path is the file system path for file:// URIs, "" for other schemes.
+	Path string
+	// LanguageID is the client's language identifier, such as "go".
+	LanguageID string
+	// Version is the client's version of this snapshot.
+	Version int32
+	// Text is the document content. It must never be modified.
+	Text []byte
+
+	enc     Encoding
+	lines   []int // byte offset where each line starts; lines[0] == 0
+	ascii   bool  // Text is all ASCII, so every encoding counts bytes
+	clamped bool  // a change producing this snapshot was clamped
+}
+
+// newDocument builds a snapshot and its line index. It takes ownership of text.
+func newDocument(u uri.URI, languageID string, version int32, text []byte, enc Encoding) *Document {
+	lines, ascii := indexLines(text)
+	d := &Document{
+		URI:        u,
+		LanguageID: languageID,
+		Version:    version,
+		Text:       text,
+		enc:        enc,
+		lines:      lines,
+		ascii:      ascii,
+	}
+	if u.IsFile() {
+		d.Path = u.FsPath()
+	}
+	return d
+}
+
+// indexLines returns the start offset of every line of text and whether text
+// is pure ASCII.
+func indexLines(text []byte) (starts []int, ascii bool) {
+	starts = make([]int, 1, 64)
+	ascii = true
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\n':
+			starts = append(starts, i+1)
+		case c == '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return starts, ascii
+}
+
+// Encoding returns the position encoding this snapshot's positions use.
+func (d *Document) Encoding() Encoding { return d.enc }
+
+// Clamped reports whether a content change that produced this snapshot had a
+// range outside the previous text (or an end before its start) and was
+// clamped to fit, as the LSP specifies. Callers of [Store.Change] may log it:
+// it usually means the client and server disagree about the text.
+func (d *Document) Clamped() bool { return d.clamped }
+
+// LineCount returns the number of lines. Text ending with a line break has
+// an empty last line; empty text has one line.
+func (d *Document) LineCount() int { return len(d.lines) }
+
+// lineBounds returns the byte range of line i's content, without its line
+// terminator. i must be in [0, len(d.lines)).
+func (d *Document) lineBounds(i int) (start, end int) {
+	start = d.lines[i]
+	if i+1 >= len(d.lines) {
+		return start, len(d.Text)
+	}
+	end = d.lines[i+1] - 1 // the last byte of the terminator
+	if d.Text[end] == '\n' && end > start && d.Text[end-1] == '\r' {
+		end--
+	}
+	return start, end
+}
+
+// Offset converts an LSP position to a byte offset into Text.
+//
+// Out-of-range positions are clamped, per the LSP spec: a character past the
+// end of its line means the line end (before the line terminator), and a line
+// past the last line means the end of the text. A character that falls inside
+// a character the encoding counts as several units (the middle of a UTF-16
+// surrogate pair or of a UTF-8 sequence) means the start of that character.
+// clamped reports whether any such adjustment happened.
+func (d *Document) Offset(p protocol.Position) (offset int, clamped bool) {
+	if uint64(p.Line) >= uint64(len(d.lines)) {
+		return len(d.Text), true
+	}
+	start, end := d.lineBounds(int(p.Line))
+	return d.offsetInLine(start, end, uint64(p.Character))
+}
+
+// offsetInLine returns the offset of the character'th unit of the line
+// content Text[start:end].
+func (d *Document) offsetInLine(start, end int, character uint64) (int, bool) {
+	if d.ascii {
+		if character > uint64(end-start) {
+			return end, true
+		}
+		return start + int(character), false
+	}
+	pos, units := start, uint64(0)
+	for pos < end && units < character {
+		r, size := utf8.DecodeRune(d.Text[pos:end])
+		w := uint64(d.enc.width(r, size))
+		if units+w > character {
+			return pos, true // inside a multi-unit character
+		}
+		units += w
+		pos += size
+	}
+	return pos, units < character
+}
+
+// Position converts a byte offset to an LSP position. The offset is clamped
+// to [0, len(Text)]; an offset inside a multi-byte character maps to that
+// character's start, and one inside a "\r\n" terminator to the line end.
+func (d *Document) Position(offset int) protocol.Position {
+	offset = max(0, min(offset, len(d.Text)))
+	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > offset }) - 1
+	start, end := d.lineBounds(line)
+	offset = min(offset, end)
+	return protocol.Position{Line: uint32(line), Character: uint32(d.units(start, end, offset))}
+}
+
+// units counts the encoding units of the whole characters in
+// Text[start:offset], where offset lies within the line content
+// Text[start:end].
+func (d *Document) units(start, end, offset int) int {
+	if d.ascii {
+		return offset - start
+	}
+	n := 0
+	for pos := start; pos < offset; {
+		r, size := utf8.DecodeRune(d.Text[pos:end])
+		if pos+size > offset {
+			break
+		}
+		n += d.enc.width(r, size)
+		pos += size
+	}
+	return n
+}
+
+// Range converts a byte range to an LSP range. Offsets are converted as by
+// [Document.Position]; if end < start they are swapped.
+func (d *Document) Range(start, end int) protocol.Range {
+	if end < start {
+		start, end = end, start
+	}
+	return protocol.Range{Start: d.Position(start), End: d.Position(end)}
+}
+
+// LinePosition converts a 1-based line and 1-based byte column, as compilers
+// and linters report them, to an LSP position. A line or column below 1 is
+// treated as 1 (so column 0, "unknown", means the line start); a column past
+// the line end means the line end; a line past the last line means the end of
+// the text.
+func (d *Document) LinePosition(line, col int) protocol.Position {
+	line, col = max(line, 1), max(col, 1)
+	if line > len(d.lines) {
+		return d.Position(len(d.Text))
+	}
+	start, end := d.lineBounds(line - 1)
+	if col-1 > end-start {
+		return d.Position(end)
+	}
+	return d.Position(start + col - 1)
+}

@@ -1,0 +1,304 @@
+package lsptest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fixloop/fixloop/server"
+)
+
+// DefaultTimeout bounds every wait in the harness.
+const DefaultTimeout = 60 * time.Second
+
+// Harness is a client connected to a running fixloop server.
+type Harness struct {
+	t testing.TB
+	// Server sends requests and notifications to the server.
+	Server protocol.Server
+	// Conn is the client's JSON-RPC connection.
+	Conn jsonrpc2.Conn
+	// Client records what the server sends.
+	Client *Recorder
+	// Exit receives the server's exit code when it stops.
+	Exit <-chan int
+	// pid is the server process, for StartProcess.
+	pid int
+	// raw is the client's end of the transport, for malformed frames.
+	raw io.Writer
+}
+
+// Start runs the server in-process over net.Pipe. The server and the
+// connection are stopped when the test ends.
+func Start(t testing.TB, opts server.Options) *Harness {
+	t.Helper()
+	if opts.Logger == nil {
+		opts.Logger = TestLogger(t)
+	}
+	serverSide, clientSide := net.Pipe()
+	exit := make(chan int, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		code, err := server.Serve(ctx, serverSide, opts)
+		if err != nil {
+			opts.Logger.Info("server stopped", "error", err)
+		}
+		_ = serverSide.Close()
+		exit <- code
+	}()
+	h := connect(t, clientSide, exit)
+	t.Cleanup(func() {
+		_ = h.Conn.Close()
+		cancel()
+		select {
+		case <-exit:
+		case <-time.After(10 * time.Second):
+			t.Errorf("server did not stop within 10s of the test's end")
+		}
+	})
+	return h
+}
+
+// StartProcess runs the fixloop binary at bin with "serve" over stdio.
+func StartProcess(t testing.TB, bin string, args ...string) *Harness {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatalf("stdin pipe: %v", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatalf("stdout pipe: %v", err)
+	}
+	cmd.Stderr = newTestWriter(t)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	exit := make(chan int, 1)
+	go func() {
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			code = -1
+		}
+		exit <- code
+	}()
+	h := connect(t, pipeConn{Reader: stdout, WriteCloser: stdin}, exit)
+	h.pid = cmd.Process.Pid
+	t.Cleanup(func() {
+		_ = h.Conn.Close()
+		_ = cmd.Process.Kill()
+	})
+	return h
+}
+
+func connect(t testing.TB, rwc io.ReadWriteCloser, exit <-chan int) *Harness {
+	rec := NewRecorder()
+	_, conn, srv := protocol.NewClient(context.Background(), rec, jsonrpc2.NewStream(rwc))
+	return &Harness{t: t, Server: srv, Conn: conn, Client: rec, Exit: exit, raw: rwc}
+}
+
+// Ctx returns a context that ends after DefaultTimeout or with the test.
+func (h *Harness) Ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
+	h.t.Cleanup(cancel)
+	return ctx
+}
+
+// Initialize sends initialize and initialized for the workspace root dir,
+// with extra applied to the params first.
+func (h *Harness) Initialize(root string, extra func(*protocol.InitializeParams)) *protocol.InitializeResult {
+	h.t.Helper()
+	params := &protocol.InitializeParams{}
+	if root != "" {
+		ru := uri.File(root)
+		params.RootURI = &ru
+		params.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: ru, Name: filepath.Base(root)}})
+	}
+	if extra != nil {
+		extra(params)
+	}
+	res, err := h.Server.Initialize(h.Ctx(), params)
+	if err != nil {
+		h.t.Fatalf("initialize: %v", err)
+	}
+	if err := h.Server.Initialized(h.Ctx(), &protocol.InitializedParams{}); err != nil {
+		h.t.Fatalf("initialized: %v", err)
+	}
+	return res
+}
+
+// Open sends didOpen for the file at path with its text on disk (or text,
+// when given) and returns its URI.
+func (h *Harness) Open(path string, text ...string) uri.URI {
+	h.t.Helper()
+	var body string
+	if len(text) > 0 {
+		body = text[0]
+	} else {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			h.t.Fatalf("reading %s: %v", path, err)
+		}
+		body = string(b)
+	}
+	u := uri.File(path)
+	lang := protocol.LanguageKind("go")
+	if !strings.HasSuffix(path, ".go") {
+		lang = "plaintext"
+	}
+	if err := h.Server.DidOpen(h.Ctx(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: lang, Version: 1, Text: body,
+	}}); err != nil {
+		h.t.Fatalf("didOpen %s: %v", path, err)
+	}
+	return u
+}
+
+// ChangeAll replaces the whole text of u at version.
+func (h *Harness) ChangeAll(u uri.URI, version int32, text string) {
+	h.t.Helper()
+	if err := h.Server.DidChange(h.Ctx(), &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: text}},
+	}); err != nil {
+		h.t.Fatalf("didChange %s: %v", u, err)
+	}
+}
+
+// AwaitDiagnostics waits for a publication for u that satisfies cond and
+// returns it; the test fails at the deadline.
+func (h *Harness) AwaitDiagnostics(u uri.URI, cond func(*protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
+	h.t.Helper()
+	var got *protocol.PublishDiagnosticsParams
+	ok := h.Client.Await(h.Ctx(), func() bool {
+		p, ok := h.Client.Diagnostics(u)
+		if ok && (cond == nil || cond(p)) {
+			got = p
+			return true
+		}
+		return false
+	})
+	if !ok {
+		last, _ := h.Client.Diagnostics(u)
+		h.t.Fatalf("no matching diagnostics for %s within %s; last: %s", u, DefaultTimeout, Describe(last))
+	}
+	return got
+}
+
+// AwaitVersion waits for diagnostics of u computed for version.
+func (h *Harness) AwaitVersion(u uri.URI, version int32) *protocol.PublishDiagnosticsParams {
+	h.t.Helper()
+	return h.AwaitDiagnostics(u, func(p *protocol.PublishDiagnosticsParams) bool {
+		v, ok := p.Version.Get()
+		return ok && v == version
+	})
+}
+
+// AwaitMessage waits for a window/showMessage that contains substr.
+func (h *Harness) AwaitMessage(substr string) *protocol.ShowMessageParams {
+	h.t.Helper()
+	var got *protocol.ShowMessageParams
+	ok := h.Client.Await(h.Ctx(), func() bool {
+		for _, m := range h.Client.Messages() {
+			if strings.Contains(m.Message, substr) {
+				got = m
+				return true
+			}
+		}
+		return false
+	})
+	if !ok {
+		h.t.Fatalf("no showMessage containing %q within %s", substr, DefaultTimeout)
+	}
+	return got
+}
+
+// WriteRaw writes bytes straight onto the wire, bypassing the client's
+// framing, to test malformed input.
+func (h *Harness) WriteRaw(b []byte) {
+	h.t.Helper()
+	if _, err := h.raw.Write(b); err != nil {
+		h.t.Fatalf("raw write: %v", err)
+	}
+}
+
+// Shutdown sends shutdown and exit and returns the server's exit code.
+func (h *Harness) Shutdown() int {
+	h.t.Helper()
+	if err := h.Server.Shutdown(h.Ctx()); err != nil {
+		h.t.Fatalf("shutdown: %v", err)
+	}
+	_ = h.Server.Exit(h.Ctx())
+	return h.AwaitExit()
+}
+
+// AwaitExit waits for the server to stop and returns its exit code.
+func (h *Harness) AwaitExit() int {
+	h.t.Helper()
+	select {
+	case code := <-h.Exit:
+		return code
+	case <-time.After(DefaultTimeout):
+		h.t.Fatalf("server did not exit within %s", DefaultTimeout)
+		return -1
+	}
+}
+
+// PID returns the server's process id (StartProcess only).
+func (h *Harness) PID() int { return h.pid }
+
+// DiscardLogger drops every log line (for benchmarks).
+func DiscardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestLogger logs through t, so server logs show with failing tests.
+func TestLogger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(newTestWriter(t), &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// testWriter writes lines to t.Log until the test ends; later writes (from
+// a subprocess's stderr, say) are dropped instead of panicking.
+type testWriter struct {
+	t    testing.TB
+	mu   *sync.Mutex
+	done *bool
+}
+
+func newTestWriter(t testing.TB) testWriter {
+	w := testWriter{t: t, mu: new(sync.Mutex), done: new(bool)}
+	t.Cleanup(func() {
+		w.mu.Lock()
+		*w.done = true
+		w.mu.Unlock()
+	})
+	return w
+}
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !*w.done {
+		w.t.Log(strings.TrimRight(string(p), "\n"))
+	}
+	return len(p), nil
+}
+
+type pipeConn struct {
+	io.Reader
+	io.WriteCloser
+}

@@ -1,0 +1,124 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/textproto"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/server/lsptest"
+)
+
+// rawPeer talks to the server byte by byte, to send what no client library
+// would.
+type rawPeer struct {
+	t    *testing.T
+	conn net.Conn
+	r    *bufio.Reader
+}
+
+func startRaw(t *testing.T) *rawPeer {
+	t.Helper()
+	serverSide, clientSide := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l := &scriptedLinter{}
+		_, _ = server.Serve(ctx, serverSide, server.Options{
+			Logger:    lsptest.TestLogger(t),
+			NewLinter: func(config.Config) (runner.Linter, error) { return l, nil },
+			Tester:    noTests{},
+		})
+		_ = serverSide.Close()
+	}()
+	t.Cleanup(func() { cancel(); _ = clientSide.Close(); <-done })
+	return &rawPeer{t: t, conn: clientSide, r: bufio.NewReader(clientSide)}
+}
+
+func (p *rawPeer) send(body string) {
+	p.sendRaw(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body))
+}
+
+func (p *rawPeer) sendRaw(s string) {
+	p.t.Helper()
+	_ = p.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(p.conn, s); err != nil {
+		p.t.Fatalf("write: %v", err)
+	}
+}
+
+// response reads the next message and decodes it.
+func (p *rawPeer) response() map[string]any {
+	p.t.Helper()
+	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	hdr, err := textproto.NewReader(p.r).ReadMIMEHeader()
+	if err != nil {
+		p.t.Fatalf("reading header: %v", err)
+	}
+	n, err := strconv.Atoi(hdr.Get("Content-Length"))
+	if err != nil {
+		p.t.Fatalf("bad Content-Length %q", hdr.Get("Content-Length"))
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(p.r, body); err != nil {
+		p.t.Fatalf("reading body: %v", err)
+	}
+	var msg map[string]any
+	if err := json.Unmarshal(body, &msg); err != nil {
+		p.t.Fatalf("decoding %s: %v", body, err)
+	}
+	return msg
+}
+
+func errorCode(msg map[string]any) float64 {
+	e, _ := msg["error"].(map[string]any)
+	c, _ := e["code"].(float64)
+	return c
+}
+
+func TestMalformedMessagesKeepTheConnection(t *testing.T) {
+	t.Parallel()
+	p := startRaw(t)
+	tests := []struct {
+		name     string
+		send     func()
+		wantCode float64
+	}{
+		{"body is not JSON", func() { p.send(`{"jsonrpc":"2.0","id":1,"method":`) }, -32700},
+		{"body is not an object", func() { p.send(`42`) }, -32700},
+		{"object without method or id", func() { p.send(`{"jsonrpc":"2.0","foo":1}`) }, -32600},
+		{"header without Content-Length", func() { p.sendRaw("Content-Type: x\r\n\r\n") }, -32700},
+		{"request params of the wrong type", func() {
+			p.send(`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"processId":"not a number"}}`)
+		}, -32700},
+	}
+	for _, tt := range tests {
+		tt.send()
+		msg := p.response()
+		if got := errorCode(msg); got != tt.wantCode {
+			t.Errorf("%s: error code %v, want %v (%v)", tt.name, got, tt.wantCode, msg)
+		}
+	}
+	// The connection still works.
+	p.send(`{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"capabilities":{}}}`)
+	msg := p.response()
+	if msg["id"] != float64(9) || msg["result"] == nil {
+		t.Fatalf("initialize after malformed input: %v", msg)
+	}
+	// A notification with bad params is logged, not fatal.
+	p.send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":17}}`)
+	p.send(`{"jsonrpc":"2.0","id":10,"method":"shutdown"}`)
+	if msg := p.response(); msg["id"] != float64(10) || msg["error"] != nil {
+		t.Fatalf("shutdown after a bad notification: %v", msg)
+	}
+}

@@ -1,0 +1,313 @@
+package schedule
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const wait = 5 * time.Second // generous deadline for things that must happen
+
+func newTestDebouncer(t *testing.T) *Debouncer {
+	t.Helper()
+	d := NewDebouncer(slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	t.Cleanup(d.Close)
+	return d
+}
+
+// tWriter sends log output to t.Log.
+type tWriter struct{ t *testing.T }
+
+func (w tWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
+
+// recv returns the next value from ch, failing the test after wait.
+func recv[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(wait):
+		t.Fatalf("timed out waiting for %s", what)
+		panic("unreachable")
+	}
+}
+
+// waitClosed waits for ch to be closed, failing the test after wait.
+func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(wait):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+func TestBurstRunsOnlyLast(t *testing.T) {
+	d := newTestDebouncer(t)
+	ran := make(chan int, 100)
+	const n = 50
+	for i := range n {
+		d.Trigger(t.Context(), "doc", 150*time.Millisecond, func(context.Context) { ran <- i })
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := recv(t, ran, "the debounced run"); got != n-1 {
+		t.Errorf("ran fn %d, want the last one (%d)", got, n-1)
+	}
+	d.Close()
+	if runs := d.Runs(); runs != 1 {
+		t.Errorf("Runs() = %d, want 1", runs)
+	}
+	if len(ran) != 0 {
+		t.Errorf("%d extra runs", len(ran))
+	}
+}
+
+func TestZeroDelayRunsAtOnce(t *testing.T) {
+	d := newTestDebouncer(t)
+	ran := make(chan time.Time, 1)
+	start := time.Now()
+	d.Trigger(t.Context(), "doc", 0, func(context.Context) { ran <- time.Now() })
+	if elapsed := recv(t, ran, "zero-delay run").Sub(start); elapsed > 500*time.Millisecond {
+		t.Errorf("zero-delay fn started after %v", elapsed)
+	}
+	d.Trigger(t.Context(), "doc", -time.Second, func(context.Context) { ran <- time.Now() })
+	recv(t, ran, "negative-delay run")
+}
+
+type ctxKey struct{}
+
+func TestContextKeepsValuesNotCancellation(t *testing.T) {
+	d := newTestDebouncer(t)
+	parent, cancelParent := context.WithTimeout(context.WithValue(t.Context(), ctxKey{}, "v"), time.Hour)
+	release := make(chan struct{})
+	type seen struct {
+		value       any
+		errAtStart  error
+		hasDeadline bool
+	}
+	got := make(chan seen, 1)
+	d.Trigger(parent, "doc", 0, func(ctx context.Context) {
+		<-release
+		_, dl := ctx.Deadline()
+		got <- seen{ctx.Value(ctxKey{}), ctx.Err(), dl}
+	})
+	cancelParent() // the request that triggered the work ends
+	close(release)
+	s := recv(t, got, "run")
+	if s.value != "v" || s.errAtStart != nil || s.hasDeadline {
+		t.Errorf("fn saw value %v, err %v, deadline %v; want v, nil, false", s.value, s.errAtStart, s.hasDeadline)
+	}
+}
+
+// TestNewTriggerCancelsRunningAndWaits checks that a Trigger cancels the
+// running fn and that the next fn starts only after it has returned.
+func TestNewTriggerCancelsRunningAndWaits(t *testing.T) {
+	d := newTestDebouncer(t)
+	var active atomic.Int32 // fns of this key currently running
+	var firstReturned atomic.Bool
+	started := make(chan struct{})
+	cancelled := make(chan struct{})
+	secondRan := make(chan bool, 1)
+
+	d.Trigger(t.Context(), "doc", 0, func(ctx context.Context) {
+		if active.Add(1) != 1 {
+			t.Error("overlapping runs")
+		}
+		defer active.Add(-1)
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		time.Sleep(50 * time.Millisecond) // slow clean-up widens any overlap window
+		firstReturned.Store(true)
+	})
+	waitClosed(t, started, "first run")
+
+	d.Trigger(t.Context(), "doc", 0, func(ctx context.Context) {
+		if active.Add(1) != 1 {
+			t.Error("overlapping runs")
+		}
+		defer active.Add(-1)
+		secondRan <- firstReturned.Load()
+	})
+	waitClosed(t, cancelled, "first run's ctx to be cancelled")
+	if !recv(t, secondRan, "second run") {
+		t.Error("second fn started before the first returned")
+	}
+	if runs := d.Runs(); runs != 2 {
+		t.Errorf("Runs() = %d, want 2", runs)
+	}
+}
+
+// TestOnlyLastWaitingRuns checks that of several triggers queued behind a
+// running fn, only the last runs.
+func TestOnlyLastWaitingRuns(t *testing.T) {
+	d := newTestDebouncer(t)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	d.Trigger(t.Context(), "doc", 0, func(context.Context) { close(started); <-release })
+	waitClosed(t, started, "first run")
+
+	ran := make(chan int, 10)
+	errs := make(chan error, 10)
+	for i := range 5 {
+		d.Trigger(t.Context(), "doc", 0, func(ctx context.Context) { errs <- ctx.Err(); ran <- i })
+		time.Sleep(5 * time.Millisecond) // let the zero-delay timers fire, so they queue behind the first run
+	}
+	close(release)
+	if got := recv(t, ran, "queued run"); got != 4 {
+		t.Errorf("ran queued fn %d, want 4", got)
+	}
+	if err := <-errs; err != nil {
+		t.Errorf("queued fn started with a cancelled ctx: %v", err)
+	}
+	d.Close()
+	if runs := d.Runs(); runs != 2 {
+		t.Errorf("Runs() = %d, want 2", runs)
+	}
+}
+
+func TestKeysAreIndependent(t *testing.T) {
+	d := newTestDebouncer(t)
+	aStarted := make(chan struct{})
+	aErr := make(chan error, 1)
+	release := make(chan struct{})
+	d.Trigger(t.Context(), "a", 0, func(ctx context.Context) {
+		close(aStarted)
+		<-release
+		aErr <- ctx.Err()
+	})
+	waitClosed(t, aStarted, "run of a")
+	bRan := make(chan struct{})
+	d.Trigger(t.Context(), "b", 0, func(context.Context) { close(bRan) })
+	waitClosed(t, bRan, "run of b while a runs")
+	close(release)
+	if err := recv(t, aErr, "a to return"); err != nil {
+		t.Errorf("triggering b cancelled a: %v", err)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	d := newTestDebouncer(t)
+
+	// Pending work is dropped.
+	dropped := make(chan struct{}, 1)
+	d.Trigger(t.Context(), "a", 30*time.Millisecond, func(context.Context) { dropped <- struct{}{} })
+	d.Cancel("a")
+	later := make(chan struct{})
+	d.Trigger(t.Context(), "b", 100*time.Millisecond, func(context.Context) { close(later) })
+	waitClosed(t, later, "b") // b's delay is well past a's
+	select {
+	case <-dropped:
+		t.Error("cancelled pending fn ran")
+	default:
+	}
+
+	// Running work is cancelled.
+	started := make(chan struct{})
+	returned := make(chan struct{})
+	d.Trigger(t.Context(), "c", 0, func(ctx context.Context) {
+		close(started)
+		<-ctx.Done()
+		close(returned)
+	})
+	waitClosed(t, started, "c")
+	d.Cancel("c")
+	waitClosed(t, returned, "cancelled fn to return")
+	d.Cancel("never-triggered")
+
+	// The key can be used again.
+	again := make(chan struct{})
+	d.Trigger(t.Context(), "c", 0, func(context.Context) { close(again) })
+	waitClosed(t, again, "c after Cancel")
+}
+
+func TestCloseWaitsAndCancels(t *testing.T) {
+	d := NewDebouncer(nil)
+	started := make(chan struct{})
+	var finished atomic.Bool
+	d.Trigger(t.Context(), "running", 0, func(ctx context.Context) {
+		close(started)
+		<-ctx.Done()
+		time.Sleep(50 * time.Millisecond)
+		finished.Store(true)
+	})
+	d.Trigger(t.Context(), "pending", time.Hour, func(context.Context) { t.Error("pending fn ran after Close") })
+	waitClosed(t, started, "run")
+
+	closed := make(chan struct{})
+	go func() { d.Close(); close(closed) }()
+	waitClosed(t, closed, "Close")
+	if !finished.Load() {
+		t.Error("Close returned before the running fn")
+	}
+	d.Trigger(t.Context(), "late", 0, func(context.Context) { t.Error("fn triggered after Close ran") })
+	d.Close() // idempotent
+	if runs := d.Runs(); runs != 1 {
+		t.Errorf("Runs() = %d, want 1", runs)
+	}
+}
+
+func TestPanicIsRecovered(t *testing.T) {
+	d := newTestDebouncer(t)
+	d.Trigger(t.Context(), "doc", 0, func(context.Context) { panic("boom") })
+	ran := make(chan struct{})
+	// The panicking run may still be in progress; the next one waits for it.
+	d.Trigger(t.Context(), "doc", 10*time.Millisecond, func(context.Context) { close(ran) })
+	waitClosed(t, ran, "run after a panic")
+}
+
+// TestStress triggers many keys from many goroutines and checks that runs of
+// a key never overlap and that the last trigger of each key runs.
+func TestStress(t *testing.T) {
+	d := newTestDebouncer(t)
+	const keys, goroutines, triggers = 4, 8, 200
+	var active [keys]atomic.Int32
+	var last [keys]atomic.Int64 // id of the last fn run per key
+	var mu sync.Mutex
+	var wantLast [keys]int64
+	var next atomic.Int64
+
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 1))
+			for range triggers {
+				k := r.IntN(keys)
+				delay := time.Duration(r.IntN(3)) * time.Millisecond
+				work := time.Duration(r.IntN(300)) * time.Microsecond
+				mu.Lock() // order trigger and the record of the last id per key
+				id := next.Add(1)
+				wantLast[k] = id
+				d.Trigger(t.Context(), fmt.Sprint(k), delay, func(ctx context.Context) {
+					if active[k].Add(1) != 1 {
+						t.Errorf("key %d: overlapping runs", k)
+					}
+					defer active[k].Add(-1)
+					select {
+					case <-ctx.Done():
+					case <-time.After(work):
+					}
+					last[k].Store(id)
+				})
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(wait)
+	for k := range keys {
+		for last[k].Load() != wantLast[k] {
+			if time.Now().After(deadline) {
+				t.Fatalf("key %d: last run %d, want %d", k, last[k].Load(), wantLast[k])
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	d.Close()
+	t.Logf("%d triggers, %d runs", next.Load(), d.Runs())
+}

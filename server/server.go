@@ -1,0 +1,108 @@
+// Package server wires fixloop's LSP handlers to a JSON-RPC connection: the
+// framing (tolerant of malformed messages), the codec, the lifecycle state
+// machine and the order in which messages are handled.
+//
+// Messages are handled in arrival order on the connection's read loop, so
+// didOpen/didChange/didSave/didClose always apply in order. Only a request
+// that must wait (a code action waiting for the current lint pass) releases
+// the read loop with jsonrpc2.Async; long work runs on the server's own
+// goroutines and never on the request path.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang"
+	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/server/config"
+)
+
+// Options configure a served connection.
+type Options struct {
+	Logger  *slog.Logger
+	Version string
+	// NewLinter and Tester override the Go tools (tests inject scripted
+	// ones); nil means the in-process Go analyzers and go test.
+	NewLinter func(config.Config) (runner.Linter, error)
+	Tester    runner.Tester
+	// OnServer, if set, receives the handler set once it exists (tests and
+	// benchmarks read its Stats).
+	OnServer func(*handlers.Server)
+}
+
+// Serve speaks LSP over rwc until the client sends exit, the connection
+// closes, or ctx is done. It returns the process exit code the LSP
+// specification asks for: 0 after shutdown and exit, 1 otherwise.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, error) {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.NewLinter == nil {
+		opts.NewLinter = GoLinter(logger)
+	}
+	if opts.Tester == nil {
+		opts.Tester = gotest.New(logger)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	conn := jsonrpc2.NewConn(newTolerantStream(rwc, logger), jsonrpc2.WithCodec(lspCodec{}))
+	h := handlers.New(handlers.Options{
+		Client:         protocol.ClientDispatcher(conn),
+		Logger:         logger,
+		Version:        opts.Version,
+		NewLinter:      opts.NewLinter,
+		Tester:         opts.Tester,
+		ValidateChecks: golang.ValidateChecks,
+	})
+	defer h.Close()
+	if opts.OnServer != nil {
+		opts.OnServer(h)
+	}
+
+	lc := newLifecycle(logger)
+	conn.Go(ctx, protocol.CancelHandler(guard(logger, lc.wrap(protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler)))))
+
+	select {
+	case code := <-lc.exited:
+		_ = conn.Close()
+		<-conn.Done()
+		return code, nil
+	case <-conn.Done():
+		err := conn.Err()
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+			err = nil
+		}
+		logger.Info("connection closed without exit")
+		return 1, err
+	case <-ctx.Done():
+		_ = conn.Close()
+		return 1, ctx.Err()
+	}
+}
+
+// GoLinter returns a linter factory for the in-process Go analyzers.
+func GoLinter(logger *slog.Logger) func(config.Config) (runner.Linter, error) {
+	return func(cfg config.Config) (runner.Linter, error) {
+		a, err := golang.NewAnalyzer(golang.AnalyzerOptions{
+			Checks:      cfg.Staticcheck.Checks,
+			Logger:      logger,
+			MaxFileSize: cfg.MaxFileSize,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("creating the Go analyzer: %w", err)
+		}
+		return a, nil
+	}
+}
