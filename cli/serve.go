@@ -14,7 +14,13 @@ type stdio struct {
 	io.Writer
 }
 
-func (stdio) Close() error { return nil }
+// Close closes stdin, which ends the server's read loop.
+func (s stdio) Close() error {
+	if c, ok := s.Reader.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
 
 func newServeCommand(logs *logFlags) *cobra.Command {
 	return &cobra.Command{

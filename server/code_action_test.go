@@ -54,8 +54,9 @@ func TestCodeActions(t *testing.T) {
 						t.Errorf("quickfix = %+v, edits %+v", ca, edits)
 					}
 				case "source.fixAll.fixloop":
-					if len(edits) != 3 {
-						t.Errorf("fixAll has %d edits, want all 3", len(edits))
+					// The scripted linter reports the first BAD of a line.
+					if len(edits) != 2 {
+						t.Errorf("fixAll has %d edits, want both alerts' fixes", len(edits))
 					}
 				}
 			}

@@ -35,3 +35,7 @@ func (lspCodec) Unmarshal(data []byte, v any) error {
 	}
 	return protocol.Unmarshal(data, v)
 }
+
+// Codec returns the codec fixloop's connections use, for clients that wire
+// their own connection (the test harness).
+func Codec() jsonrpc2.Codec { return lspCodec{} }

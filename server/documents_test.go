@@ -139,7 +139,8 @@ func TestInvalidUTF8Text(t *testing.T) {
 	h.Initialize(dir, nil)
 	u := uri.File(filepath.Join(dir, "bad.go"))
 	// Raw bytes that are not UTF-8, straight on the wire.
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"languageId":"go","version":1,"text":"package p\n\xff\xfe BAD\n"}}}`, string(u))
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"languageId":"go","version":1,"text":"package p\n`, string(u)) +
+		"\xff\xfe BAD\\n\"}}}"
 	h.WriteRaw([]byte(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)))
 	p := h.AwaitVersion(u, 1)
 	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range.Start.Line != 1 {

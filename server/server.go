@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -24,6 +25,7 @@ import (
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/server/rpcctx"
 )
 
 // Options configure a served connection.
@@ -72,12 +74,11 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	}
 
 	lc := newLifecycle(logger)
-	conn.Go(ctx, protocol.CancelHandler(guard(logger, lc.wrap(protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler)))))
+	conn.Go(ctx, rpcctx.Stable(protocol.CancelHandler(guard(logger, lc.wrap(protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler))))))
 
 	select {
 	case code := <-lc.exited:
-		_ = conn.Close()
-		<-conn.Done()
+		closeTransport(rwc, conn)
 		return code, nil
 	case <-conn.Done():
 		err := conn.Err()
@@ -87,8 +88,23 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		logger.Info("connection closed without exit")
 		return 1, err
 	case <-ctx.Done():
-		_ = conn.Close()
+		closeTransport(rwc, conn)
 		return 1, ctx.Err()
+	}
+}
+
+// closeWait bounds how long stopping waits for the read loop to notice the
+// closed transport (a blocked read on stdin may not return until the
+// client closes its end).
+const closeWait = time.Second
+
+// closeTransport closes the byte stream under conn, which ends its read
+// loop, and waits a bounded time for the connection to finish.
+func closeTransport(rwc io.Closer, conn jsonrpc2.Conn) {
+	go func() { _ = rwc.Close() }()
+	select {
+	case <-conn.Done():
+	case <-time.After(closeWait):
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -41,7 +42,7 @@ const maxStates = 8
 type Analyzer struct {
 	log         *slog.Logger
 	maxFileSize int
-	checks      []*analysis.Analyzer         // every analyzer whose diagnostics are reported
+	checks      []*analysis.Analyzer          // every analyzer whose diagnostics are reported
 	sources     map[*analysis.Analyzer]string // analyzer -> alert source
 
 	mu     sync.Mutex
@@ -157,7 +158,7 @@ func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string]
 		return nil, err
 	}
 	defer st.unlock()
-	res, err := a.analyzeLocked(ctx, st, file, overlay)
+	res, err := a.analyzeRecovering(ctx, st, file, overlay)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}
@@ -165,6 +166,20 @@ func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string]
 		return nil, err
 	}
 	return res, nil
+}
+
+// analyzeRecovering turns a panic in parsing, type-checking or our own code
+// into an error (analyzers' panics are caught by the driver), and drops the
+// package's state, which may be inconsistent.
+func (a *Analyzer) analyzeRecovering(ctx context.Context, st *pkgState, file string, overlay map[string][]byte) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st.snap = nil
+			a.log.Error("analysis panicked", "file", file, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, fmt.Errorf("analyzing %s: internal error: %v", file, r)
+		}
+	}()
+	return a.analyzeLocked(ctx, st, file, overlay)
 }
 
 // fileSize returns the size of the overlay text of file, or of the file on

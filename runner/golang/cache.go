@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/fixloop/fixloop/runner"
 )
 
 // A pkgState is what an Analyzer keeps for one package directory. Analyses
@@ -36,7 +34,7 @@ type pkgState struct {
 type snapshot struct {
 	fset     *token.FileSet
 	specs    []*rootSpec
-	roots    []*checked // as last checked; files hold text and syntax
+	files    [][]*srcFile // per spec, the files as last checked: text and syntax
 	depFacts *factStore
 	known    map[string]bool // the package's Go files and ignored files
 
@@ -197,5 +195,3 @@ func cloneResult(r *Result) *Result {
 	}
 	return &out
 }
-
-var _ = runner.Alert{}

@@ -8,10 +8,12 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 )
 
 // parseMode is the mode go/packages parses with; the incremental path must
@@ -108,6 +110,9 @@ type checked struct {
 	info       *types.Info
 	typeErrors []types.Error
 	illTyped   bool
+	// extraErrs are go/packages errors other than type errors (parse
+	// errors, when go/packages did the parsing).
+	extraErrs []packages.Error
 }
 
 func newTypesInfo() *types.Info {
@@ -181,20 +186,11 @@ func typeCheck(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev []*ch
 		}
 	}
 	for _, p := range prev {
-		if p.illTyped && slicesContainsPkg(c.pkg.Imports(), p.pkg) {
+		if p.illTyped && slices.Contains(c.pkg.Imports(), p.pkg) {
 			c.illTyped = true
 		}
 	}
 	return c
-}
-
-func slicesContainsPkg(list []*types.Package, p *types.Package) bool {
-	for _, q := range list {
-		if q == p {
-			return true
-		}
-	}
-	return false
 }
 
 // unit returns the analysis unit for a checked root.

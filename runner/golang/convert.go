@@ -5,6 +5,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -51,6 +52,13 @@ func severityFor(source, code string) runner.Severity {
 func ruleURL(source, code string) string {
 	switch source {
 	case sourceVet:
+		// Two analyzers are named differently from their packages.
+		switch code {
+		case "composites":
+			code = "composite"
+		case "copylocks":
+			code = "copylock"
+		}
 		return "https://pkg.go.dev/golang.org/x/tools/go/analysis/passes/" + code
 	case sourceStaticcheck:
 		return "https://staticcheck.dev/docs/checks/#" + code
@@ -97,13 +105,25 @@ func (s *alertSink) resolve(pos token.Pos) (place, *token.File, bool) {
 		return place{}, nil, false
 	}
 	name := tf.Name()
-	if sf := s.files[name]; sf == nil || sf.tok != tf {
-		if !s.other[name] {
-			return place{}, nil, false
-		}
+	sf := s.files[name]
+	if (sf == nil || sf.tok != tf) && !s.other[name] {
+		return place{}, nil, false
 	}
+	return positionIn(tf, sf, pos), tf, true
+}
+
+// positionIn returns the place of pos in tf, whose text is sf's if sf is
+// not nil.
+func positionIn(tf *token.File, sf *srcFile, pos token.Pos) place {
+	off := tf.Offset(pos)
 	p := tf.PositionFor(pos, false)
-	return place{file: name, off: tf.Offset(pos), line: p.Line, col: p.Column}, tf, true
+	pl := place{file: tf.Name(), off: off, line: p.Line, col: p.Column}
+	// go/token has no line for the end of a text that ends in a newline
+	// (where parsers report "unexpected EOF"); it is the start of the next.
+	if sf != nil && off > 0 && off <= len(sf.src) && sf.src[off-1] == '\n' && pl.col != 1 {
+		pl.line, pl.col = pl.line+1, 1
+	}
+	return pl
 }
 
 // span resolves [pos, end); an end that is missing, in another file or
@@ -115,8 +135,7 @@ func (s *alertSink) span(pos, end token.Pos) (start, stop place, ok bool) {
 	}
 	stop = start
 	if end.IsValid() && end > pos && s.fset.File(end) == tf {
-		p := tf.PositionFor(end, false)
-		stop = place{file: start.file, off: tf.Offset(end), line: p.Line, col: p.Column}
+		stop = positionIn(tf, s.files[start.file], end)
 	}
 	return start, stop, true
 }
@@ -238,13 +257,17 @@ func (s *alertSink) addAtStart(file, source, msg string) {
 }
 
 // addPackagesError converts a go/packages error, whose position is a
-// "file:line:col" string, falling back to the start of fallback.
-func (s *alertSink) addPackagesError(e packages.Error, fallback string) {
+// "file:line:col" string (relative to dir for go list's own errors),
+// falling back to the start of fallback.
+func (s *alertSink) addPackagesError(e packages.Error, dir, fallback string) {
 	file, line, col := splitPos(e.Pos)
+	if file != "" && !filepath.IsAbs(file) {
+		file = filepath.Join(dir, file)
+	}
 	if sf := s.files[file]; sf != nil && sf.tok != nil && line >= 1 && line <= sf.tok.LineCount() {
-		off := sf.tok.Offset(sf.tok.LineStart(line)) + max(col-1, 0)
-		pos := sf.tok.Pos(min(off, sf.tok.Size()))
-		if start, stop, ok := s.span(pos, pos); ok {
+		off := min(sf.tok.Offset(sf.tok.LineStart(line))+max(col-1, 0), sf.tok.Size())
+		pos := sf.tok.Pos(off)
+		if start, stop, ok := s.span(pos, pos+token.Pos(wordLen(sf.src, off))); ok {
 			s.add(start, stop, sourceCompiler, "", e.Msg)
 			return
 		}

@@ -241,6 +241,7 @@ func (d *driver) exec(act *action) {
 	result, err := act.a.Run(pass)
 	if err != nil {
 		act.err = err
+		d.log.Debug("analyzer failed", "analyzer", act.a.Name, "package", u.pkg.Path(), "error", err)
 		return
 	}
 	if got, want := reflect.TypeOf(result), act.a.ResultType; got != want {

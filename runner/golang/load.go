@@ -233,9 +233,17 @@ func (l *loaded) checkedFromPackages(i int, read func(string) ([]byte, error)) *
 		typeErrors: p.TypeErrors,
 		illTyped:   p.IllTyped,
 	}
+	for _, e := range p.Errors {
+		if e.Kind == packages.ParseError {
+			c.extraErrs = append(c.extraErrs, e)
+		}
+	}
 	byName := make(map[string]*srcFile)
 	for _, f := range p.Syntax {
 		tok := l.fset.File(f.FileStart)
+		if tok == nil {
+			continue // nothing could be parsed; go/packages reported why
+		}
 		sf := &srcFile{name: tok.Name(), ast: f, tok: tok}
 		sf.src, _ = read(sf.name)
 		byName[sf.name] = sf

@@ -18,6 +18,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/server/rpcctx"
 )
 
 // DefaultTimeout bounds every wait in the harness.
@@ -32,8 +33,10 @@ type Harness struct {
 	Conn jsonrpc2.Conn
 	// Client records what the server sends.
 	Client *Recorder
-	// Exit receives the server's exit code when it stops.
-	Exit <-chan int
+	// exited is closed when the server has stopped; code is then its
+	// exit code.
+	exited <-chan struct{}
+	code   *int
 	// pid is the server process, for StartProcess.
 	pid int
 	// raw is the client's end of the transport, for malformed frames.
@@ -48,22 +51,24 @@ func Start(t testing.TB, opts server.Options) *Harness {
 		opts.Logger = TestLogger(t)
 	}
 	serverSide, clientSide := net.Pipe()
-	exit := make(chan int, 1)
+	exited, code := make(chan struct{}), new(int)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		code, err := server.Serve(ctx, serverSide, opts)
+		c, err := server.Serve(ctx, serverSide, opts)
 		if err != nil {
 			opts.Logger.Info("server stopped", "error", err)
 		}
 		_ = serverSide.Close()
-		exit <- code
+		*code = c
+		close(exited)
 	}()
-	h := connect(t, clientSide, exit)
+	h := connect(t, clientSide, exited, code)
 	t.Cleanup(func() {
-		_ = h.Conn.Close()
 		cancel()
+		_ = clientSide.Close()
+		_ = h.Conn.Close()
 		select {
-		case <-exit:
+		case <-exited:
 		case <-time.After(10 * time.Second):
 			t.Errorf("server did not stop within 10s of the test's end")
 		}
@@ -87,30 +92,34 @@ func StartProcess(t testing.TB, bin string, args ...string) *Harness {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)
 	}
-	exit := make(chan int, 1)
+	exited, code := make(chan struct{}), new(int)
 	go func() {
 		err := cmd.Wait()
-		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
+			*code = ee.ExitCode()
 		} else if err != nil {
-			code = -1
+			*code = -1
 		}
-		exit <- code
+		close(exited)
 	}()
-	h := connect(t, pipeConn{Reader: stdout, WriteCloser: stdin}, exit)
+	h := connect(t, pipeConn{Reader: stdout, WriteCloser: stdin}, exited, code)
 	h.pid = cmd.Process.Pid
 	t.Cleanup(func() {
-		_ = h.Conn.Close()
 		_ = cmd.Process.Kill()
+		_ = stdin.Close()
+		_ = h.Conn.Close()
 	})
 	return h
 }
 
-func connect(t testing.TB, rwc io.ReadWriteCloser, exit <-chan int) *Harness {
+func connect(t testing.TB, rwc io.ReadWriteCloser, exited <-chan struct{}, code *int) *Harness {
 	rec := NewRecorder()
-	_, conn, srv := protocol.NewClient(context.Background(), rec, jsonrpc2.NewStream(rwc))
-	return &Harness{t: t, Server: srv, Conn: conn, Client: rec, Exit: exit, raw: rwc}
+	// Wired by hand rather than with protocol.NewClient, to put
+	// rpcctx.Stable in front of protocol.CancelHandler (see rpcctx).
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc), jsonrpc2.WithCodec(server.Codec()))
+	conn.Go(context.Background(), rpcctx.Stable(protocol.CancelHandler(jsonrpc2.AsyncHandler(
+		protocol.ClientHandler(rec, jsonrpc2.MethodNotFoundHandler)))))
+	return &Harness{t: t, Server: protocol.ServerDispatcher(conn), Conn: conn, Client: rec, exited: exited, code: code, raw: rwc}
 }
 
 // Ctx returns a context that ends after DefaultTimeout or with the test.
@@ -252,8 +261,8 @@ func (h *Harness) Shutdown() int {
 func (h *Harness) AwaitExit() int {
 	h.t.Helper()
 	select {
-	case code := <-h.Exit:
-		return code
+	case <-h.exited:
+		return *h.code
 	case <-time.After(DefaultTimeout):
 		h.t.Fatalf("server did not exit within %s", DefaultTimeout)
 		return -1

@@ -1,0 +1,3 @@
+module example.com/benchpkg
+
+go 1.22
