@@ -61,8 +61,13 @@ func (s *Server) filesChanged(paths []string) {
 	s.mu.Lock()
 	linter := s.linter
 	s.mu.Unlock()
-	for _, d := range dirs {
-		if linter != nil {
+	for _, p := range paths {
+		d := filepath.Dir(p)
+		// The analyzer notices changed Go files by itself; a module change
+		// needs a fresh load. Test results are cached by content, but a
+		// change outside the package (a go.mod replace target, testdata)
+		// may matter, so they are dropped for the directory.
+		if base := filepath.Base(p); linter != nil && (base == "go.mod" || base == "go.sum") {
 			linter.Invalidate(d)
 		}
 		if s.tester != nil {
