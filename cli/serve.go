@@ -39,8 +39,9 @@ Point your editor's LSP client at "fixloop serve" for Go files.`,
 			defer closeLog()
 			logger.Info("fixloop serve starting", "version", Version)
 			code, err := server.Serve(cmd.Context(), stdio{cmd.InOrStdin(), cmd.OutOrStdout()}, server.Options{
-				Logger:  logger,
-				Version: Version,
+				Logger:    logger,
+				Version:   Version,
+				RecordDir: server.DefaultRecordDir(),
 			})
 			if err != nil {
 				logger.Error("server stopped", "error", err)

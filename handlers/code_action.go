@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -76,7 +77,83 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			})
 		}
 	}
+	if isGo(doc) {
+		actions = append(actions, s.modelActions(doc, params)...)
+	}
 	return actions, nil
+}
+
+// Kinds of the model-driven code actions. They are sub-kinds of quickfix
+// and refactor.rewrite, so a client asking for those gets them too when the
+// user invoked the menu.
+const (
+	CodeActionKindRepair   protocol.CodeActionKind = "quickfix.fixloop.repair"
+	CodeActionKindRefactor protocol.CodeActionKind = "refactor.rewrite.fixloop"
+)
+
+// modelActions offers "Repair with model" and "Refactor with model" as
+// commands, after the deterministic fixes. They are slow and may cost
+// money, so they appear only when the user invoked the menu or `only`
+// names them.
+func (s *Server) modelActions(doc *docstore.Document, params *protocol.CodeActionParams) []protocol.CommandOrCodeAction {
+	only := params.Context.Only
+	explicit := false
+	for _, o := range only {
+		explicit = explicit || strings.Contains(string(o), "fixloop")
+	}
+	if params.Context.TriggerKind != protocol.CodeActionTriggerKindInvoked && !explicit {
+		return nil
+	}
+	args := sessionArgs{URI: doc.URI, Version: &doc.Version}
+	scope := "file"
+	var ours []protocol.Diagnostic
+	for _, d := range params.Context.Diagnostics {
+		if src, _ := d.Source.Get(); src == "vet" || src == "staticcheck" || src == "compiler" || src == "go test" {
+			ours = append(ours, d)
+		}
+	}
+	switch {
+	case len(ours) == 1:
+		args.Diagnostics, scope = ours, "this diagnostic"
+	case len(ours) > 1:
+		args.Diagnostics, scope = ours, fmt.Sprintf("%d diagnostics", len(ours))
+	case params.Range.Start != params.Range.End:
+		r := params.Range
+		args.Range, scope = &r, "selection"
+	}
+	data, err := protocol.Marshal(args)
+	if err != nil {
+		s.logger.Error("encoding code action arguments", "error", err)
+		return nil
+	}
+	s.mu.Lock()
+	tags := s.caps.codeActionTags
+	s.mu.Unlock()
+	var out []protocol.CommandOrCodeAction
+	for _, a := range []struct {
+		kind    protocol.CodeActionKind
+		title   string
+		command string
+	}{
+		{CodeActionKindRepair, "Repair with model (" + scope + ")", CommandRepair},
+		{CodeActionKindRefactor, "Refactor with model (" + scope + ")", CommandRefactor},
+	} {
+		if !wants(only, a.kind) {
+			continue
+		}
+		kind := a.kind
+		ca := &protocol.CodeAction{
+			Title:       a.title,
+			Kind:        &kind,
+			Diagnostics: ours,
+			Command:     protocol.Command{Title: a.title, Command: a.command, Arguments: []protocol.LSPAny{protocol.LSPAny(data)}},
+		}
+		if tags {
+			ca.Tags = []protocol.CodeActionTag{protocol.CodeActionTagLLMGenerated}
+		}
+		out = append(out, ca)
+	}
+	return out
 }
 
 // lintCurrent reports whether u's lint results belong to version.

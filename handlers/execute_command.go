@@ -7,6 +7,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/fixloop/fixloop/refactor"
 )
 
 // runTestsArgs is the argument of fixloop.runTests.
@@ -32,6 +34,14 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		}
 		s.scheduleTests(doc.URI)
 		return nil, nil
+	case CommandRepair:
+		return nil, s.startSession(refactor.GoalRepair, params.Arguments)
+	case CommandRefactor:
+		return nil, s.startSession(refactor.GoalRefactor, params.Arguments)
+	case CommandCancel:
+		return nil, s.cancelSession(params.Arguments)
+	case CommandShowSession:
+		return s.showSession(ctx, params.Arguments)
 	}
 	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q", params.Command))
 }

@@ -33,6 +33,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	enc := docstore.Negotiate(offered)
 	s.store.SetEncoding(enc)
 
+	s.mu.Lock()
+	s.caps = capabilitiesOf(&params.Capabilities)
+	s.mu.Unlock()
 	roots := workspaceRoots(params)
 	var settings []byte
 	if len(params.InitializationOptions) > 0 {
@@ -57,7 +60,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, CodeActionKindFixAll},
 			},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
-				Commands: []string{CommandRunTests},
+				Commands: []string{CommandRepair, CommandRefactor, CommandCancel, CommandRunTests, CommandShowSession},
 			},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "fixloop", Version: protocol.NewOptional(s.version)},
@@ -95,6 +98,25 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.logger.Info("shutdown")
 	s.Close()
 	return nil
+}
+
+// capabilitiesOf extracts the client capabilities fixloop adapts to.
+func capabilitiesOf(c *protocol.ClientCapabilities) clientCaps {
+	var caps clientCaps
+	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
+		caps.workDoneProgress = *w.WorkDoneProgress
+	}
+	if w := c.Workspace; w != nil && w.WorkspaceEdit != nil && w.WorkspaceEdit.DocumentChanges != nil {
+		caps.documentChanges = *w.WorkspaceEdit.DocumentChanges
+	}
+	if td := c.TextDocument; td != nil && td.CodeAction != nil {
+		for _, t := range td.CodeAction.TagSupport.ValueSet {
+			if t == protocol.CodeActionTagLLMGenerated {
+				caps.codeActionTags = true
+			}
+		}
+	}
+	return caps
 }
 
 // workspaceRoots returns the file system paths of the workspace folders, or

@@ -13,6 +13,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/docstore"
@@ -35,6 +37,19 @@ type Options struct {
 	Tester runner.Tester
 	// ValidateChecks checks a staticcheck checks list, for config messages.
 	ValidateChecks config.CheckValidator
+	// NewProvider returns the provider repair and refactor sessions use
+	// under a configuration, and a note for the user (such as "no model is
+	// configured: using the offline rules").
+	NewProvider func(cfg config.Config) (model.Provider, string, error)
+	// RecordDir is where session records are written ("" = nowhere).
+	RecordDir string
+}
+
+// clientCaps are the client capabilities fixloop adapts to.
+type clientCaps struct {
+	workDoneProgress bool // window/workDoneProgress/create
+	documentChanges  bool // versioned edits in workspace/applyEdit
+	codeActionTags   bool // LSP 3.18 code action tags (LLM-generated)
 }
 
 // Server answers LSP requests for one connection.
@@ -47,6 +62,9 @@ type Server struct {
 	newLinter func(config.Config) (runner.Linter, error)
 	tester    runner.Tester
 	validate  config.CheckValidator
+
+	newProvider func(config.Config) (model.Provider, string, error)
+	recordDir   string
 
 	store    *docstore.Store
 	debounce *schedule.Debouncer
@@ -69,6 +87,9 @@ type Server struct {
 	watcher  *watch.Watcher
 	// pendingProblems are configuration mistakes not yet shown to the user.
 	pendingProblems config.Problems
+	caps            clientCaps
+	sessions        map[uri.URI]*fixSession
+	lastRecord      map[uri.URI]*refactor.Record
 
 	lintPasses atomic.Int64
 	testPasses atomic.Int64
@@ -88,6 +109,11 @@ func New(opts Options) *Server {
 		newLinter: opts.NewLinter,
 		tester:    opts.Tester,
 		validate:  opts.ValidateChecks,
+
+		newProvider: opts.NewProvider,
+		recordDir:   opts.RecordDir,
+		sessions:    make(map[uri.URI]*fixSession),
+		lastRecord:  make(map[uri.URI]*refactor.Record),
 		store:     docstore.NewStore(),
 		debounce:  schedule.NewDebouncer(logger),
 		ctx:       ctx,
@@ -108,6 +134,15 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	if w != nil {
 		_ = w.Close()
+	}
+	s.mu.Lock()
+	var running []*fixSession
+	for _, sess := range s.sessions {
+		running = append(running, sess)
+	}
+	s.mu.Unlock()
+	for _, sess := range running {
+		<-sess.done // cancelled with s.ctx above
 	}
 }
 

@@ -35,6 +35,17 @@ func (s Severity) String() string {
 // MarshalText makes severities read as words in JSON.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads a severity written by MarshalText.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for _, v := range []Severity{SeverityError, SeverityWarning, SeverityInformation, SeverityHint} {
+		if v.String() == string(b) {
+			*s = v
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown severity %q", b)
+}
+
 // Alert is one finding about a file: a lint alert, a compiler error, or a
 // failing test placed at a line.
 //

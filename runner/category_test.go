@@ -25,3 +25,17 @@ func TestCategoryFor(t *testing.T) {
 		}
 	}
 }
+
+func TestSeverityText(t *testing.T) {
+	for _, s := range []Severity{SeverityError, SeverityWarning, SeverityInformation, SeverityHint} {
+		b, _ := s.MarshalText()
+		var got Severity
+		if err := got.UnmarshalText(b); err != nil || got != s {
+			t.Errorf("%v round trip: %v, %v", s, got, err)
+		}
+	}
+	var bad Severity
+	if err := bad.UnmarshalText([]byte("loud")); err == nil {
+		t.Error("unknown severity accepted")
+	}
+}

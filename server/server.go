@@ -15,12 +15,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/refactor/model"
+	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
@@ -36,9 +40,39 @@ type Options struct {
 	// ones); nil means the in-process Go analyzers and go test.
 	NewLinter func(config.Config) (runner.Linter, error)
 	Tester    runner.Tester
+	// NewProvider overrides how sessions pick their provider; nil means
+	// provider.New with the configured model settings.
+	NewProvider func(config.Config) (model.Provider, string, error)
+	// RecordDir is where session records are written; "" writes none
+	// (the serve command passes DefaultRecordDir).
+	RecordDir string
 	// OnServer, if set, receives the handler set once it exists (tests and
 	// benchmarks read its Stats).
 	OnServer func(*handlers.Server)
+}
+
+// DefaultRecordDir is $XDG_STATE_HOME/fixloop/sessions, or
+// ~/.local/state/fixloop/sessions.
+func DefaultRecordDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "fixloop", "sessions")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "fixloop", "sessions")
+}
+
+// ConfiguredProvider builds a session's provider from the configuration.
+func ConfiguredProvider(logger *slog.Logger) func(config.Config) (model.Provider, string, error) {
+	return func(cfg config.Config) (model.Provider, string, error) {
+		m := cfg.Model
+		return provider.New(provider.Settings{
+			BaseURL: m.BaseURL, Model: m.Name, APIKeyEnv: m.APIKeyEnv, Temperature: m.Temperature,
+			TopP: m.TopP, MaxTokens: m.MaxTokens, Timeout: m.Timeout, Logger: logger,
+		})
+	}
 }
 
 // Serve speaks LSP over rwc until the client sends exit, the connection
@@ -55,6 +89,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	if opts.Tester == nil {
 		opts.Tester = gotest.New(logger)
 	}
+	if opts.NewProvider == nil {
+		opts.NewProvider = ConfiguredProvider(logger)
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -67,6 +104,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		NewLinter:      opts.NewLinter,
 		Tester:         opts.Tester,
 		ValidateChecks: golang.ValidateChecks,
+		NewProvider:    opts.NewProvider,
+		RecordDir:      opts.RecordDir,
 	})
 	defer h.Close()
 	if opts.OnServer != nil {

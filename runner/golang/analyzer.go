@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"path/filepath"
 	"runtime/debug"
 	"sync"
@@ -44,6 +45,10 @@ type Analyzer struct {
 	maxFileSize int
 	checks      []*analysis.Analyzer          // every analyzer whose diagnostics are reported
 	sources     map[*analysis.Analyzer]string // analyzer -> alert source
+	// factCheckers are the analyzers that run on dependencies: those that
+	// export facts, and those they require.
+	factCheckers []*analysis.Analyzer
+	parallel     int // dependencies checked at once
 
 	mu     sync.Mutex
 	states map[string]*pkgState // by package directory
@@ -106,6 +111,11 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 	}
 	if err := analysis.Validate(a.checks); err != nil {
 		return nil, fmt.Errorf("validating analyzers: %w", err)
+	}
+	a.factCheckers = factAnalyzers(a.checks)
+	a.parallel = 1
+	if v, err := strconv.Atoi(os.Getenv("DEPPAR")); err == nil {
+		a.parallel = v
 	}
 	return a, nil
 }

@@ -5,8 +5,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -39,6 +43,103 @@ func BenchmarkAnalyzeColdLoad(b *testing.B) {
 		}
 		if _, err := a.Analyze(context.Background(), file, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAnalyzePeakHeap measures the memory of what the server does on
+// opening a file: a cold load and 20 edits. It reports the peak, sampled
+// every millisecond, of the heap's objects (live and not yet collected),
+// of the live heap as of each collection, and of the memory that the Go
+// runtime holds from the OS (the part of the RSS that Go controls), and
+// what is live after the edits, that is, what the package's state costs.
+func BenchmarkAnalyzePeakHeap(b *testing.B) {
+	file, orig, edited := benchEdit(b)
+	ctx := context.Background()
+	var peak memPeak
+	var retained uint64
+	for b.Loop() {
+		runtime.GC()
+		debug.FreeOSMemory()
+		stop := peak.sample(time.Millisecond)
+		a, err := NewAnalyzer(AnalyzerOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := a.Analyze(ctx, file, nil); err != nil {
+			b.Fatal(err)
+		}
+		texts := [][]byte{edited, orig}
+		for i := range 20 {
+			if _, err := a.Analyze(ctx, file, map[string][]byte{file: texts[i%2]}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		stop()
+		runtime.GC()
+		retained = max(retained, readMetric(metricHeapObjects))
+		runtime.KeepAlive(a)
+	}
+	b.ReportMetric(float64(peak.objects.Load())/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(peak.live.Load())/(1<<20), "peak-live-MB")
+	b.ReportMetric(float64(peak.mapped.Load())/(1<<20), "peak-mapped-MB")
+	b.ReportMetric(float64(retained)/(1<<20), "retained-MB")
+}
+
+const (
+	metricHeapObjects = "/memory/classes/heap/objects:bytes"
+	metricHeapLive    = "/gc/heap/live:bytes"
+	metricTotal       = "/memory/classes/total:bytes"
+	metricReleased    = "/memory/classes/heap/released:bytes"
+)
+
+func readMetric(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// memPeak records the peaks of the runtime's memory metrics.
+type memPeak struct {
+	objects, live, mapped atomic.Uint64
+}
+
+// sample starts sampling every interval; the returned function stops it
+// after a last sample.
+func (p *memPeak) sample(interval time.Duration) (stop func()) {
+	samples := []metrics.Sample{{Name: metricHeapObjects}, {Name: metricHeapLive}, {Name: metricTotal}, {Name: metricReleased}}
+	read := func() {
+		metrics.Read(samples)
+		bump(&p.objects, samples[0].Value.Uint64())
+		bump(&p.live, samples[1].Value.Uint64())
+		bump(&p.mapped, samples[2].Value.Uint64()-samples[3].Value.Uint64())
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			read()
+			select {
+			case <-done:
+				read()
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+func bump(v *atomic.Uint64, x uint64) {
+	for {
+		old := v.Load()
+		if x <= old || v.CompareAndSwap(old, x) {
+			return
 		}
 	}
 }

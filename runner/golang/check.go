@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/packages"
 )
 
 // parseMode is the mode go/packages parses with; the incremental path must
@@ -95,6 +94,7 @@ type rootSpec struct {
 	importRoot     map[string]int            // import path -> index of another root
 	importErrs     map[string]string         // import path -> go list error of that import
 	depIllTyped    map[*types.Package]bool   // dependencies that have errors
+	listErrs       bool                      // go list reported errors for the package
 	sizes          types.Sizes
 	goVersion      string
 	module         *analysis.Module
@@ -110,9 +110,6 @@ type checked struct {
 	info       *types.Info
 	typeErrors []types.Error
 	illTyped   bool
-	// extraErrs are go/packages errors other than type errors (parse
-	// errors, when go/packages did the parsing).
-	extraErrs []packages.Error
 }
 
 func newTypesInfo() *types.Info {
@@ -135,7 +132,7 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 // typeCheck checks the files of spec the way go/packages does, resolving
 // imports of other roots to their freshly checked packages (prev).
 func typeCheck(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev []*checked) *checked {
-	c := &checked{spec: spec, files: files, info: newTypesInfo()}
+	c := &checked{spec: spec, files: files, info: newTypesInfo(), illTyped: spec.listErrs}
 	var syntax []*ast.File
 	for _, f := range files {
 		if f.ast != nil {

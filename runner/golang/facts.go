@@ -71,18 +71,17 @@ func (s *factStore) get(a *analysis.Analyzer, pkg *types.Package) *actionFacts {
 	return nil
 }
 
-// without returns a copy of the store (without parent) that leaves out the
-// entries of the given packages.
-func (s *factStore) without(pkgs map[*types.Package]bool) *factStore {
-	out := newFactStore(nil)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for k, v := range s.entries {
-		if !pkgs[k.pkg] {
-			out.entries[k] = v
+// prune drops the entries of pkg that hold no facts and no failure: they
+// tell importers nothing that a missing entry does not.
+func (s *factStore) prune(pkg *types.Package, analyzers []*analysis.Analyzer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range analyzers {
+		k := factStoreKey{a, pkg}
+		if af := s.entries[k]; af != nil && !af.failed && len(af.objects) == 0 && len(af.packages) == 0 {
+			delete(s.entries, k)
 		}
 	}
-	return out
 }
 
 // factVisible reports whether a fact about obj, exported by the analysis of

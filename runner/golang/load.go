@@ -3,7 +3,6 @@ package golang
 import (
 	"context"
 	"fmt"
-	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -14,15 +13,16 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// loadMode asks go/packages for syntax and types of the whole import graph:
-// fact-producing analyzers must run on every dependency.
+// loadMode asks go/packages for the import graph only: names, files,
+// imports, modules and sizes, without syntax or types. The analyzer parses
+// and type-checks the packages itself, one at a time (see depChecker), so
+// that the syntax of the whole graph is never in memory at once.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes |
-	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
+	packages.NeedImports | packages.NeedDeps | packages.NeedTypesSizes |
+	packages.NeedModule | packages.NeedForTest
 
-// A loaded package graph, after go/packages and before analysis.
+// A loaded package graph, after go/packages and before type-checking.
 type loaded struct {
-	fset  *token.FileSet
 	roots []*packages.Package // package (or its test variant), then the external test package
 	deps  []*packages.Package // every other package in the import graph, except the test main
 	// listErrs are go list errors of the roots themselves (not parse or
@@ -50,13 +50,11 @@ func goOverlay(overlay map[string][]byte) map[string][]byte {
 // load runs go/packages on dir, with tests, and sorts the result into roots
 // and dependencies.
 func load(ctx context.Context, dir string, overlay map[string][]byte) (*loaded, error) {
-	fset := token.NewFileSet()
 	cfg := &packages.Config{
 		Context: ctx,
 		Mode:    loadMode,
 		Dir:     dir,
 		Tests:   true,
-		Fset:    fset,
 		Overlay: goOverlay(overlay),
 	}
 	pkgs, err := packages.Load(cfg, ".")
@@ -69,7 +67,7 @@ func load(ctx context.Context, dir string, overlay map[string][]byte) (*loaded, 
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	l := &loaded{fset: fset, incremental: true}
+	l := &loaded{incremental: true}
 	var plain, variant, xtest *packages.Package
 	for _, p := range pkgs {
 		switch {
@@ -104,9 +102,6 @@ func load(ctx context.Context, dir string, overlay map[string][]byte) (*loaded, 
 				l.listErrs = append(l.listErrs, e)
 			}
 		}
-		if r.Types == nil {
-			l.notIncremental("no type information for " + r.ID)
-		}
 		if !slices.Equal(r.GoFiles, r.CompiledGoFiles) {
 			l.notIncremental("package uses cgo")
 		}
@@ -138,8 +133,10 @@ func isUnder(file, dir string) bool {
 	return err == nil && !strings.HasPrefix(rel, "..")
 }
 
-// rootSpec describes root i of the load for typeCheck.
-func (l *loaded) rootSpec(i int) *rootSpec {
+// rootSpec describes root i of the load for typeCheck. typesOf holds the
+// types of the root's imports (other than roots), illTyped the dependencies
+// with errors.
+func (l *loaded) rootSpec(i int, typesOf map[*packages.Package]*types.Package, illTyped map[*types.Package]bool) *rootSpec {
 	p := l.roots[i]
 	spec := &rootSpec{
 		id:           p.ID,
@@ -150,6 +147,7 @@ func (l *loaded) rootSpec(i int) *rootSpec {
 		importRoot:   make(map[string]int),
 		importErrs:   make(map[string]string),
 		depIllTyped:  make(map[*types.Package]bool),
+		listErrs:     len(p.Errors) > 0,
 		sizes:        p.TypesSizes,
 		module:       analysisModule(p.Module),
 		otherFiles:   p.OtherFiles,
@@ -163,8 +161,11 @@ func (l *loaded) rootSpec(i int) *rootSpec {
 			spec.importRoot[path] = j
 			continue
 		}
-		if ip.Types != nil {
-			spec.imports[path] = ip.Types
+		if t := typesOf[ip]; t != nil {
+			spec.imports[path] = t
+			if illTyped[t] {
+				spec.depIllTyped[t] = true
+			}
 		}
 		var msgs []string
 		for _, e := range ip.Errors {
@@ -176,36 +177,7 @@ func (l *loaded) rootSpec(i int) *rootSpec {
 			spec.importErrs[path] = strings.Join(msgs, "\n")
 		}
 	}
-	for _, d := range l.deps {
-		if d.IllTyped && d.Types != nil {
-			spec.depIllTyped[d.Types] = true
-		}
-	}
 	return spec
-}
-
-// depUnits returns the analysis units of the dependencies.
-func (l *loaded) depUnits(readFile func(string) ([]byte, error)) []*unit {
-	units := make([]*unit, 0, len(l.deps))
-	for _, p := range l.deps {
-		if p.Types == nil {
-			continue
-		}
-		units = append(units, &unit{
-			fset:         l.fset,
-			pkg:          p.Types,
-			files:        p.Syntax,
-			info:         p.TypesInfo,
-			sizes:        p.TypesSizes,
-			typeErrors:   p.TypeErrors,
-			illTyped:     p.IllTyped,
-			module:       analysisModule(p.Module),
-			otherFiles:   p.OtherFiles,
-			ignoredFiles: p.IgnoredFiles,
-			readFile:     readFile,
-		})
-	}
-	return units
 }
 
 // editableDirs returns the directories of dependencies whose files a user
@@ -220,40 +192,6 @@ func (l *loaded) editableDirs() map[string]bool {
 		dirs[filepath.Dir(p.GoFiles[0])] = true
 	}
 	return dirs
-}
-
-// checkedFromPackages builds a checked root from go/packages' own syntax and
-// types, for packages that the incremental path cannot handle.
-func (l *loaded) checkedFromPackages(i int, read func(string) ([]byte, error)) *checked {
-	p := l.roots[i]
-	c := &checked{
-		spec:       l.rootSpec(i),
-		pkg:        p.Types,
-		info:       p.TypesInfo,
-		typeErrors: p.TypeErrors,
-		illTyped:   p.IllTyped,
-	}
-	for _, e := range p.Errors {
-		if e.Kind == packages.ParseError {
-			c.extraErrs = append(c.extraErrs, e)
-		}
-	}
-	byName := make(map[string]*srcFile)
-	for _, f := range p.Syntax {
-		tok := l.fset.File(f.FileStart)
-		if tok == nil {
-			continue // nothing could be parsed; go/packages reported why
-		}
-		sf := &srcFile{name: tok.Name(), ast: f, tok: tok}
-		sf.src, _ = read(sf.name)
-		byName[sf.name] = sf
-	}
-	for _, name := range p.CompiledGoFiles {
-		if sf := byName[name]; sf != nil {
-			c.files = append(c.files, sf)
-		}
-	}
-	return c
 }
 
 func analysisModule(m *packages.Module) *analysis.Module {

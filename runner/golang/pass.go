@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"go/types"
 	"hash/maphash"
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,8 +34,10 @@ func (a *Analyzer) analyzeLocked(ctx context.Context, st *pkgState, file string,
 	return a.fullPass(ctx, st, file, overlay)
 }
 
-// fullPass loads the package and its dependencies with go/packages,
-// analyses them all, and keeps what the incremental path needs.
+// fullPass loads the package graph with go/packages, type-checks and
+// analyses the dependencies one at a time (keeping their types and facts,
+// dropping their syntax), then checks and analyses the package, and keeps
+// what the incremental path needs.
 func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, overlay map[string][]byte) (*Result, error) {
 	t0 := time.Now()
 	st.snap = nil                     // let the old state go before loading a new one
@@ -46,33 +48,55 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	}
 	tLoad := time.Since(t0)
 	read := readOverlay(overlay)
+	fset := token.NewFileSet()
 
+	if v, err := strconv.Atoi(os.Getenv("DEPLIMIT")); err == nil {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(v) << 20))
+	}
+	depStore := newFactStore(nil)
+	dc := &depChecker{
+		log:      a.log,
+		fset:     fset,
+		read:     read,
+		facts:    a.factCheckers,
+		store:    depStore,
+		parallel: a.parallel,
+	}
+	var readErr error
 	var roots []*checked
-	for i := range l.roots {
-		if !l.incremental {
-			roots = append(roots, l.checkedFromPackages(i, read))
-			continue
-		}
-		// Check the package as the incremental path will, so that both
-		// paths give the same results.
-		spec := l.rootSpec(i)
+	dc.checkRoot = func(i int) *checked {
+		// Roots are checked as the incremental path will check them, so
+		// that both paths give the same results.
+		typesOf, illTyped := dc.depInfo()
+		spec := l.rootSpec(i, typesOf, illTyped)
 		files := make([]*srcFile, 0, len(spec.fileNames))
 		for _, name := range spec.fileNames {
 			src, err := read(name)
 			if err != nil {
-				return nil, fmt.Errorf("reading %s: %w", name, err)
+				if readErr == nil {
+					readErr = fmt.Errorf("reading %s: %w", name, err)
+				}
+				continue
 			}
-			files = append(files, parseSrc(l.fset, name, bytes.Clone(src)))
+			files = append(files, parseSrc(fset, name, bytes.Clone(src)))
 		}
-		roots = append(roots, typeCheck(l.fset, spec, files, roots))
+		c := typeCheck(fset, spec, files, roots)
+		roots = append(roots, c)
+		return c
 	}
+	if _, err := dc.run(ctx, l); err != nil {
+		return nil, err
+	}
+	if readErr != nil {
+		return nil, readErr
+	}
+	tDeps := time.Since(t0)
 
-	store := newFactStore(nil)
 	rootUnits := make([]*unit, len(roots))
 	for i, r := range roots {
-		rootUnits[i] = r.unit(l.fset, read)
+		rootUnits[i] = r.unit(fset, read)
 	}
-	d := newDriver(a.log, store, append(l.depUnits(read), rootUnits...))
+	d := newDriver(a.log, newFactStore(depStore), rootUnits)
 	for _, u := range rootUnits {
 		for _, an := range a.checks {
 			d.addRoot(an, u)
@@ -81,15 +105,15 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	if err := d.run(ctx); err != nil {
 		return nil, err
 	}
-	res := a.report(l.fset, st.dir, file, roots, d, l.listErrs)
+	res := a.report(fset, st.dir, file, roots, d, l.listErrs)
 	a.fullLoads.Add(1)
 	a.log.Debug("full load", "dir", st.dir, "packages", len(l.deps)+len(l.roots), "actions", len(d.all),
-		"load", tLoad, "total", time.Since(t0), "incremental", l.incremental, "why", l.why)
+		"load", tLoad, "deps", tDeps, "total", time.Since(t0), "incremental", l.incremental, "why", l.why)
 
 	if l.incremental {
-		rootPkgs := make(map[*types.Package]bool)
 		snap := &snapshot{
-			fset:       l.fset,
+			fset:       fset,
+			depFacts:   depStore,
 			known:      make(map[string]bool),
 			seed:       maphash.MakeSeed(),
 			editable:   l.editableDirs(),
@@ -98,14 +122,12 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 			resultFile: file,
 		}
 		for _, r := range roots {
-			rootPkgs[r.pkg] = true
 			snap.specs = append(snap.specs, r.spec)
 			snap.files = append(snap.files, r.files)
 			for _, name := range slices.Concat(r.spec.fileNames, r.spec.ignoredFiles) {
 				snap.known[name] = true
 			}
 		}
-		snap.depFacts = store.without(rootPkgs)
 		snap.depOverlay = snap.overlayHashes(st.dir, overlay)
 		st.snap = snap
 		a.setEditable(st, snap.editable)
@@ -240,9 +262,6 @@ func (a *Analyzer) report(fset *token.FileSet, dir, file string, roots []*checke
 					}
 				}
 			}
-		}
-		for _, e := range r.extraErrs {
-			sink.addPackagesError(e, dir, file)
 		}
 		for _, e := range r.typeErrors {
 			if path, ok := couldNotImport(e.Msg); ok && (imported[path] || len(listErrs) > 0 && strings.Contains(e.Msg, "(no metadata for ")) {

@@ -89,6 +89,14 @@ func (a *applier) root(cfg *Config, v *value) {
 			if n, ok := a.size(val, path); ok {
 				cfg.MaxFileSize = n
 			}
+		case "model":
+			a.model(&cfg.Model, val, path)
+		case "rounds":
+			a.rounds(&cfg.Rounds, val, path)
+		case "applyMode":
+			if m, ok := a.applyMode(val, path); ok {
+				cfg.ApplyMode = m
+			}
 		}
 	})
 }

@@ -35,6 +35,10 @@ type Config struct {
 	Staticcheck Staticcheck
 	// MaxFileSize is the number of bytes analysed per file; positive.
 	MaxFileSize int
+	// Model, Rounds and ApplyMode configure repair and refactor sessions.
+	Model     Model
+	Rounds    Rounds
+	ApplyMode ApplyMode
 }
 
 // Tests configures test runs.
@@ -63,7 +67,7 @@ const (
 
 // Default returns the built-in settings.
 func Default() Config {
-	return Config{
+	c := Config{
 		Debounce: DefaultDebounce,
 		Tests: Tests{
 			Mode:    TestsOnOpenAndSave,
@@ -71,4 +75,6 @@ func Default() Config {
 		},
 		MaxFileSize: DefaultMaxFileSize,
 	}
+	c.Model, c.Rounds, c.ApplyMode = defaultSession()
+	return c
 }

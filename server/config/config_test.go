@@ -25,6 +25,9 @@ func TestDefault(t *testing.T) {
 		Debounce:    150 * time.Millisecond,
 		Tests:       Tests{Mode: TestsOnOpenAndSave, Timeout: 60 * time.Second},
 		MaxFileSize: 2 * 1024 * 1024,
+		Model:       Model{APIKeyEnv: "OPENAI_API_KEY", Timeout: 2 * time.Minute},
+		Rounds:      Rounds{Repair: 10, Refactor: 3},
+		ApplyMode:   ApplyAtOnce,
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
@@ -43,6 +46,18 @@ tests:
 staticcheck:
   checks: ["all", "-ST1000"]
 maxFileSize: 1048576
+model:
+  baseUrl: http://127.0.0.1:8080/v1
+  name: qwen
+  apiKeyEnv: MY_KEY
+  temperature: 0.2
+  topP: 0.9
+  maxTokens: 4096
+  timeout: 30s
+rounds:
+  repair: 5
+  refactor: 2
+applyMode: ask
 `)
 	got, ps := LoadFile(path, Default())
 	if ps != nil {
@@ -53,6 +68,10 @@ maxFileSize: 1048576
 		Tests:       Tests{Mode: TestsOnSave, Timeout: 2 * time.Minute},
 		Staticcheck: Staticcheck{Checks: []string{"all", "-ST1000"}},
 		MaxFileSize: 1 << 20,
+		Model: Model{BaseURL: "http://127.0.0.1:8080/v1", Name: "qwen", APIKeyEnv: "MY_KEY",
+			Temperature: fptr(0.2), TopP: fptr(0.9), MaxTokens: 4096, Timeout: 30 * time.Second},
+		Rounds:    Rounds{Repair: 5, Refactor: 2},
+		ApplyMode: ApplyAsk,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -154,7 +173,7 @@ func TestLoadFileMistakes(t *testing.T) {
 		{"duplicate key", "debounce: 1s\ntests: {}\ndebounce: 2s\n", 3, 1, "debounce",
 			[]string{"key appears more than once (first at line 1)"}},
 		{"list instead of map", "- debounce: 1s\n- tests: {}\n", 1, 1, "",
-			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, not a list"}},
+			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, not a list"}},
 		{"scalar instead of map", "debounce\n", 1, 1, "",
 			[]string{"the settings must be a map", "not a string"}},
 		{"two documents", "debounce: 1s\n---\ndebounce: 2s\n", 2, 1, "",
@@ -348,6 +367,26 @@ func TestYAMLSpellings(t *testing.T) {
 			}
 			if !tt.check(got) {
 				t.Errorf("unexpected config %+v", got)
+			}
+		})
+	}
+}
+
+func fptr(v float32) *float32 { return &v }
+
+func TestSessionSettingMistakes(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"api key in place of its variable", "model:\n  apiKeyEnv: sk-123\n", "model.apiKeyEnv"},
+		{"temperature out of range", "model:\n  temperature: 3\n", "not a number from 0 to 2"},
+		{"rounds zero", "rounds:\n  repair: 0\n", "not a whole number from 1 to 50"},
+		{"apply mode", "applyMode: maybe\n", "is not one of apply, ask"},
+		{"unknown model key", "model:\n  nmae: x\n", "did you mean \"name\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, ps := LoadFile(writeConfig(t, tt.yaml), Default())
+			if len(ps) != 1 || !strings.Contains(ps[0].String(), tt.want) {
+				t.Errorf("problems %v, want one containing %q", ps, tt.want)
 			}
 		})
 	}

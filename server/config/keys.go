@@ -3,7 +3,9 @@ package config
 import "strings"
 
 // Keys allowed at each level, in the order they are shown to users.
-func rootKeys() []string        { return []string{"debounce", "tests", "staticcheck", "maxFileSize"} }
+func rootKeys() []string {
+	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "model", "rounds", "applyMode"}
+}
 func testsKeys() []string       { return []string{"mode", "timeout"} }
 func staticcheckKeys() []string { return []string{"checks"} }
 

@@ -38,8 +38,8 @@ func TestApplySettings(t *testing.T) {
 			c.Staticcheck.Checks = []string{"all", "-ST1000"}
 		}},
 		{"all keys", `{"debounce": "1s", "tests": {"mode": "save", "timeout": "10m"}, "staticcheck": {"checks": ["S1000"]}, "maxFileSize": 10}`, func(c *Config) {
-			*c = Config{Debounce: time.Second, Tests: Tests{Mode: TestsOnSave, Timeout: 10 * time.Minute},
-				Staticcheck: Staticcheck{Checks: []string{"S1000"}}, MaxFileSize: 10}
+			c.Debounce, c.Tests = time.Second, Tests{Mode: TestsOnSave, Timeout: 10 * time.Minute}
+			c.Staticcheck, c.MaxFileSize = Staticcheck{Checks: []string{"S1000"}}, 10
 		}},
 	}
 	for _, tt := range tests {
@@ -68,7 +68,7 @@ func TestApplySettingsMistakes(t *testing.T) {
 		{"invalid JSON", `{"debounce": `, "", "invalid JSON", "settings"},
 		{"trailing data", `{} {}`, "", "invalid JSON: unexpected data", "settings"},
 		{"not an object", `[1, 2]`, "", "the settings must be a map", "settings"},
-		{"wrapped not an object", `{"fixloop": "fast"}`, "fixloop", "must be a map with keys debounce, tests, staticcheck, maxFileSize, not a string", "settings"},
+		{"wrapped not an object", `{"fixloop": "fast"}`, "fixloop", "must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, not a string", "settings"},
 		{"unknown key", `{"fixloop": {"debounc": 1}}`, "debounc", `did you mean "debounce"?`, "settings"},
 		{"bad enum", `{"tests": {"mode": "always"}}`, "tests.mode", `"always" is not one of off, save, open_save`, "initializationOptions"},
 		{"bad duration", `{"debounce": "soon"}`, "debounce", `"soon" is not a duration`, "settings"},

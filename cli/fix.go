@@ -1,0 +1,265 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/spf13/cobra"
+
+	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/provider"
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/server/config"
+)
+
+type fixFlags struct {
+	goal        string
+	rounds      int
+	provider    string
+	model       string
+	baseURL     string
+	apiKeyEnv   string
+	temperature float32
+	write       bool
+	json        bool
+	record      string
+	replay      string
+}
+
+func newFixCommand(logs *logFlags) *cobra.Command {
+	var f fixFlags
+	cmd := &cobra.Command{
+		Use:   "fix [flags] FILE",
+		Short: "Repair or refactor FILE in checked rounds and print the result as a diff",
+		Long: `Run a repair or refactor session on FILE: ask the provider for a new version,
+check it with the compiler, the analyzers and the tests, feed back what failed,
+and repeat for up to --rounds rounds. Prints each round as it finishes and the
+unified diff of the best result that keeps every test that passed before.
+FILE is left alone unless --write is given.
+
+Providers: openai (any OpenAI-compatible endpoint: --base-url or OPENAI_BASE_URL,
+--model or FIXLOOP_MODEL, the key in OPENAI_API_KEY or --api-key-env), rules
+(offline: applies the analyzers' suggested fixes; the default when no model is
+configured), replay (answers from a recorded session: --replay PATH).
+
+Exit status: 0 when the goal was met (or already was), 1 when it was not,
+2 on usage or internal errors.`,
+		Example: "  fixloop fix testdata/goexample/shapes.go\n  fixloop fix --goal refactor --model qwen2.5-coder --base-url http://localhost:8080/v1 main.go\n  fixloop fix --json --record session.json --write main.go",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return &exitError{code: ExitUsage, err: fmt.Errorf("fix takes exactly one FILE, got %d arguments\nRun 'fixloop fix -h' for usage", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), server.GoLinter(logger), gotest.New(logger))
+			if err != nil {
+				return &exitError{code: ExitUsage, err: err}
+			}
+			if !rec.Outcome.Solved && rec.Stop != refactor.StopNothingToDo {
+				return &exitError{code: ExitProblems}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.goal, "goal", "", "repair or refactor (default: repair if FILE does not build or a test fails, else refactor)")
+	fl.IntVar(&f.rounds, "rounds", 0, "round cap k (default: 10 for repair, 3 for refactor, or rounds from .fixloop.yaml)")
+	fl.StringVar(&f.provider, "provider", "", "openai, rules or replay (default: openai when a model is configured, else rules)")
+	fl.StringVar(&f.model, "model", "", "model name (default: model.name from .fixloop.yaml, else $FIXLOOP_MODEL)")
+	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible base URL (default: model.baseUrl, else $OPENAI_BASE_URL)")
+	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY)")
+	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature (default: the server's)")
+	fl.BoolVar(&f.write, "write", false, "write the result to FILE (only if FILE did not change meanwhile)")
+	fl.BoolVar(&f.json, "json", false, "print the session summary as JSON instead of rounds and a diff")
+	fl.StringVar(&f.record, "record", "", "also write the full session record to this path")
+	fl.StringVar(&f.replay, "replay", "", "session record to replay (with --provider replay)")
+	return cmd
+}
+
+// runFix runs a session on path and reports it.
+func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writer, newLinter func(config.Config) (runner.Linter, error), tester runner.Tester) (*refactor.Record, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", path, err)
+	}
+	original, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	cfg, problems := config.Resolve(configRoot(abs), nil)
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("configuration: %w", problems)
+	}
+	settings := providerSettings(cfg, f)
+	if f.replay != "" && settings.Kind == "" {
+		settings.Kind = provider.KindReplay
+	}
+	prov, note, err := provider.New(settings)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		fmt.Fprintln(stderr, "fixloop:", note)
+	}
+	linter, err := newLinter(cfg)
+	if err != nil {
+		return nil, err
+	}
+	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout}
+	goal, err := chooseGoal(ctx, f.goal, checker, abs, string(original))
+	if err != nil {
+		return nil, err
+	}
+	rounds := f.rounds
+	if rounds <= 0 {
+		rounds = cfg.Rounds.Refactor
+		if goal == refactor.GoalRepair {
+			rounds = cfg.Rounds.Repair
+		}
+	}
+	progress := stdout
+	if f.json {
+		progress = stderr
+	}
+	fmt.Fprintf(progress, "fixloop %s %s with %s (k=%d)\n", goal, displayPath(abs), describeProvider(prov.Name(), prov.Model()), rounds)
+	rec, err := refactor.Run(ctx, abs, string(original), refactor.Options{
+		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker,
+		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
+		Tools:    map[string]string{"fixloop": Version},
+		Observer: refactor.Observer{
+			Baseline: func(c *refactor.Check) {
+				fmt.Fprintf(progress, "baseline: builds %v, tests %d/%d, %d alerts\n", c.Compiles(), c.TestsPassed(), c.TestsTotal(), len(c.Alerts))
+			},
+			RoundDone: func(r *refactor.Round) {
+				m := r.Metrics
+				fmt.Fprintf(progress, "round %d/%d: %s (tests %d/%d, alerts %d, fixed %d, new %d, %d lines edited)\n",
+					r.Round, rounds, r.Verdict, m.TestsPassed, m.TestsTotal, m.Alerts, m.Fixed, m.New, m.LinesEdited)
+			},
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if f.record != "" {
+		if err := refactor.WriteRecord(f.record, rec); err != nil {
+			return nil, err
+		}
+	}
+	if err := reportFix(stdout, progress, rec, abs, f.json); err != nil {
+		return nil, err
+	}
+	if f.write && rec.Offered() {
+		if err := writeResult(abs, original, rec.Outcome.Text); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(progress, "wrote %s\n", displayPath(abs))
+	}
+	return rec, nil
+}
+
+// providerSettings merges the flags over the configuration.
+func providerSettings(cfg config.Config, f fixFlags) provider.Settings {
+	s := provider.Settings{
+		Kind: f.provider, BaseURL: cfg.Model.BaseURL, Model: cfg.Model.Name, APIKeyEnv: cfg.Model.APIKeyEnv,
+		Temperature: cfg.Model.Temperature, TopP: cfg.Model.TopP, MaxTokens: cfg.Model.MaxTokens, Timeout: cfg.Model.Timeout,
+		Replay: f.replay,
+	}
+	if f.baseURL != "" {
+		s.BaseURL = f.baseURL
+	}
+	if f.model != "" {
+		s.Model = f.model
+	}
+	if f.apiKeyEnv != "" {
+		s.APIKeyEnv = f.apiKeyEnv
+	}
+	if f.temperature >= 0 {
+		t := f.temperature
+		s.Temperature = &t
+	}
+	return s
+}
+
+// chooseGoal returns the requested goal, or repair when the file does not
+// build or a test fails and refactor otherwise.
+func chooseGoal(ctx context.Context, requested string, checker *refactor.Checker, file, text string) (refactor.Goal, error) {
+	if requested != "" {
+		return refactor.ParseGoal(requested)
+	}
+	chk, err := checker.Check(ctx, file, text)
+	if err != nil {
+		return "", fmt.Errorf("checking %s: %w", file, err)
+	}
+	if !chk.Compiles() || (chk.Tests != nil && !chk.Tests.OK()) {
+		return refactor.GoalRepair, nil
+	}
+	return refactor.GoalRefactor, nil
+}
+
+func describeProvider(name, model string) string {
+	if model == "" {
+		return "the " + name + " provider"
+	}
+	return name + " model " + model
+}
+
+// reportFix prints the outcome: JSON summary, or a sentence and a diff.
+func reportFix(stdout, progress io.Writer, rec *refactor.Record, abs string, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rec.Summary())
+	}
+	o := rec.Outcome
+	switch {
+	case rec.Stop == refactor.StopNothingToDo:
+		fmt.Fprintf(progress, "nothing to do: the file already meets the %s goal\n", rec.Goal)
+	case !rec.Offered():
+		fmt.Fprintf(progress, "no acceptable result (%s)", rec.Stop)
+		if rec.Error != "" {
+			fmt.Fprintf(progress, ": %s", rec.Error)
+		}
+		fmt.Fprintln(progress)
+	default:
+		state := "solved"
+		if !o.Solved {
+			state = "best result, not fully solved"
+		}
+		fmt.Fprintf(progress, "result: round %d (%s): tests %d/%d, alerts %d -> %d, fixed %d, new %d, %d lines edited\n",
+			o.Round, state, o.TestsPassed, o.TestsTotal, o.AlertsBefore, o.AlertsAfter, o.Fixed, o.New, o.LinesEdited)
+		name := displayPath(abs)
+		fmt.Fprint(stdout, udiff.Unified("a/"+name, "b/"+name, rec.Original, o.Text))
+	}
+	return nil
+}
+
+// writeResult writes text to path atomically, only if path still holds
+// original.
+func writeResult(path string, original []byte, text string) error {
+	now, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("re-reading %s: %w", path, err)
+	}
+	if !bytes.Equal(now, original) {
+		return fmt.Errorf("%s changed during the session: not written (run again on the new text)", path)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return refactor.WriteFileAtomic(path, []byte(text), info.Mode().Perm())
+}

@@ -1,0 +1,151 @@
+package refactor
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// Check is what the tools said about one version of the file.
+type Check struct {
+	// Alerts are the lint alerts in the file (compiler errors excluded).
+	Alerts []runner.Alert `json:"alerts"`
+	// CompileErrors are the compiler's errors, from the analysis or from
+	// building the tests.
+	CompileErrors []runner.Alert     `json:"compile_errors,omitempty"`
+	Tests         *runner.TestReport `json:"tests,omitempty"`
+	LintMS        int64              `json:"lint_ms"`
+	TestMS        int64              `json:"test_ms"`
+	WallMS        int64              `json:"wall_ms"`
+}
+
+// Compiles reports whether the version built.
+func (c *Check) Compiles() bool {
+	return len(c.CompileErrors) == 0 && (c.Tests == nil || !c.Tests.BuildFailed)
+}
+
+// TestsPassed and TestsTotal count tests (0 when none ran).
+func (c *Check) TestsPassed() int {
+	if c.Tests == nil {
+		return 0
+	}
+	return c.Tests.Passed
+}
+
+// TestsTotal counts the tests that ran.
+func (c *Check) TestsTotal() int {
+	if c.Tests == nil {
+		return 0
+	}
+	return c.Tests.Total
+}
+
+// passed returns the names of the tests that passed.
+func (c *Check) passed() []string {
+	if c.Tests == nil {
+		return nil
+	}
+	return c.Tests.PassedTests
+}
+
+// Checker runs the compiler, analyzers and tests on a version of a file. The
+// version goes in as an overlay: the user's file is never written.
+type Checker struct {
+	Linter      runner.Linter
+	Tester      runner.Tester
+	TestTimeout time.Duration
+}
+
+// Check lints and tests text as the content of file, both at once.
+func (c *Checker) Check(ctx context.Context, file, text string) (*Check, error) {
+	overlay := map[string][]byte{file: []byte(text)}
+	start := time.Now()
+	var (
+		wg       sync.WaitGroup
+		lint     *runner.LintResult
+		lintErr  error
+		tests    *runner.TestReport
+		testErr  error
+		lintTime time.Duration
+		testTime time.Duration
+	)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		t := time.Now()
+		lint, lintErr = c.Linter.Lint(ctx, file, overlay)
+		lintTime = time.Since(t)
+	}()
+	go func() {
+		defer wg.Done()
+		if c.Tester == nil {
+			return
+		}
+		t := time.Now()
+		tests, testErr = c.Tester.Test(ctx, file, overlay, c.TestTimeout)
+		testTime = time.Since(t)
+	}()
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if lintErr != nil {
+		return nil, fmt.Errorf("analysing the candidate: %w", lintErr)
+	}
+	if testErr != nil {
+		return nil, fmt.Errorf("testing the candidate: %w", testErr)
+	}
+	chk := &Check{Tests: tests, LintMS: lintTime.Milliseconds(), TestMS: testTime.Milliseconds(), WallMS: time.Since(start).Milliseconds()}
+	for _, a := range lint.Alerts {
+		switch {
+		case a.File != file:
+		case a.Source == "compiler":
+			chk.CompileErrors = append(chk.CompileErrors, a)
+		case a.Source == "fixloop":
+			// notes about fixloop itself (file skipped) are not alerts
+		default:
+			chk.Alerts = append(chk.Alerts, a)
+		}
+	}
+	if tests != nil && tests.BuildFailed && len(chk.CompileErrors) == 0 {
+		chk.CompileErrors = append(chk.CompileErrors, tests.BuildErrors...)
+	}
+	return chk, nil
+}
+
+// keepsTests reports whether every test in want passed in c, and lists the
+// ones that did not.
+func keepsTests(want []string, c *Check) (bool, []string) {
+	have := c.passed()
+	var lost []string
+	for _, name := range want {
+		if !slices.Contains(have, name) {
+			lost = append(lost, name)
+		}
+	}
+	return len(lost) == 0, lost
+}
+
+// testVerdict classifies failing tests the way a judge would.
+func testVerdict(r *runner.TestReport) Verdict {
+	if r.TimedOut {
+		return VerdictTimeLimit
+	}
+	for _, f := range r.Failures {
+		m := strings.ToLower(f.Message)
+		if strings.Contains(m, "out of memory") || strings.Contains(m, "cannot allocate memory") {
+			return VerdictMemoryLimit
+		}
+	}
+	for _, f := range r.Failures {
+		if strings.Contains(f.Message, "panic:") || strings.Contains(f.Message, "[signal ") {
+			return VerdictRuntimeError
+		}
+	}
+	return VerdictWrongAnswer
+}

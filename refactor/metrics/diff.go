@@ -1,0 +1,126 @@
+package metrics
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// hunk is one change of a line diff: the lines [aLine, aLine+aLines) of a
+// (0-based) are replaced by the lines [bLine, bLine+bLines) of b. aStart and
+// aEnd are the byte offsets of the replaced lines in a, bStart and bEnd those
+// of the replacement in b.
+type hunk struct {
+	aLine, aLines int
+	bLine, bLines int
+	aStart, aEnd  int
+	bStart, bEnd  int
+}
+
+// lineHunks returns the changes of a line diff of a and b, in order.
+func lineHunks(a, b string) []hunk {
+	if a == b {
+		return nil
+	}
+	edits := udiff.Lines(a, b)
+	hunks := make([]hunk, 0, len(edits))
+	aLine, lineShift, byteShift, prevEnd := 0, 0, 0, 0
+	for _, e := range edits {
+		// The text between edits is whole lines of a.
+		aLine += strings.Count(a[prevEnd:e.Start], "\n")
+		h := hunk{
+			aLine:  aLine,
+			aLines: countLines(a[e.Start:e.End]),
+			bLine:  aLine + lineShift,
+			bLines: countLines(e.New),
+			aStart: e.Start,
+			aEnd:   e.End,
+			bStart: e.Start + byteShift,
+			bEnd:   e.Start + byteShift + len(e.New),
+		}
+		hunks = append(hunks, h)
+		aLine += h.aLines
+		lineShift += h.bLines - h.aLines
+		byteShift += len(e.New) - (e.End - e.Start)
+		prevEnd = e.End
+	}
+	return hunks
+}
+
+// countLines counts the lines of s; a last line without a newline counts.
+func countLines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && s[len(s)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// LineDiff counts the lines added and deleted in a line diff of a and b. A
+// changed line is one deletion and one addition; a last line that gains or
+// loses its final newline counts as changed, as in diff and git.
+func LineDiff(a, b string) (added, deleted int) {
+	for _, h := range lineHunks(a, b) {
+		added += h.bLines
+		deleted += h.aLines
+	}
+	return added, deleted
+}
+
+// LinesEdited is the number of lines added plus the number deleted in a line
+// diff of a and b: LintEval's Lines_i.
+func LinesEdited(a, b string) int {
+	added, deleted := LineDiff(a, b)
+	return added + deleted
+}
+
+// Edits returns byte edits that turn a into b, with File set to file and
+// offsets into a. It diffs lines first and then the bytes within each
+// changed block of lines, and merges the edits that touch the same line of a
+// into one, so each edit stays within the lines that changed. The edits are
+// sorted, non-overlapping and separated by at least one newline of a;
+// applying them to a gives b exactly. Within valid UTF-8 the edits respect
+// rune boundaries. Like udiff, the diff is minimal for small changes and an
+// approximation for large ones.
+func Edits(file, a, b string) []runner.Edit {
+	var out []runner.Edit
+	for _, h := range lineHunks(a, b) {
+		for _, e := range byteEdits(a[h.aStart:h.aEnd], b[h.bStart:h.bEnd]) {
+			e.Start += h.aStart
+			e.End += h.aStart
+			if n := len(out); n > 0 && !strings.Contains(a[out[n-1].End:e.Start], "\n") {
+				// Same line as the previous edit: merge them.
+				prev := &out[n-1]
+				prev.NewText += a[prev.End:e.Start] + e.NewText
+				prev.End = e.End
+				continue
+			}
+			out = append(out, runner.Edit{File: file, Start: e.Start, End: e.End, NewText: e.NewText})
+		}
+	}
+	return out
+}
+
+// byteEdits diffs the bytes of a and b. Valid UTF-8 is diffed by runes so
+// that no edit splits a character; anything else byte by byte, which keeps
+// offsets exact where udiff's rune diff would substitute U+FFFD.
+func byteEdits(a, b string) []runner.Edit {
+	if utf8.ValidString(a) && utf8.ValidString(b) {
+		edits := udiff.Strings(a, b)
+		out := make([]runner.Edit, len(edits))
+		for i, e := range edits {
+			out[i] = runner.Edit{Start: e.Start, End: e.End, NewText: e.New}
+		}
+		return out
+	}
+	diffs := lcs.DiffBytes([]byte(a), []byte(b))
+	out := make([]runner.Edit, len(diffs))
+	for i, d := range diffs {
+		out[i] = runner.Edit{Start: d.Start, End: d.End, NewText: b[d.ReplStart:d.ReplEnd]}
+	}
+	return out
+}

@@ -1,0 +1,350 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fixloop/fixloop/refactor/model"
+	"github.com/fixloop/fixloop/refactor/model/openaitest"
+)
+
+// TestFailures checks the kind and message of failures that are not
+// retried, and that each took one request.
+func TestFailures(t *testing.T) {
+	t.Parallel()
+	sse := func(body string) openaitest.Reply {
+		return openaitest.Reply{RawBody: body, Header: http.Header{"Content-Type": {"text/event-stream"}}}
+	}
+	tests := []struct {
+		name     string
+		edit     func(*Options)
+		reply    openaitest.Reply
+		kind     model.ErrorKind
+		status   int
+		contains []string
+	}{
+		{
+			name: "401", reply: openaitest.Reply{Status: 401, Message: "Incorrect API key provided"},
+			kind: model.ErrAuth, status: 401, contains: []string{"$" + unsetKeyEnv, "Incorrect API key provided"},
+		},
+		{
+			name: "403", reply: openaitest.Reply{Status: 403, Message: "forbidden for this project"},
+			kind: model.ErrAuth, status: 403, contains: []string{"$" + unsetKeyEnv, "forbidden for this project"},
+		},
+		{
+			name:  "404 unknown model",
+			reply: openaitest.Reply{Status: 404, Message: "The model `gpt-x` does not exist or you do not have access to it."},
+			kind:  model.ErrNotFound, status: 404,
+			contains: []string{`model "test-model" not found at http://127.0.0.1:`, "does not exist"},
+		},
+		{
+			name: "404 wrong base URL",
+			edit: func(o *Options) { o.BaseURL = strings.TrimSuffix(o.BaseURL, "/v1") + "/api" },
+			kind: model.ErrNotFound, status: 404,
+			contains: []string{"nothing serves chat completions at http://127.0.0.1:", "/api/chat/completions", "check the base URL"},
+		},
+		{
+			name: "400", edit: plain, reply: openaitest.Reply{Status: 400, Message: "maximum context length is 8192 tokens"},
+			kind: model.ErrBadRequest, status: 400, contains: []string{"refused the request", "maximum context length is 8192 tokens"},
+		},
+		{
+			name: "422", edit: plain, reply: openaitest.Reply{Status: 422, Message: "messages: field required"},
+			kind: model.ErrBadRequest, status: 422, contains: []string{"messages: field required"},
+		},
+		{
+			name: "non-JSON error body", edit: plain, reply: openaitest.Reply{Status: 400, RawBody: "<h1>Bad\n  Request</h1>"},
+			kind: model.ErrBadRequest, status: 400, contains: []string{"<h1>Bad Request</h1>"},
+		},
+		{
+			name: "malformed JSON", edit: plain, reply: openaitest.Reply{RawBody: `{"choices": [`},
+			kind: model.ErrMalformed, contains: []string{"could not decode"},
+		},
+		{
+			name: "empty body", edit: plain, reply: openaitest.Reply{RawBody: " "},
+			kind: model.ErrMalformed, contains: []string{"could not decode"},
+		},
+		{
+			name: "empty choices", edit: plain, reply: openaitest.Reply{RawBody: `{"id":"x","choices":[]}`},
+			kind: model.ErrMalformed, contains: []string{"no choices"},
+		},
+		{
+			name: "malformed stream chunk", reply: sse("data: {\"choices\": [\n\ndata: [DONE]\n\n"),
+			kind: model.ErrMalformed, contains: []string{"could not decode"},
+		},
+		{
+			name: "stream without choices", reply: sse("data: {\"id\":\"x\",\"choices\":[]}\n\ndata: [DONE]\n\n"),
+			kind: model.ErrMalformed, contains: []string{"no choices"},
+		},
+		{
+			name: "forced stream without data", edit: func(o *Options) { o.Stream = ptr(true) }, reply: sse("data: [DONE]\n\n"),
+			kind: model.ErrMalformed, contains: []string{"ended before any data"},
+		},
+		{
+			name: "no messages", edit: func(o *Options) {}, reply: openaitest.Reply{Content: "unused"},
+			kind: model.ErrBadRequest, contains: []string{"no messages"},
+		},
+		{
+			name: "timeout", edit: func(o *Options) { o.Timeout = 30 * time.Millisecond },
+			reply: openaitest.Reply{Content: "late", Delay: 10 * time.Second},
+			kind:  model.ErrTimeout, contains: []string{"within 30ms"},
+		},
+		{
+			name: "501 is not retried", edit: plain, reply: openaitest.Reply{Status: 501, Message: "no such thing"},
+			kind: model.ErrServer, status: 501, contains: []string{"no such thing"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, tt.edit, tt.reply)
+			msgs := []model.Message{{Role: model.RoleUser, Content: "fix"}}
+			if tt.name == "no messages" {
+				msgs = nil
+			}
+			start := time.Now()
+			_, err := h.p.Complete(context.Background(), model.Request{Round: 1, Messages: msgs}, nil)
+			if elapsed := time.Since(start); elapsed > 5*time.Second {
+				t.Errorf("took %v", elapsed)
+			}
+			var merr *model.Error
+			if !errors.As(err, &merr) {
+				t.Fatalf("err = %v (%T), want *model.Error", err, err)
+			}
+			if merr.Kind != tt.kind || merr.Status != tt.status {
+				t.Errorf("err = %v: kind %q status %d, want %q %d", err, merr.Kind, merr.Status, tt.kind, tt.status)
+			}
+			for _, c := range tt.contains {
+				if !strings.Contains(err.Error(), c) {
+					t.Errorf("err = %q, want it to contain %q", err, c)
+				}
+			}
+			wantRequests := 1
+			if tt.name == "no messages" || strings.HasPrefix(tt.name, "404 wrong") {
+				wantRequests = 0 // none reached the script
+			}
+			if n := len(h.srv.Requests()); n != wantRequests {
+				t.Errorf("%d scripted requests, want %d", n, wantRequests)
+			}
+			if w := h.sleeps.waits(); len(w) != 0 {
+				t.Errorf("retried after %v", w)
+			}
+		})
+	}
+}
+
+func plain(o *Options) { o.Stream = ptr(false) }
+
+// TestRetries checks which failures are retried, the waits between
+// attempts, and the error after the last one.
+func TestRetries(t *testing.T) {
+	t.Parallel()
+	const base = 100 * time.Millisecond // backoff base; nothing really sleeps
+	e500 := openaitest.Reply{Status: 500, Message: "boom"}
+	e429 := openaitest.Reply{Status: 429, Message: "slow down"}
+	ok := openaitest.Reply{Content: "done"}
+	retryAfter := func(r openaitest.Reply, v string) openaitest.Reply {
+		r.Header = http.Header{"Retry-After": {v}}
+		return r
+	}
+	tests := []struct {
+		name       string
+		stream     *bool
+		replies    []openaitest.Reply
+		cap        time.Duration
+		waits      []time.Duration
+		kind       model.ErrorKind // "" for success
+		retryAfter time.Duration
+	}{
+		{name: "500 then 200", replies: []openaitest.Reply{e500, ok}, waits: []time.Duration{base}},
+		{name: "500 then 200 streamed", stream: ptr(true), replies: []openaitest.Reply{e500, ok}, waits: []time.Duration{base}},
+		{
+			name:   "error event in a stream",
+			stream: ptr(true),
+			replies: []openaitest.Reply{
+				{RawBody: "data: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n", Header: http.Header{"Content-Type": {"text/event-stream"}}},
+				ok,
+			},
+			waits: []time.Duration{base},
+		},
+		{name: "backoff doubles", replies: []openaitest.Reply{e500, e500, e500, ok}, waits: []time.Duration{base, 2 * base, 4 * base}},
+		{name: "429 without Retry-After", replies: []openaitest.Reply{e429, ok}, waits: []time.Duration{base}},
+		{name: "429 Retry-After seconds", replies: []openaitest.Reply{retryAfter(e429, "1"), ok}, waits: []time.Duration{time.Second}},
+		{name: "503 Retry-After seconds", replies: []openaitest.Reply{retryAfter(openaitest.Reply{Status: 503}, "2"), ok}, waits: []time.Duration{2 * time.Second}},
+		{name: "500 ignores Retry-After", replies: []openaitest.Reply{retryAfter(e500, "7"), ok}, waits: []time.Duration{base}},
+		{name: "Retry-After capped", replies: []openaitest.Reply{retryAfter(e429, "3600"), ok}, waits: []time.Duration{DefaultRetryAfterCap}},
+		{name: "Retry-After cap configurable", cap: 50 * time.Millisecond, replies: []openaitest.Reply{retryAfter(e429, "1"), ok}, waits: []time.Duration{50 * time.Millisecond}},
+		{name: "unreadable Retry-After", replies: []openaitest.Reply{retryAfter(e429, "soon"), ok}, waits: []time.Duration{base}},
+		{
+			name:    "429 to the end",
+			replies: []openaitest.Reply{retryAfter(e429, "1"), retryAfter(e429, "1"), retryAfter(e429, "1"), retryAfter(e429, "1"), retryAfter(e429, "1")},
+			waits:   []time.Duration{time.Second, time.Second, time.Second, time.Second},
+			kind:    model.ErrRateLimited, retryAfter: time.Second,
+		},
+		{
+			name:    "500 to the end",
+			replies: []openaitest.Reply{e500, e500, e500, e500, e500},
+			waits:   []time.Duration{base, 2 * base, 4 * base, 8 * base},
+			kind:    model.ErrServer,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, func(o *Options) {
+				o.Stream, o.BackoffBase, o.RetryAfterCap = tt.stream, base, tt.cap
+				if o.Stream == nil {
+					o.Stream = ptr(false)
+				}
+			}, tt.replies...)
+			reply, err := h.ask(context.Background(), nil)
+			if got := h.sleeps.waits(); !slices.Equal(got, tt.waits) {
+				t.Errorf("waits %v, want %v", got, tt.waits)
+			}
+			if n := len(h.srv.Requests()); n != len(tt.replies) {
+				t.Errorf("%d requests, want %d", n, len(tt.replies))
+			}
+			if tt.kind == "" {
+				if err != nil || reply.Content != "done" {
+					t.Errorf("Complete = %+v, %v; want done", reply, err)
+				}
+				if !strings.Contains(h.log.String(), "retrying") {
+					t.Errorf("log does not mention the retry:\n%s", h.log)
+				}
+				return
+			}
+			var merr *model.Error
+			if !errors.As(err, &merr) || merr.Kind != tt.kind || merr.RetryAfter != tt.retryAfter {
+				t.Fatalf("err = %v, want kind %q retry-after %v", err, tt.kind, tt.retryAfter)
+			}
+			if !strings.Contains(err.Error(), "gave up after 5 attempts") {
+				t.Errorf("err = %q, want the number of attempts", err)
+			}
+		})
+	}
+}
+
+func TestRetryAfterDate(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	date := now.Add(5 * time.Second).Format(http.TimeFormat)
+	h := newHarness(t, plain,
+		openaitest.Reply{Status: 429, Header: http.Header{"Retry-After": {date}}},
+		openaitest.Reply{Content: "done"})
+	h.p.now = func() time.Time { return now }
+	if _, err := h.ask(context.Background(), nil); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	if got, want := h.sleeps.waits(), []time.Duration{5 * time.Second}; !slices.Equal(got, want) {
+		t.Errorf("waits %v, want %v", got, want)
+	}
+}
+
+// TestRetryAfterWaits really waits what the server asks for, up to the
+// configured cap. (TestRetries checks the exact waits asked for.)
+func TestRetryAfterWaits(t *testing.T) {
+	t.Parallel()
+	const limit = 60 * time.Millisecond
+	h := newHarness(t, func(o *Options) { o.RetryAfterCap = limit },
+		openaitest.Reply{Status: 429, Header: http.Header{"Retry-After": {"1"}}},
+		openaitest.Reply{Content: "done"})
+	h.p.sleep = sleep
+	start := time.Now()
+	if _, err := h.ask(context.Background(), nil); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	if elapsed := time.Since(start); elapsed < limit || elapsed > 5*time.Second {
+		t.Errorf("took %v, want at least %v (the capped Retry-After)", elapsed, limit)
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	t.Parallel()
+	for _, retries := range []int{0, -1, 2} {
+		h := newHarness(t, func(o *Options) { o.Retries = retries })
+		h.srv.Close()
+		_, err := h.ask(context.Background(), nil)
+		if model.KindOf(err) != model.ErrUnavailable || !strings.Contains(err.Error(), "could not reach http://127.0.0.1:") ||
+			!strings.Contains(err.Error(), "refused") {
+			t.Errorf("retries %d: err = %v, want unavailable", retries, err)
+		}
+		want := map[int]int{0: DefaultRetries, -1: 0, 2: 2}[retries]
+		if n := len(h.sleeps.waits()); n != want {
+			t.Errorf("retries %d: %d waits, want %d", retries, n, want)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		reply openaitest.Reply
+		edit  func(*Options)
+	}{
+		{"during a plain request", openaitest.Reply{Content: "late", Delay: 10 * time.Second}, plain},
+		{"during a stream request", openaitest.Reply{Content: "late", Delay: 10 * time.Second}, nil},
+		{"during backoff", openaitest.Reply{Status: 500}, func(o *Options) { o.BackoffBase = 10 * time.Second }},
+		{"during Retry-After", openaitest.Reply{Status: 429, Header: http.Header{"Retry-After": {"30"}}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, tt.edit, tt.reply)
+			h.p.sleep = sleep
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(30*time.Millisecond, cancel)
+			start := time.Now()
+			_, err := h.ask(ctx, nil)
+			if !errors.Is(err, context.Canceled) || model.KindOf(err) != "" {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+			if elapsed := time.Since(start); elapsed > 3*time.Second {
+				t.Errorf("returned after %v, want promptly (the wait was 10s or more)", elapsed)
+			}
+			if n := len(h.srv.Requests()); n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+		})
+	}
+	t.Run("before the call", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, nil, openaitest.Reply{Content: "x"})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := h.ask(ctx, nil); !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v", err)
+		}
+		if n := len(h.srv.Requests()); n != 0 {
+			t.Errorf("%d requests, want 0", n)
+		}
+	})
+}
+
+func TestDelay(t *testing.T) {
+	t.Parallel()
+	p := &Provider{backoffBase: time.Second, retryAfterCap: time.Minute, jitter: func(d time.Duration) time.Duration { return d }}
+	var got []time.Duration
+	for n := 1; n <= 8; n++ {
+		got = append(got, p.delay(n, 0))
+	}
+	want := []time.Duration{1, 2, 4, 8, 16, 30, 30, 30}
+	for i := range want {
+		want[i] *= time.Second
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("backoff %v, want %v", got, want)
+	}
+	if d := p.delay(3, 90*time.Second); d != time.Minute {
+		t.Errorf("Retry-After 90s with a 1m cap: %v", d)
+	}
+	for range 100 {
+		if d := jitter(time.Second); d < time.Second/2 || d > time.Second {
+			t.Fatalf("jitter(1s) = %v", d)
+		}
+	}
+}

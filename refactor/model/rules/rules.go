@@ -1,0 +1,75 @@
+// Package rules is the offline model.Provider: instead of asking a model,
+// it applies the suggested fixes that the analyzers attached to the alerts,
+// like the rule-based fixers that papers use as a baseline. Its helpers for
+// choosing compatible fixes and applying edits are exported for reuse.
+package rules
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fixloop/fixloop/refactor/model"
+)
+
+// Provider applies suggested fixes. It holds no state.
+type Provider struct{}
+
+var _ model.Provider = (*Provider)(nil)
+
+// New returns the rules provider.
+func New() *Provider { return &Provider{} }
+
+// Name returns "rules".
+func (*Provider) Name() string { return "rules" }
+
+// Model returns "": no model answers.
+func (*Provider) Model() string { return "" }
+
+// Complete ignores req.Messages. It applies to req.Text the first fix of
+// each alert in req.Alerts that fits with the others (see PickFixesFor) and
+// answers with the result as one fenced code block in req.Language. When no
+// fix applies, the answer holds req.Text unchanged.
+func (p *Provider) Complete(ctx context.Context, req model.Request, progress model.Progress) (model.Reply, error) {
+	if err := ctx.Err(); err != nil {
+		return model.Reply{}, err
+	}
+	edits := PickFixesFor(req.File, req.Text, req.Alerts)
+	text, err := ApplyEdits(req.Text, edits)
+	if err != nil {
+		return model.Reply{}, fmt.Errorf("rules: fixing %s: %w", req.File, err)
+	}
+	content := CodeBlock(req.Language, text)
+	if progress != nil {
+		progress(utf8.RuneCountInString(content))
+	}
+	return model.Reply{Content: content}, nil
+}
+
+// CodeBlock returns text in a fenced code block for lang:
+// "```go\n" + text + "```\n". A newline is added to text when it lacks one,
+// and the fence is made longer than any run of backticks in text, so that
+// the block holds text whole.
+func CodeBlock(lang, text string) string {
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	fence := fenceFor(text)
+	return fence + lang + "\n" + text + fence + "\n"
+}
+
+// fenceFor returns a backtick fence of at least three backticks that is
+// longer than any backtick run in text.
+func fenceFor(text string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}

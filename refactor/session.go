@@ -1,0 +1,388 @@
+package refactor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/fixloop/fixloop/refactor/extract"
+	"github.com/fixloop/fixloop/refactor/metrics"
+	"github.com/fixloop/fixloop/refactor/model"
+	"github.com/fixloop/fixloop/runner"
+)
+
+// Options configure a session.
+type Options struct {
+	Goal Goal
+	// Rounds is k; 0 means the goal's default.
+	Rounds   int
+	Scope    metrics.Scope
+	Provider model.Provider
+	Checker  *Checker
+	Observer Observer
+	// Settings and Tools are recorded as they are.
+	Settings Settings
+	Tools    map[string]string
+	Logger   *slog.Logger
+}
+
+// Observer hears about a session's progress; every field may be nil. The
+// callbacks run on the session's goroutine.
+type Observer struct {
+	Baseline      func(c *Check)
+	RoundStart    func(round, rounds int)
+	ModelProgress func(round, chars int)
+	RoundDone     func(r *Round)
+}
+
+// deterministic is implemented by providers whose answer depends only on
+// the file state (the rules provider): an unchanged answer ends the session.
+type deterministic interface{ Deterministic() bool }
+
+// Run runs a session on file, whose current text is original, and returns
+// its record. The user's file is never written: candidates are checked as
+// overlays. Run returns an error only when no session could start (the
+// baseline could not be checked); cancellation and provider failures end
+// the session with Record.Stop saying why.
+func Run(ctx context.Context, file, original string, opts Options) (*Record, error) {
+	s, err := newSession(file, original, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.baseline(ctx); err != nil {
+		return nil, err
+	}
+	s.loop(ctx)
+	s.finish()
+	return s.rec, nil
+}
+
+// session is the state of one Run.
+type session struct {
+	opts    Options
+	prompts *prompts
+	logger  *slog.Logger
+	rec     *Record
+	start   time.Time
+	lang    string // prompt name of the language
+	fence   string // code fence tag
+
+	baselinePassed []string
+	base           string         // the text the next candidate builds on
+	baseAlerts     []runner.Alert // its alerts
+	best           *Round         // best candidate so far
+}
+
+func newSession(file, original string, opts Options) (*session, error) {
+	if opts.Provider == nil || opts.Checker == nil {
+		return nil, errors.New("refactor: a session needs a provider and a checker")
+	}
+	if opts.Goal == "" {
+		opts.Goal = GoalRepair
+	}
+	if opts.Rounds <= 0 {
+		opts.Rounds = opts.Goal.DefaultRounds()
+	}
+	p, err := loadPrompts()
+	if err != nil {
+		return nil, err
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	lang, fence := language(file)
+	settings := opts.Settings
+	settings.Rounds = opts.Rounds
+	settings.TestTimeoutMS = opts.Checker.TestTimeout.Milliseconds()
+	return &session{
+		opts: opts, prompts: p, logger: logger, start: time.Now(), lang: lang, fence: fence,
+		base: original,
+		rec: &Record{
+			Schema: SchemaVersion, ID: newID(), Created: time.Now().UTC(), File: file, Language: fence,
+			Goal: opts.Goal, Provider: opts.Provider.Name(), Model: opts.Provider.Model(),
+			Settings: settings, Tools: opts.Tools, Scope: opts.Scope, Original: original,
+		},
+	}, nil
+}
+
+// baseline checks the original text and writes the first prompt.
+func (s *session) baseline(ctx context.Context) error {
+	chk, err := s.opts.Checker.Check(ctx, s.rec.File, s.rec.Original)
+	if err != nil {
+		return fmt.Errorf("checking the file before the session: %w", err)
+	}
+	s.rec.Baseline = chk
+	s.rec.Targets = s.opts.Scope.Select(chk.Alerts)
+	s.baselinePassed = chk.passed()
+	s.baseAlerts = chk.Alerts
+	if f := s.opts.Observer.Baseline; f != nil {
+		f(chk)
+	}
+	system, err := s.prompts.render(s.opts.Goal, "system", s.data(0))
+	if err != nil {
+		return err
+	}
+	d := s.data(0)
+	d.Numbered = numbered(s.rec.Original)
+	d.Alerts = alertLines(s.rec.Targets)
+	d.CompileErrors = compileLines(chk.CompileErrors)
+	d.Failures = failureLines(chk.Tests, nil)
+	d.TimedOut = chk.Tests != nil && chk.Tests.TimedOut
+	first, err := s.prompts.render(s.opts.Goal, "first", d)
+	if err != nil {
+		return err
+	}
+	s.rec.Messages = []model.Message{{Role: model.RoleSystem, Content: system}, {Role: model.RoleUser, Content: first}}
+	return nil
+}
+
+// data returns template data common to every message.
+func (s *session) data(round int) *promptData {
+	return &promptData{
+		Language: s.lang, Fence: s.fence, Path: s.rec.File, Round: round, Rounds: s.opts.Rounds,
+		Timeout: s.opts.Checker.TestTimeout.String(),
+	}
+}
+
+// loop runs rounds until a stop rule fires.
+func (s *session) loop(ctx context.Context) {
+	if s.alreadyDone() {
+		s.rec.Stop = StopNothingToDo
+		return
+	}
+	for round := 1; round <= s.opts.Rounds; round++ {
+		if ctx.Err() != nil {
+			s.rec.Stop = StopCancelled
+			return
+		}
+		if f := s.opts.Observer.RoundStart; f != nil {
+			f(round, s.opts.Rounds)
+		}
+		rd, stop := s.round(ctx, round)
+		if rd != nil {
+			s.rec.Rounds = append(s.rec.Rounds, *rd)
+			if f := s.opts.Observer.RoundDone; f != nil {
+				f(rd)
+			}
+		}
+		if stop != "" {
+			s.rec.Stop = stop
+			return
+		}
+	}
+	s.rec.Stop = StopRounds
+}
+
+// alreadyDone reports whether the baseline already meets the goal, so
+// there is nothing to ask for.
+func (s *session) alreadyDone() bool {
+	b := s.rec.Baseline
+	switch s.opts.Goal {
+	case GoalRepair:
+		return b.Compiles() && b.Tests != nil && b.Tests.OK() && b.Tests.Total > 0
+	default:
+		return b.Compiles() && len(s.rec.Targets) == 0
+	}
+}
+
+// round runs one round; it returns the round (nil when none was recorded)
+// and a stop reason when the session must end.
+func (s *session) round(ctx context.Context, n int) (*Round, Stop) {
+	start := time.Now()
+	rd := &Round{Round: n, PromptMessages: len(s.rec.Messages)}
+	req := model.Request{
+		Round: n, Messages: append([]model.Message(nil), s.rec.Messages...),
+		File: s.rec.File, Language: s.fence, Text: s.base, Alerts: s.baseAlerts,
+	}
+	progress := func(chars int) {
+		if f := s.opts.Observer.ModelProgress; f != nil {
+			f(n, chars)
+		}
+	}
+	reply, err := s.opts.Provider.Complete(ctx, req, progress)
+	rd.ModelMS = time.Since(start).Milliseconds()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, StopCancelled
+		}
+		if model.KindOf(err) == model.ErrExhausted {
+			return nil, StopReplayEnd
+		}
+		s.rec.Error = fmt.Sprintf("round %d: the %s provider failed: %v", n, s.opts.Provider.Name(), err)
+		s.logger.Warn("provider failed", "round", n, "error", err)
+		return nil, StopProviderError
+	}
+	rd.Reply = reply
+	s.rec.Messages = append(s.rec.Messages, model.Message{Role: model.RoleAssistant, Content: reply.Content})
+
+	code, xerr := extract.Code(reply.Content, s.fence)
+	if xerr == nil && code == s.base {
+		if d, ok := s.opts.Provider.(deterministic); ok && d.Deterministic() {
+			s.rec.Messages = s.rec.Messages[:len(s.rec.Messages)-1]
+			return nil, StopNoChange
+		}
+	}
+	d := s.data(n)
+	if xerr != nil {
+		rd.Verdict = VerdictNoCode
+		d.ExtractFeedback = extract.Feedback(xerr, s.fence)
+	} else {
+		rd.Candidate = code
+		checkStart := time.Now()
+		chk, err := s.opts.Checker.Check(ctx, s.rec.File, code)
+		rd.CheckMS = time.Since(checkStart).Milliseconds()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, StopCancelled
+			}
+			s.rec.Error = fmt.Sprintf("round %d: checking the candidate: %v", n, err)
+			return nil, StopProviderError
+		}
+		rd.Check = chk
+		s.judge(rd, d)
+	}
+
+	if rd.Verdict == VerdictAccepted {
+		rd.WallMS = time.Since(start).Milliseconds()
+		return rd, StopSolved
+	}
+	name := s.feedbackTemplate(rd.Verdict)
+	feedback, err := s.prompts.render(s.opts.Goal, name, d)
+	if err != nil {
+		s.rec.Error = err.Error()
+		return rd, StopProviderError
+	}
+	rd.Feedback = feedback
+	s.rec.Messages = append(s.rec.Messages, model.Message{Role: model.RoleUser, Content: feedback})
+	rd.WallMS = time.Since(start).Milliseconds()
+	return rd, ""
+}
+
+// judge measures a checked candidate, gives its verdict, fills the
+// feedback data, and keeps it if it is the best so far.
+func (s *session) judge(rd *Round, d *promptData) {
+	chk := rd.Check
+	keeps, lost := keepsTests(s.baselinePassed, chk)
+	cmp := metrics.Compare(s.rec.Original, s.rec.Baseline.Alerts, rd.Candidate, chk.Alerts)
+	fixed := countIn(cmp.FixedAlerts, s.rec.Targets)
+	remaining := s.opts.Scope.Select(cmp.Remaining)
+	rd.Metrics = RoundMetrics{
+		Alerts: len(chk.Alerts), Fixed: fixed, New: cmp.New,
+		LinesEdited: metrics.LinesEdited(s.rec.Original, rd.Candidate),
+		TestsPassed: chk.TestsPassed(), TestsTotal: chk.TestsTotal(),
+		KeepsTests: keeps, Compiles: chk.Compiles(),
+	}
+	d.CompileErrors = compileLines(chk.CompileErrors)
+	d.TimedOut = chk.Tests != nil && chk.Tests.TimedOut
+	d.Remaining = alertLines(remaining)
+	d.New = alertLines(cmp.NewAlerts)
+
+	switch {
+	case !chk.Compiles():
+		rd.Verdict = VerdictCompileError
+	case s.opts.Goal == GoalRepair && !chk.Tests.OK():
+		rd.Verdict = testVerdict(chk.Tests)
+		d.Failures = failureLines(chk.Tests, nil)
+	case s.opts.Goal == GoalRefactor && !keeps:
+		rd.Verdict = testVerdict(chk.Tests)
+		d.Failures = failureLines(chk.Tests, lost)
+		if len(d.Failures) == 0 {
+			for _, name := range lost {
+				d.Failures = append(d.Failures, failureLine{Test: name, Message: "did not pass"})
+			}
+		}
+	case s.opts.Goal == GoalRefactor && (len(remaining) > 0 || cmp.New > 0):
+		rd.Verdict = VerdictAlertsRemaining
+	default:
+		rd.Verdict = VerdictAccepted
+	}
+	if s.eligible(rd) {
+		if s.best == nil || s.better(rd, s.best) {
+			s.best = rd
+		}
+	}
+	if rd.Metrics.Compiles && keeps {
+		s.base, s.baseAlerts = rd.Candidate, chk.Alerts
+	}
+}
+
+// feedbackTemplate names the message that answers a verdict.
+func (s *session) feedbackTemplate(v Verdict) string {
+	if s.opts.Goal == GoalRefactor {
+		switch v {
+		case VerdictRuntimeError, VerdictWrongAnswer, VerdictTimeLimit, VerdictMemoryLimit:
+			return "broken_tests"
+		}
+	}
+	return string(v)
+}
+
+// eligible reports whether a candidate may be offered: it builds, keeps
+// every test that passed before, differs from the original, and improves on
+// it for the goal.
+func (s *session) eligible(rd *Round) bool {
+	m := rd.Metrics
+	if !m.Compiles || !m.KeepsTests || rd.Candidate == s.rec.Original {
+		return false
+	}
+	b := s.rec.Baseline
+	if s.opts.Goal == GoalRepair {
+		return !b.Compiles() || m.TestsPassed > b.TestsPassed() || m.Fixed-m.New > 0 || rd.Verdict == VerdictAccepted
+	}
+	return m.Fixed-m.New > 0
+}
+
+// better ranks candidates: for repair, more tests passing first; then more
+// alerts fixed net of new ones; then fewer lines edited; then the earlier.
+func (s *session) better(a, b *Round) bool {
+	am, bm := a.Metrics, b.Metrics
+	if (a.Verdict == VerdictAccepted) != (b.Verdict == VerdictAccepted) {
+		return a.Verdict == VerdictAccepted
+	}
+	if s.opts.Goal == GoalRepair && am.TestsPassed != bm.TestsPassed {
+		return am.TestsPassed > bm.TestsPassed
+	}
+	if an, bn := am.Fixed-am.New, bm.Fixed-bm.New; an != bn {
+		return an > bn
+	}
+	return am.LinesEdited < bm.LinesEdited
+}
+
+// countIn counts the alerts of fixed that are among targets.
+func countIn(fixed, targets []runner.Alert) int {
+	n := 0
+	for _, f := range fixed {
+		for _, t := range targets {
+			if f.Line == t.Line && f.Source == t.Source && f.Code == t.Code && f.Message == t.Message {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// finish fills the outcome.
+func (s *session) finish() {
+	r := s.rec
+	r.WallMS = time.Since(s.start).Milliseconds()
+	o := Outcome{AlertsBefore: len(r.Targets), AlertsAfter: len(r.Targets),
+		TestsPassed: r.Baseline.TestsPassed(), TestsTotal: r.Baseline.TestsTotal()}
+	for _, rd := range r.Rounds {
+		if rd.Verdict == VerdictAccepted {
+			o.Solved, o.SolvedRound = true, rd.Round
+			break
+		}
+	}
+	if s.best != nil {
+		m := s.best.Metrics
+		o.Round, o.Text = s.best.Round, s.best.Candidate
+		o.TestsPassed, o.TestsTotal = m.TestsPassed, m.TestsTotal
+		o.Fixed, o.New, o.LinesEdited = m.Fixed, m.New, m.LinesEdited
+		o.AlertsAfter = len(r.Targets) - m.Fixed + m.New
+	}
+	r.Outcome = o
+}

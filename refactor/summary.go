@@ -1,0 +1,67 @@
+package refactor
+
+// Summary is the session summary printed by `fixloop fix --json`; its field
+// names are a contract (design.md §6).
+type Summary struct {
+	File        string         `json:"file"`
+	Language    string         `json:"language"`
+	Goal        Goal           `json:"goal"`
+	Provider    string         `json:"provider"`
+	Model       string         `json:"model"`
+	Solved      bool           `json:"solved"`
+	SolvedRound int            `json:"solved_round"`
+	Rounds      []RoundSummary `json:"rounds"`
+	Final       FinalSummary   `json:"final"`
+	Stop        Stop           `json:"stop"`
+	Error       string         `json:"error,omitempty"`
+	ID          string         `json:"id"`
+}
+
+// RoundSummary is one round in a Summary.
+type RoundSummary struct {
+	Round       int     `json:"round"`
+	Verdict     Verdict `json:"verdict"`
+	TestsPassed int     `json:"tests_passed"`
+	TestsTotal  int     `json:"tests_total"`
+	Alerts      int     `json:"alerts"`
+	Fixed       int     `json:"fixed"`
+	New         int     `json:"new"`
+	LinesEdited int     `json:"lines_edited"`
+	Feedback    string  `json:"feedback"`
+	Tokens      int     `json:"tokens"`
+	WallMS      int64   `json:"wall_ms"`
+}
+
+// FinalSummary describes the offered result.
+type FinalSummary struct {
+	Round        int `json:"round"`
+	TestsPassed  int `json:"tests_passed"`
+	TestsTotal   int `json:"tests_total"`
+	AlertsBefore int `json:"alerts_before"`
+	AlertsAfter  int `json:"alerts_after"`
+	Fixed        int `json:"fixed"`
+	New          int `json:"new"`
+	LinesEdited  int `json:"lines_edited"`
+}
+
+// Summary derives the contract summary from the record.
+func (r *Record) Summary() Summary {
+	s := Summary{
+		File: r.File, Language: r.Language, Goal: r.Goal, Provider: r.Provider, Model: r.Model,
+		Solved: r.Outcome.Solved, SolvedRound: r.Outcome.SolvedRound, Rounds: []RoundSummary{},
+		Stop: r.Stop, Error: r.Error, ID: r.ID,
+		Final: FinalSummary{
+			Round: r.Outcome.Round, TestsPassed: r.Outcome.TestsPassed, TestsTotal: r.Outcome.TestsTotal,
+			AlertsBefore: r.Outcome.AlertsBefore, AlertsAfter: r.Outcome.AlertsAfter,
+			Fixed: r.Outcome.Fixed, New: r.Outcome.New, LinesEdited: r.Outcome.LinesEdited,
+		},
+	}
+	for _, rd := range r.Rounds {
+		s.Rounds = append(s.Rounds, RoundSummary{
+			Round: rd.Round, Verdict: rd.Verdict, TestsPassed: rd.Metrics.TestsPassed, TestsTotal: rd.Metrics.TestsTotal,
+			Alerts: rd.Metrics.Alerts, Fixed: rd.Metrics.Fixed, New: rd.Metrics.New, LinesEdited: rd.Metrics.LinesEdited,
+			Feedback: rd.Feedback, Tokens: rd.Reply.PromptTokens + rd.Reply.CompletionTokens, WallMS: rd.WallMS,
+		})
+	}
+	return s
+}
