@@ -165,32 +165,34 @@ func pair(xs, ys []point) [][2]int {
 		return pairs
 	}
 
-	// cost[i][d]: least cost of pairing small[:i+1] with large[:i+d+1], where
-	// small[i] pairs with large[i+d'] for some d' <= d. took[i][d] says
-	// whether small[i] pairs with large[i+d] itself.
+	// cost[d] (row i): least cost of pairing small[:i+1] with
+	// large[:i+d+1], where small[i] pairs with large[i+d'] for some d' <= d;
+	// prev is row i-1. took[i][d] says whether small[i] pairs with
+	// large[i+d] itself.
 	dist := func(s, l point) int64 {
 		if s.pos > l.pos {
 			return s.pos - l.pos
 		}
 		return l.pos - s.pos
 	}
-	cost := make([][]int64, n)
+	prev := make([]int64, slack+1)
+	cost := make([]int64, slack+1)
 	took := make([][]bool, n)
 	for i := range n {
-		cost[i] = make([]int64, slack+1)
 		took[i] = make([]bool, slack+1)
 		for d := 0; d <= slack; d++ {
 			match := dist(small[i], large[i+d])
 			if i > 0 {
-				match += cost[i-1][d]
+				match += prev[d]
 			}
-			if d > 0 && cost[i][d-1] <= match {
-				cost[i][d] = cost[i][d-1] // skip large[i+d]
+			if d > 0 && cost[d-1] <= match {
+				cost[d] = cost[d-1] // skip large[i+d]
 				continue
 			}
-			cost[i][d] = match
+			cost[d] = match
 			took[i][d] = true
 		}
+		prev, cost = cost, prev
 	}
 	d := slack
 	for i := n - 1; i >= 0; i-- {

@@ -26,43 +26,43 @@ func lineHunks(a, b string) []hunk {
 	if a == b {
 		return nil
 	}
-	edits := udiff.Lines(a, b)
-	hunks := make([]hunk, 0, len(edits))
-	aLine, lineShift, byteShift, prevEnd := 0, 0, 0, 0
-	for _, e := range edits {
-		// The text between edits is whole lines of a.
-		aLine += strings.Count(a[prevEnd:e.Start], "\n")
-		h := hunk{
-			aLine:  aLine,
-			aLines: countLines(a[e.Start:e.End]),
-			bLine:  aLine + lineShift,
-			bLines: countLines(e.New),
-			aStart: e.Start,
-			aEnd:   e.End,
-			bStart: e.Start + byteShift,
-			bEnd:   e.Start + byteShift + len(e.New),
+	aLines, aOffsets := splitLines(a)
+	bLines, bOffsets := splitLines(b)
+	spans := diffLines(aLines, bLines, maxDiffWork)
+	hunks := make([]hunk, len(spans))
+	for i, s := range spans {
+		hunks[i] = hunk{
+			aLine: s.a0, aLines: s.a1 - s.a0,
+			bLine: s.b0, bLines: s.b1 - s.b0,
+			aStart: aOffsets[s.a0], aEnd: aOffsets[s.a1],
+			bStart: bOffsets[s.b0], bEnd: bOffsets[s.b1],
 		}
-		hunks = append(hunks, h)
-		aLine += h.aLines
-		lineShift += h.bLines - h.aLines
-		byteShift += len(e.New) - (e.End - e.Start)
-		prevEnd = e.End
 	}
 	return hunks
 }
 
-// countLines counts the lines of s; a last line without a newline counts.
-func countLines(s string) int {
-	n := strings.Count(s, "\n")
-	if s != "" && s[len(s)-1] != '\n' {
-		n++
+// splitLines splits text after each newline; a last line without one is a
+// line too. offsets[i] is where line i starts, and offsets[len(lines)] is
+// len(text).
+func splitLines(text string) (lines []string, offsets []int) {
+	offsets = []int{0}
+	for start := 0; start < len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start + 1
+		}
+		lines = append(lines, text[start:end])
+		offsets = append(offsets, end)
+		start = end
 	}
-	return n
+	return lines, offsets
 }
 
-// LineDiff counts the lines added and deleted in a line diff of a and b. A
-// changed line is one deletion and one addition; a last line that gains or
-// loses its final newline counts as changed, as in diff and git.
+// LineDiff counts the lines added and deleted in a shortest line diff of a
+// and b. A changed line is one deletion and one addition; a last line that
+// gains or loses its final newline counts as changed, as in diff and git.
 func LineDiff(a, b string) (added, deleted int) {
 	for _, h := range lineHunks(a, b) {
 		added += h.bLines
@@ -79,13 +79,13 @@ func LinesEdited(a, b string) int {
 }
 
 // Edits returns byte edits that turn a into b, with File set to file and
-// offsets into a. It diffs lines first and then the bytes within each
-// changed block of lines, and merges the edits that touch the same line of a
-// into one, so each edit stays within the lines that changed. The edits are
-// sorted, non-overlapping and separated by at least one newline of a;
-// applying them to a gives b exactly. Within valid UTF-8 the edits respect
-// rune boundaries. Like udiff, the diff is minimal for small changes and an
-// approximation for large ones.
+// offsets into a. It diffs lines first (as LineDiff does) and then, with
+// udiff, the bytes within each changed block of lines, and merges the edits
+// that touch the same line of a into one, so each edit stays within the
+// lines that changed. The edits are sorted, non-overlapping and separated by
+// at least one newline of a; applying them to a gives b exactly. Within valid
+// UTF-8 the edits respect rune boundaries. udiff's byte diff is minimal for
+// small changes and an approximation for large ones.
 func Edits(file, a, b string) []runner.Edit {
 	var out []runner.Edit
 	for _, h := range lineHunks(a, b) {

@@ -1,0 +1,294 @@
+package server_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/refactor/model/openaitest"
+	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/server/lsptest"
+)
+
+// sessionClient declares the capabilities a session uses: server-initiated
+// progress, versioned edits and LLM code action tags.
+func sessionClient(settings string) func(*protocol.InitializeParams) {
+	return func(p *protocol.InitializeParams) {
+		p.Capabilities.Window = &protocol.WindowClientCapabilities{WorkDoneProgress: ptr(true)}
+		p.Capabilities.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: ptr(true)}}
+		p.Capabilities.TextDocument = &protocol.TextDocumentClientCapabilities{CodeAction: &protocol.CodeActionClientCapabilities{
+			TagSupport: protocol.CodeActionTagOptions{ValueSet: []protocol.CodeActionTag{protocol.CodeActionTagLLMGenerated}},
+		}}
+		if settings != "" {
+			p.InitializationOptions = protocol.LSPAny(settings)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// modelSettings points the server at the scripted endpoint.
+func modelSettings(srv *openaitest.Server, extra string) string {
+	return fmt.Sprintf(`{"tests": {"mode": "off"}, "model": {"baseUrl": %q, "name": "scripted", "apiKeyEnv": "FIXLOOP_E2E_KEY"}%s}`, srv.URL, extra)
+}
+
+// calcDir copies testdata/calc for the test.
+func calcDir(t *testing.T) (dir, file, text string) {
+	t.Helper()
+	dir = copyTree(t, filepath.Join("..", "testdata", "calc"))
+	file = filepath.Join(dir, "calc.go")
+	b, _ := os.ReadFile(file)
+	return dir, file, string(b)
+}
+
+// startSession asks for the code action titled like prefix and executes
+// its command, as an editor does.
+func startSession(t *testing.T, h *lsptest.Harness, u uri.URI, prefix string, tagged bool) {
+	t.Helper()
+	actions, err := h.Server.CodeAction(h.Ctx(), &protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Context:      protocol.CodeActionContext{TriggerKind: protocol.CodeActionTriggerKindInvoked},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range actions {
+		ca := a.(*protocol.CodeAction)
+		if strings.HasPrefix(ca.Title, prefix) {
+			if got := len(ca.Tags) == 1 && ca.Tags[0] == protocol.CodeActionTagLLMGenerated; got != tagged {
+				t.Errorf("%q tagged LLM-generated: %v, want %v (the client's tag support)", ca.Title, got, tagged)
+			}
+			if _, err := h.Server.ExecuteCommand(h.Ctx(), &protocol.ExecuteCommandParams{Command: ca.Command.Command, Arguments: ca.Command.Arguments}); err != nil {
+				t.Fatalf("executing %s: %v", ca.Command.Command, err)
+			}
+			return
+		}
+	}
+	t.Fatalf("no code action %q among %d", prefix, len(actions))
+}
+
+// awaitApplyEdit waits for workspace/applyEdit and returns it.
+func awaitApplyEdit(t *testing.T, h *lsptest.Harness) *protocol.ApplyWorkspaceEditParams {
+	t.Helper()
+	var got *protocol.ApplyWorkspaceEditParams
+	if !h.Client.Await(h.Ctx(), func() bool {
+		for _, e := range h.Client.Events() {
+			if p, ok := e.Params.(*protocol.ApplyWorkspaceEditParams); ok {
+				got = p
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatal("no workspace/applyEdit")
+	}
+	return got
+}
+
+// applyTextEdits applies LSP edits to ASCII text.
+func applyTextEdits(t *testing.T, text string, edits []protocol.TextDocumentEditElement) string {
+	t.Helper()
+	lines := strings.SplitAfter(text, "\n")
+	offset := func(p protocol.Position) int {
+		n := 0
+		for i := 0; i < int(p.Line) && i < len(lines); i++ {
+			n += len(lines[i])
+		}
+		return n + int(p.Character)
+	}
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var es []edit
+	for _, e := range edits {
+		te := e.(*protocol.TextEdit)
+		es = append(es, edit{offset(te.Range.Start), offset(te.Range.End), te.NewText})
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].start > es[j].start })
+	for _, e := range es {
+		text = text[:e.start] + e.text + text[e.end:]
+	}
+	return text
+}
+
+func TestRefactorSessionThroughLSP(t *testing.T) {
+	t.Parallel()
+	dir, file, text := calcDir(t)
+	broken := strings.Replace(text, `return fmt.Sprintf("hello")`, `return "hello" +`, 1)
+	fixed := strings.Replace(text, `return fmt.Sprintf("hello")`, `return "hello"`, 1)
+	srv := openaitest.New(t,
+		openaitest.Reply{Content: openaitest.CodeReply("go", broken)},
+		openaitest.Reply{Content: openaitest.CodeReply("go", fixed)},
+	)
+	records := t.TempDir()
+	h := lsptest.Start(t, server.Options{RecordDir: records})
+	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
+	h.Initialize(dir, sessionClient(modelSettings(srv, "")))
+	u := h.Open(file)
+	h.AwaitVersion(u, 1)
+
+	startSession(t, h, u, "Refactor with model", true)
+	edit := awaitApplyEdit(t, h)
+	dc := edit.Edit.DocumentChanges
+	if len(dc) != 1 {
+		t.Fatalf("documentChanges: %d", len(dc))
+	}
+	tde := dc[0].(*protocol.TextDocumentEdit)
+	if tde.TextDocument.Version == nil || *tde.TextDocument.Version != 1 {
+		t.Errorf("the edit does not name version 1: %v", tde.TextDocument.Version)
+	}
+	if got := applyTextEdits(t, text, tde.Edits); got != fixed {
+		t.Errorf("applying the edit gives:\n%s", got)
+	}
+	if len(tde.Edits) != 1 {
+		t.Errorf("want one minimal edit, got %d", len(tde.Edits))
+	}
+	// Progress: created, begun, reported per round, ended with the summary.
+	var kinds, messages []string
+	for _, e := range h.Client.Events() {
+		if p, ok := e.Params.(*protocol.ProgressParams); ok {
+			s := string(p.Value)
+			for _, k := range []string{"begin", "report", "end"} {
+				if strings.Contains(s, `"kind":"`+k+`"`) {
+					kinds = append(kinds, k)
+				}
+			}
+			messages = append(messages, s)
+		}
+	}
+	all := strings.Join(messages, "\n")
+	if len(kinds) < 4 || kinds[0] != "begin" || kinds[len(kinds)-1] != "end" ||
+		!strings.Contains(all, "round 1/3: compile error, retrying") || !strings.Contains(all, "round 2/3: tests 4/4, fixed 1, new 0, 2 lines edited") {
+		t.Errorf("progress:\n%s", all)
+	}
+	h.AwaitMessage("applied; undo reverts it")
+	// The session was recorded.
+	entries, _ := os.ReadDir(records)
+	if len(entries) != 1 {
+		t.Errorf("%d session records, want 1", len(entries))
+	}
+	res, err := h.Server.ExecuteCommand(h.Ctx(), &protocol.ExecuteCommandParams{Command: handlers.CommandShowSession,
+		Arguments: []protocol.LSPAny{protocol.LSPAny(fmt.Sprintf(`{"uri": %q}`, u))}})
+	if err != nil || !strings.Contains(string(res), `"solved_round":2`) {
+		t.Errorf("showSession: %s, %v", res, err)
+	}
+}
+
+func TestRepairSessionThroughLSP(t *testing.T) {
+	t.Parallel()
+	dir := exampleDir(t)
+	file := filepath.Join(dir, "shapes.go")
+	b, _ := os.ReadFile(file)
+	text := string(b)
+	repaired := strings.Replace(text, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)", 1)
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", repaired)})
+	h := lsptest.Start(t, server.Options{})
+	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
+	h.Initialize(dir, sessionClient(modelSettings(srv, "")))
+	u := h.Open(file)
+	h.AwaitVersion(u, 1)
+	startSession(t, h, u, "Repair with model", true)
+	edit := awaitApplyEdit(t, h)
+	tde := edit.Edit.DocumentChanges[0].(*protocol.TextDocumentEdit)
+	if got := applyTextEdits(t, text, tde.Edits); got != repaired {
+		t.Errorf("applying the repair gives:\n%s", got)
+	}
+	prompt := srv.Requests()[0].Messages[1].Content
+	if !strings.Contains(prompt, "TestPerimeter") {
+		t.Errorf("the repair prompt does not name the failing test:\n%s", prompt)
+	}
+}
+
+func TestSessionCancelledAndBusy(t *testing.T) {
+	t.Parallel()
+	dir, file, _ := calcDir(t)
+	srv := openaitest.New(t, openaitest.Reply{Content: "never mind", Delay: 30 * time.Second})
+	h := lsptest.Start(t, server.Options{})
+	h.Initialize(dir, sessionClient(modelSettings(srv, "")))
+	u := h.Open(file)
+	h.AwaitVersion(u, 1)
+	startSession(t, h, u, "Refactor with model", true)
+	// A second session for the same file is refused while one runs.
+	args := []protocol.LSPAny{protocol.LSPAny(fmt.Sprintf(`{"uri": %q}`, u))}
+	if _, err := h.Server.ExecuteCommand(h.Ctx(), &protocol.ExecuteCommandParams{Command: handlers.CommandRepair, Arguments: args}); err == nil || !strings.Contains(err.Error(), "already running") {
+		t.Errorf("second session: %v", err)
+	}
+	h.Client.Await(h.Ctx(), func() bool { return len(srv.Requests()) == 1 })
+	if _, err := h.Server.ExecuteCommand(h.Ctx(), &protocol.ExecuteCommandParams{Command: handlers.CommandCancel, Arguments: args}); err != nil {
+		t.Fatalf("cancel: %v", err)
+	}
+	h.AwaitMessage("cancelled; the file is unchanged")
+	for _, e := range h.Client.Events() {
+		if e.Method == protocol.MethodWorkspaceApplyEdit {
+			t.Error("a cancelled session applied an edit")
+		}
+	}
+}
+
+func TestSessionResultNotAppliedToAChangedDocument(t *testing.T) {
+	t.Parallel()
+	dir, file, text := calcDir(t)
+	fixed := strings.Replace(text, `return fmt.Sprintf("hello")`, `return "hello"`, 1)
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", fixed), Delay: 500 * time.Millisecond})
+	h := lsptest.Start(t, server.Options{})
+	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
+	h.Initialize(dir, sessionClient(modelSettings(srv, "")))
+	u := h.Open(file)
+	h.AwaitVersion(u, 1)
+	startSession(t, h, u, "Refactor with model", true)
+	// The user types while the model thinks.
+	h.Client.Await(h.Ctx(), func() bool { return len(srv.Requests()) == 1 })
+	h.ChangeAll(u, 2, text+"\n// typing\n")
+	h.AwaitMessage("changed during the refactor session")
+	for _, e := range h.Client.Events() {
+		if e.Method == protocol.MethodWorkspaceApplyEdit {
+			t.Error("a result for version 1 was applied to version 2")
+		}
+	}
+}
+
+func TestRulesSessionOffline(t *testing.T) {
+	t.Setenv("FIXLOOP_MODEL", "")
+	dir, file, text := calcDir(t)
+	h := lsptest.Start(t, server.Options{})
+	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
+	// No model settings and no progress support: the rules provider runs
+	// and the result still arrives.
+	h.Initialize(dir, func(p *protocol.InitializeParams) {
+		p.InitializationOptions = protocol.LSPAny(`{"tests": {"mode": "off"}}`)
+	})
+	u := h.Open(file)
+	h.AwaitVersion(u, 1)
+	actions, _ := h.Server.CodeAction(h.Ctx(), &protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Context:      protocol.CodeActionContext{TriggerKind: protocol.CodeActionTriggerKindAutomatic},
+	})
+	for _, a := range actions {
+		if strings.Contains(a.(*protocol.CodeAction).Title, "with model") {
+			t.Errorf("model actions offered on an automatic trigger: %q", a.(*protocol.CodeAction).Title)
+		}
+	}
+	startSession(t, h, u, "Refactor with model", false)
+	h.AwaitMessage("using the offline rules provider")
+	edit := awaitApplyEdit(t, h)
+	if got := applyTextEdits(t, text, toElements(edit.Edit.Changes[u])); strings.Contains(got, `fmt.Sprintf("hello")`) {
+		t.Errorf("the rules result still has the alert:\n%s", got)
+	}
+}
+
+func toElements(edits []protocol.TextEdit) []protocol.TextDocumentEditElement {
+	out := make([]protocol.TextDocumentEditElement, len(edits))
+	for i := range edits {
+		out[i] = &edits[i]
+	}
+	return out
+}
