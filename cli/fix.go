@@ -15,6 +15,7 @@ import (
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
@@ -139,7 +140,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	rec, err := refactor.Run(ctx, abs, string(original), refactor.Options{
 		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker,
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
-		Tools:    map[string]string{"fixloop": Version},
+		Tools:    toolVersions(),
 		Observer: refactor.Observer{
 			Baseline: func(c *refactor.Check) {
 				fmt.Fprintf(progress, "baseline: builds %v, tests %d/%d, %d alerts\n", c.Compiles(), c.TestsPassed(), c.TestsTotal(), len(c.Alerts))
@@ -262,4 +263,11 @@ func writeResult(path string, original []byte, text string) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return refactor.WriteFileAtomic(path, []byte(text), info.Mode().Perm())
+}
+
+// toolVersions are the versions recorded with a session.
+func toolVersions() map[string]string {
+	v := golang.ToolVersions()
+	v["fixloop"] = Version
+	return v
 }

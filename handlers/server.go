@@ -43,6 +43,8 @@ type Options struct {
 	NewProvider func(cfg config.Config) (model.Provider, string, error)
 	// RecordDir is where session records are written ("" = nowhere).
 	RecordDir string
+	// Tools are the checking tools' versions, recorded with sessions.
+	Tools map[string]string
 }
 
 // clientCaps are the client capabilities fixloop adapts to.
@@ -65,6 +67,7 @@ type Server struct {
 
 	newProvider func(config.Config) (model.Provider, string, error)
 	recordDir   string
+	tools       map[string]string
 
 	store    *docstore.Store
 	debounce *schedule.Debouncer
@@ -112,15 +115,16 @@ func New(opts Options) *Server {
 
 		newProvider: opts.NewProvider,
 		recordDir:   opts.RecordDir,
+		tools:       opts.Tools,
 		sessions:    make(map[uri.URI]*fixSession),
 		lastRecord:  make(map[uri.URI]*refactor.Record),
-		store:     docstore.NewStore(),
-		debounce:  schedule.NewDebouncer(logger),
-		ctx:       ctx,
-		cancel:    cancel,
-		cfg:       config.Default(),
-		files:     make(map[uri.URI]*fileState),
-		changed:   make(chan struct{}),
+		store:       docstore.NewStore(),
+		debounce:    schedule.NewDebouncer(logger),
+		ctx:         ctx,
+		cancel:      cancel,
+		cfg:         config.Default(),
+		files:       make(map[uri.URI]*fileState),
+		changed:     make(chan struct{}),
 	}
 }
 

@@ -93,7 +93,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		Goal: goal, Rounds: rounds, Scope: s.scopeFor(doc, args), Provider: provider,
 		Checker:  &refactor.Checker{Linter: linter, Tester: s.tester, TestTimeout: cfg.Tests.Timeout},
 		Settings: refactor.Settings{BaseURL: cfg.Model.BaseURL, Temperature: cfg.Model.Temperature, TopP: cfg.Model.TopP, MaxTokens: cfg.Model.MaxTokens},
-		Tools:    map[string]string{"fixloop": s.version},
+		Tools:    s.toolVersions(),
 		Logger:   s.logger,
 	}
 	if note != "" {
@@ -407,3 +407,11 @@ func providerLabel(opts refactor.Options) string {
 	return "the " + opts.Provider.Name() + " provider"
 }
 
+// toolVersions are the versions recorded with a session.
+func (s *Server) toolVersions() map[string]string {
+	v := map[string]string{"fixloop": s.version}
+	for k, val := range s.tools {
+		v[k] = val
+	}
+	return v
+}

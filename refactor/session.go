@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/fixloop/fixloop/refactor/extract"
@@ -142,7 +143,7 @@ func (s *session) baseline(ctx context.Context) error {
 // data returns template data common to every message.
 func (s *session) data(round int) *promptData {
 	return &promptData{
-		Language: s.lang, Fence: s.fence, Path: s.rec.File, Round: round, Rounds: s.opts.Rounds,
+		Language: s.lang, Fence: s.fence, Path: filepath.Base(s.rec.File), Round: round, Rounds: s.opts.Rounds,
 		Timeout: s.opts.Checker.TestTimeout.String(),
 	}
 }

@@ -106,6 +106,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		ValidateChecks: golang.ValidateChecks,
 		NewProvider:    opts.NewProvider,
 		RecordDir:      opts.RecordDir,
+		Tools:          golang.ToolVersions(),
 	})
 	defer h.Close()
 	if opts.OnServer != nil {

@@ -1,3 +1,5 @@
+//lint:file-ignore ST1005 the error messages are sentences sent to the model.
+
 package extract
 
 import (
@@ -6,7 +8,7 @@ import (
 )
 
 // The errors of Code. Their messages are written for the model, which reads
-// them as feedback (see Feedback).
+// them as feedback (see Feedback), so they are whole sentences.
 var (
 	ErrNoCode        = errors.New("Your reply had no fenced code block.")
 	ErrTruncated     = errors.New("Your reply was cut off: a fenced code block was opened but never closed.")

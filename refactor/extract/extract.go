@@ -4,8 +4,9 @@
 // Blocks are found as CommonMark fenced code blocks: an opening fence is a
 // line of three or more backticks or tildes, indented by at most three
 // spaces, followed by an optional info string whose first word names the
-// language (a backtick fence's info string may not contain backticks). The
-// block ends at a line holding only a fence of the same character at least
+// language (a backtick fence's info string may not contain backticks); the
+// word is read leniently, so "{.go}", "go:main.go" and a file name such as
+// "main.go" all name go. The block ends at a line holding only a fence of the same character at least
 // as long as the opening one (again indented by at most three spaces), so a
 // ~~~ block or a ```` block may contain ``` lines. Lines may end in "\r\n".
 // The content is the text between the fence lines, byte for byte, including
@@ -35,9 +36,9 @@ const MaxReply = 4 << 20
 //
 // Errors, all matched with errors.Is:
 //   - ErrTooLarge: reply is longer than MaxReply bytes.
-//   - ErrTruncated: the reply ends inside a block in lang or untagged (the
-//     reply was cut off), or it has no complete block at all but an
-//     unterminated one.
+//   - ErrTruncated: the reply was cut off: it ends inside a block in lang or
+//     untagged (even after complete ones, which may be drafts), or it ends
+//     inside a block in another language and has no usable complete block.
 //   - ErrWrongLanguage: every block is tagged with another language; the
 //     error is a *WrongLanguageError naming them.
 //   - ErrNoCode: the reply has no fenced code block.

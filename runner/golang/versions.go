@@ -1,0 +1,39 @@
+package golang
+
+import (
+	"context"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+)
+
+var goVersion = sync.OnceValue(func() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "env", "GOVERSION").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
+})
+
+// ToolVersions names the versions of the tools that check Go code: the go
+// command that builds and tests, and the analyzer modules compiled into
+// fixloop. Session records keep them so that results can be compared
+// across tool versions.
+func ToolVersions() map[string]string {
+	v := map[string]string{"go": goVersion()}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range info.Deps {
+			switch d.Path {
+			case "honnef.co/go/tools":
+				v["staticcheck"] = d.Version
+			case "golang.org/x/tools":
+				v["go/analysis"] = d.Version
+			}
+		}
+	}
+	return v
+}
