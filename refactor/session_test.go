@@ -50,11 +50,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func checker(t *testing.T, timeout time.Duration) *refactor.Checker {
-	t.Helper()
+func checker(t testing.TB, timeout time.Duration) *refactor.Checker {
 	a, err := golang.NewAnalyzer(golang.AnalyzerOptions{})
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
 	return &refactor.Checker{Linter: a, Tester: gotest.New(nil), TestTimeout: timeout}
 }

@@ -1,0 +1,81 @@
+package refactor_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fixloop/fixloop/runner/golang"
+	"github.com/fixloop/fixloop/runner/golang/gotest"
+)
+
+// BenchmarkCandidateCheck measures fixloop's own per-round overhead: the
+// wall time of checking a candidate (analysis and go test at once) against
+// the slowest single tool it runs, each measured on equivalent fresh
+// candidates in the same run. Every candidate differs (a comment with the
+// iteration number), so no cached result answers. Run on testdata/benchpkg.
+func BenchmarkCandidateCheck(b *testing.B) {
+	dir := b.TempDir()
+	src := filepath.Join("..", "testdata", "benchpkg")
+	if err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, d.Name()), data, 0o644)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	file := filepath.Join(dir, "orders.go")
+	text, _ := os.ReadFile(file)
+	a, err := golang.NewAnalyzer(golang.AnalyzerOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tester := gotest.New(nil)
+	chk := checker(nil, time.Minute)
+	chk.Linter, chk.Tester = a, tester
+	ctx := context.Background()
+	n := 0
+	candidate := func() string {
+		n++
+		return string(text) + fmt.Sprintf("\n// candidate %d\n", n)
+	}
+	overlay := func(s string) map[string][]byte { return map[string][]byte{file: []byte(s)} }
+	// Warm the analyzer and the build cache.
+	if _, err := chk.Check(ctx, file, candidate()); err != nil {
+		b.Fatal(err)
+	}
+	var lint, test, both time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		if _, err := a.Lint(ctx, file, overlay(candidate())); err != nil {
+			b.Fatal(err)
+		}
+		lint += time.Since(start)
+		start = time.Now()
+		if _, err := tester.Test(ctx, file, overlay(candidate()), time.Minute); err != nil {
+			b.Fatal(err)
+		}
+		test += time.Since(start)
+		start = time.Now()
+		if _, err := chk.Check(ctx, file, candidate()); err != nil {
+			b.Fatal(err)
+		}
+		both += time.Since(start)
+	}
+	b.StopTimer()
+	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(per(lint), "lint-ms")
+	b.ReportMetric(per(test), "test-ms")
+	b.ReportMetric(per(both), "check-ms")
+	b.ReportMetric(float64(both)/float64(max(lint, test)), "check/slowest")
+}
