@@ -71,12 +71,7 @@ FILE's diagnostics and the test results.
 Exit status: 0 when there are no errors and no failing tests, 1 when there are
 diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
 		Example: "  fixloop check testdata/goexample/shapes.go\n  fixloop check --json --tests=false main.go",
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return &exitError{code: ExitUsage, err: fmt.Errorf("check takes exactly one FILE, got %d arguments\nRun 'fixloop check -h' for usage", len(args))}
-			}
-			return nil
-		},
+		Args:    exactlyOneFile("check"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
 			if err != nil {
@@ -110,20 +105,9 @@ diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
 
 // runCheck lints and tests path and gathers check's output.
 func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(config.Config) (runner.Linter, error), tester runner.Tester) (*checkOutput, error) {
-	abs, err := filepath.Abs(path)
+	abs, cfg, err := resolveFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("resolving %s: %w", path, err)
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("%s is a directory: name a file", path)
-	}
-	cfg, problems := config.Resolve(configRoot(abs), nil)
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("configuration: %w", problems)
+		return nil, err
 	}
 	linter, err := newLinter(cfg)
 	if err != nil {
@@ -264,4 +248,35 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// exactlyOneFile accepts one FILE argument for the named command.
+func exactlyOneFile(command string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("%s takes exactly one FILE, got %d arguments\nRun 'fixloop %s -h' for usage", command, len(args), command)}
+		}
+		return nil
+	}
+}
+
+// resolveFile makes path absolute, checks that it is a readable file, and
+// resolves the configuration that applies to it.
+func resolveFile(path string) (string, config.Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", config.Config{}, fmt.Errorf("resolving %s: %w", path, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return "", config.Config{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if info.IsDir() {
+		return "", config.Config{}, fmt.Errorf("%s is a directory: name a file", path)
+	}
+	cfg, problems := config.Resolve(configRoot(abs), nil)
+	if len(problems) > 0 {
+		return "", config.Config{}, fmt.Errorf("configuration: %w", problems)
+	}
+	return abs, cfg, nil
 }

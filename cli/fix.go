@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
@@ -54,12 +53,7 @@ configured), replay (answers from a recorded session: --replay PATH).
 Exit status: 0 when the goal was met (or already was), 1 when it was not,
 2 on usage or internal errors.`,
 		Example: "  fixloop fix testdata/goexample/shapes.go\n  fixloop fix --goal refactor --model qwen2.5-coder --base-url http://localhost:8080/v1 main.go\n  fixloop fix --json --record session.json --write main.go",
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return &exitError{code: ExitUsage, err: fmt.Errorf("fix takes exactly one FILE, got %d arguments\nRun 'fixloop fix -h' for usage", len(args))}
-			}
-			return nil
-		},
+		Args:    exactlyOneFile("fix"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
 			if err != nil {
@@ -93,17 +87,13 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 
 // runFix runs a session on path and reports it.
 func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writer, newLinter func(config.Config) (runner.Linter, error), tester runner.Tester) (*refactor.Record, error) {
-	abs, err := filepath.Abs(path)
+	abs, cfg, err := resolveFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("resolving %s: %w", path, err)
+		return nil, err
 	}
 	original, err := os.ReadFile(abs)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	cfg, problems := config.Resolve(configRoot(abs), nil)
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("configuration: %w", problems)
 	}
 	settings := providerSettings(cfg, f)
 	if f.replay != "" && settings.Kind == "" {

@@ -2,33 +2,18 @@ package cli
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor"
 )
 
 // calcCopy copies testdata/calc and returns the path of calc.go.
 func calcCopy(t *testing.T) string {
-	t.Helper()
-	dst := t.TempDir()
-	src := filepath.Join("..", "testdata", "calc")
-	if err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, d.Name()), b, 0o644)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(dst, "calc.go")
+	return filepath.Join(testtree.Copy(t, filepath.Join("..", "testdata", "calc")), "calc.go")
 }
 
 func TestFixOfflineRules(t *testing.T) {

@@ -3,12 +3,12 @@ package refactor_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 )
@@ -19,20 +19,7 @@ import (
 // candidates in the same run. Every candidate differs (a comment with the
 // iteration number), so no cached result answers. Run on testdata/benchpkg.
 func BenchmarkCandidateCheck(b *testing.B) {
-	dir := b.TempDir()
-	src := filepath.Join("..", "testdata", "benchpkg")
-	if err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, d.Name()), data, 0o644)
-	}); err != nil {
-		b.Fatal(err)
-	}
+	dir := testtree.Copy(b, filepath.Join("..", "testdata", "benchpkg"))
 	file := filepath.Join(dir, "orders.go")
 	text, _ := os.ReadFile(file)
 	a, err := golang.NewAnalyzer(golang.AnalyzerOptions{})

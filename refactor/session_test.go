@@ -3,13 +3,13 @@ package refactor_test
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/model/openai"
@@ -23,23 +23,11 @@ import (
 // the path of calc.go and its text.
 func calcModule(t *testing.T) (string, string) {
 	t.Helper()
-	src := filepath.Join("..", "testdata", "calc")
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, d.Name()), b, 0o644)
-	})
+	file := filepath.Join(testtree.Copy(t, filepath.Join("..", "testdata", "calc")), "calc.go")
+	text, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dst, "calc.go")
-	text, _ := os.ReadFile(file)
 	return file, string(text)
 }
 

@@ -2,44 +2,21 @@ package server_test
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
 
-// copyTree copies the directory src into a new temporary directory and
-// returns its path, so tests can change files freely.
-func copyTree(t testing.TB, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copying %s: %v", src, err)
-	}
-	return dst
-}
+// copyTree copies the directory src into a new temporary directory.
+func copyTree(t testing.TB, src string) string { return testtree.Copy(t, src) }
 
 // writeFile writes text to dir/name, creating directories.
 func writeFile(t testing.TB, dir, name, text string) string {

@@ -2,8 +2,9 @@ package openaitest
 
 import (
 	"net/http"
-	"strings"
 	"time"
+
+	"github.com/fixloop/fixloop/refactor/model/rules"
 )
 
 // Reply is one scripted answer. The zero value answers 200 with an empty
@@ -52,24 +53,8 @@ type Reply struct {
 // A newline is added to code when it lacks one, and the fence is made longer
 // than any run of backticks in code.
 func CodeReply(lang, code string) string {
-	if !strings.HasSuffix(code, "\n") {
-		code += "\n"
+	if code == "" {
+		code = "\n"
 	}
-	fence := fenceFor(code)
-	return "Here is the complete file.\n\n" + fence + lang + "\n" + code + fence + "\n"
-}
-
-// fenceFor returns a backtick fence of at least three backticks that is
-// longer than any backtick run in text.
-func fenceFor(text string) string {
-	longest, run := 0, 0
-	for _, r := range text {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
+	return "Here is the complete file.\n\n" + rules.CodeBlock(lang, code)
 }
