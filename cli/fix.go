@@ -60,7 +60,7 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 				return err
 			}
 			defer closeLog()
-			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), server.GoLinter(logger), gotest.New(logger))
+			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), server.GoLinter(logger), gotest.NewSandboxed(logger, gotest.CandidateSandbox()))
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}

@@ -5,6 +5,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"sync"
@@ -35,6 +36,9 @@ type Options struct {
 	NewLinter func(cfg config.Config) (runner.Linter, error)
 	// Tester runs a file's tests.
 	Tester runner.Tester
+	// CandidateTester runs tests for repair and refactor sessions, in a
+	// sandbox (nil: Tester).
+	CandidateTester runner.Tester
 	// ValidateChecks checks a staticcheck checks list, for config messages.
 	ValidateChecks config.CheckValidator
 	// NewProvider returns the provider repair and refactor sessions use
@@ -63,7 +67,9 @@ type Server struct {
 	version   string
 	newLinter func(config.Config) (runner.Linter, error)
 	tester    runner.Tester
-	validate  config.CheckValidator
+	// candidates tests session candidates, sandboxed.
+	candidates runner.Tester
+	validate   config.CheckValidator
 
 	newProvider func(config.Config) (model.Provider, string, error)
 	recordDir   string
@@ -106,12 +112,13 @@ func New(opts Options) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{
-		client:    opts.Client,
-		logger:    logger,
-		version:   opts.Version,
-		newLinter: opts.NewLinter,
-		tester:    opts.Tester,
-		validate:  opts.ValidateChecks,
+		client:     opts.Client,
+		logger:     logger,
+		version:    opts.Version,
+		newLinter:  opts.NewLinter,
+		tester:     opts.Tester,
+		candidates: cmp.Or[runner.Tester](opts.CandidateTester, opts.Tester),
+		validate:   opts.ValidateChecks,
 
 		newProvider: opts.NewProvider,
 		recordDir:   opts.RecordDir,

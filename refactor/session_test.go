@@ -272,3 +272,53 @@ func verdicts(rec *refactor.Record) string {
 	}
 	return strings.Join(v, " ")
 }
+
+func sandboxedChecker(t *testing.T, sb gotest.Sandbox) *refactor.Checker {
+	c := checker(t, time.Minute)
+	c.Tester = gotest.NewSandboxed(nil, sb)
+	return c
+}
+
+func TestCandidateThatAllocatesWithoutBound(t *testing.T) {
+	t.Parallel()
+	file, text := calcModule(t)
+	buggy := replace(t, text, "for i := 0; i < len(xs); i++", "for i := 1; i < len(xs); i++")
+	hog := replace(t, text, "\ttotal := 0\n", "\ttotal := 0\n\tvar hog [][]byte\n\tfor {\n\t\tb := make([]byte, 64<<20)\n\t\tfor j := range b {\n\t\t\tb[j] = 1\n\t\t}\n\t\thog = append(hog, b)\n\t}\n")
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", hog)})
+	rec, err := refactor.Run(context.Background(), file, buggy, refactor.Options{
+		Goal: refactor.GoalRepair, Rounds: 1, Provider: openaiProvider(t, srv),
+		Checker: sandboxedChecker(t, gotest.Sandbox{MemoryLimit: 512 << 20, Isolate: true}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := verdicts(rec); got != "memory_limit_exceeded" {
+		t.Fatalf("verdicts = %s; feedback:\n%s", got, rec.Rounds[0].Feedback)
+	}
+	if fb := rec.Rounds[0].Feedback; !strings.Contains(fb, "ran out of memory") {
+		t.Errorf("feedback:\n%s", fb)
+	}
+}
+
+func TestCandidateThatDeletesItsWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	file, text := calcModule(t)
+	wiper := replace(t, text, "import (\n", "import (\n\t\"os\"\n")
+	wiper += "\nfunc init() {\n\tentries, _ := os.ReadDir(\".\")\n\tfor _, e := range entries {\n\t\tos.RemoveAll(e.Name())\n\t}\n}\n"
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", wiper)})
+	_, err := refactor.Run(context.Background(), file, text, refactor.Options{
+		Goal: refactor.GoalRefactor, Rounds: 1, Provider: openaiProvider(t, srv),
+		Checker: sandboxedChecker(t, gotest.CandidateSandbox()),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"calc.go", "calc_test.go", "go.mod"} {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(file), name)); err != nil {
+			t.Errorf("the candidate's tests deleted the user's %s: %v", name, err)
+		}
+	}
+	if b, _ := os.ReadFile(file); string(b) != text {
+		t.Error("the user's file changed")
+	}
+}

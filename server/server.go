@@ -40,6 +40,9 @@ type Options struct {
 	// ones); nil means the in-process Go analyzers and go test.
 	NewLinter func(config.Config) (runner.Linter, error)
 	Tester    runner.Tester
+	// CandidateTester tests session candidates; nil means go test in
+	// gotest.CandidateSandbox (a memory cap and a private working copy).
+	CandidateTester runner.Tester
 	// NewProvider overrides how sessions pick their provider; nil means
 	// provider.New with the configured model settings.
 	NewProvider func(config.Config) (model.Provider, string, error)
@@ -89,6 +92,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	if opts.Tester == nil {
 		opts.Tester = gotest.New(logger)
 	}
+	if opts.CandidateTester == nil {
+		opts.CandidateTester = gotest.NewSandboxed(logger, gotest.CandidateSandbox())
+	}
 	if opts.NewProvider == nil {
 		opts.NewProvider = ConfiguredProvider(logger)
 	}
@@ -98,15 +104,16 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 
 	conn := jsonrpc2.NewConn(newTolerantStream(rwc, logger), jsonrpc2.WithCodec(lspCodec{}))
 	h := handlers.New(handlers.Options{
-		Client:         protocol.ClientDispatcher(conn),
-		Logger:         logger,
-		Version:        opts.Version,
-		NewLinter:      opts.NewLinter,
-		Tester:         opts.Tester,
-		ValidateChecks: golang.ValidateChecks,
-		NewProvider:    opts.NewProvider,
-		RecordDir:      opts.RecordDir,
-		Tools:          golang.ToolVersions(),
+		Client:          protocol.ClientDispatcher(conn),
+		Logger:          logger,
+		Version:         opts.Version,
+		NewLinter:       opts.NewLinter,
+		Tester:          opts.Tester,
+		CandidateTester: opts.CandidateTester,
+		ValidateChecks:  golang.ValidateChecks,
+		NewProvider:     opts.NewProvider,
+		RecordDir:       opts.RecordDir,
+		Tools:           golang.ToolVersions(),
 	})
 	defer h.Close()
 	if opts.OnServer != nil {

@@ -44,6 +44,13 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 	if overlayFile != "" {
 		args = append(args, "-overlay="+overlayFile)
 	}
+	if req.sandbox.enabled() {
+		wrapper, err := writeSandbox(tmp, req, reverse)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "-exec="+wrapper)
+	}
 	args = append(args, ".")
 	cmd := proc.Command(runCtx, req.dir, "go", args...)
 
@@ -62,7 +69,8 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 		return nil, fmt.Errorf("starting go test in %s: %w", req.dir, err)
 	}
 	r.runs.Add(1)
-	r.logger.DebugContext(ctx, "go test: started", "dir", req.dir, "pid", cmd.Process.Pid, "overlay", len(req.overlay))
+	r.logger.DebugContext(ctx, "go test: started", "dir", req.dir, "pid", cmd.Process.Pid, "overlay", len(req.overlay),
+		"memory_limit", req.sandbox.MemoryLimit, "isolate", req.sandbox.Isolate)
 	waitErr := cmd.Wait()
 	pw.Close()
 	if err := <-parsed; err != nil {
@@ -74,6 +82,11 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 		return nil, err
 	}
 	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded)
+	if col.sandboxErr != "" && len(col.order) == 0 && !timedOut {
+		// The wrapper could not set up the sandbox, so no test ran: that
+		// says nothing about the code.
+		return nil, fmt.Errorf("running go test in %s: sandbox: %s", req.dir, col.sandboxErr)
+	}
 	if waitErr != nil && !timedOut && col.pkgResult == "" && !col.buildFailed {
 		// go test stopped before reporting on the package: a bad go.mod, a
 		// missing dependency, a broken toolchain. Errors with a location are

@@ -13,6 +13,46 @@
 // checked to keep each of them passing. A package that fails outside any test
 // (TestMain, a panic in init, os.Exit) counts as one failed test named after
 // the package.
+//
+// # Sandbox
+//
+// A Runner made by NewSandboxed confines the test binary, and only it (not
+// the go command or the compiler), for running model-written candidates: go
+// test runs the binary through a small sh script (go test -exec) that the run
+// writes to its temporary directory. What it enforces, on Unix systems:
+//
+//   - A memory cap (Sandbox.MemoryLimit), set with `ulimit -d`: RLIMIT_DATA,
+//     which Linux (4.7 and later) checks on every private writable mapping,
+//     so on the Go heap, goroutine stacks and C's malloc. A test that
+//     allocates beyond it crashes with the Go runtime's "fatal error: out of
+//     memory ...". The failing test's Message then starts with "test did not
+//     finish: out of memory: ..." and keeps the runtime's text (the
+//     package's failure does, when no test was running), so that callers can
+//     tell a memory-limit verdict by "out of memory". The address-space
+//     limit (RLIMIT_AS, `ulimit -v`) is not used: the Go runtime reserves
+//     about 1.2 GiB of address space at start-up (page-allocator metadata,
+//     never backed by memory), so a 512 MiB cap stops every test binary
+//     before its first test and a 1 GiB cap leaves it a few hundred MiB. Not
+//     counted: shared mappings (syscall.Mmap with MAP_SHARED) and files the
+//     test writes. Systems other than Linux may not enforce RLIMIT_DATA
+//     (macOS does not).
+//   - An isolated working directory (Sandbox.Isolate): the binary runs in a
+//     temporary copy of the package directory (`cp -a`: all files,
+//     subdirectories and testdata/, with the overlay applied), so files it
+//     writes or deletes there are not the user's. The copy is removed when
+//     the binary exits, or with the run's temporary directory when the run
+//     is killed. The directories above it, up to the module root, are
+//     mirrored with symlinks to the real entries, so "../testdata" still
+//     resolves, to the user's files.
+//
+// CandidateSandbox is both, with a 1 GiB cap (DefaultMemoryLimit).
+//
+// Not enforced: writes through absolute paths or paths that leave the working
+// directory ("../x" reaches the user's files, as without a sandbox), network
+// access, CPU time and the number of processes or threads (only the run's
+// timeout bounds them), and processes that leave the process group (setsid),
+// which survive the kill at the timeout. Failure locations point at the
+// user's files, never at the copy: the package is compiled in place.
 package gotest
 
 import (
@@ -41,8 +81,9 @@ const maxCached = 128
 // Runner runs package tests and caches their reports. It is meant to live as
 // long as the server and is safe for concurrent use.
 type Runner struct {
-	logger *slog.Logger
-	runs   atomic.Int64
+	logger  *slog.Logger
+	sandbox Sandbox
+	runs    atomic.Int64
 
 	mu      sync.Mutex
 	cache   map[string]*cacheEntry
@@ -50,13 +91,24 @@ type Runner struct {
 	clock   uint64 // orders cache use for eviction
 }
 
-// New returns a Runner that logs to logger; a nil logger discards.
+// New returns a Runner that logs to logger; a nil logger discards. Its test
+// binaries run unconfined, in the package directory.
 func New(logger *slog.Logger) *Runner {
+	return NewSandboxed(logger, Sandbox{})
+}
+
+// NewSandboxed returns a Runner whose test binaries run in sb (see the
+// package documentation); a nil logger discards. Its cache is its own, and
+// the sandbox is part of every cache key. Where sandboxes are not supported
+// (Windows), Run of a Runner whose sandbox confines anything fails with
+// ErrSandboxUnsupported.
+func NewSandboxed(logger *slog.Logger, sb Sandbox) *Runner {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Runner{
 		logger:  logger,
+		sandbox: sb,
 		cache:   make(map[string]*cacheEntry),
 		flights: make(map[string]*flight),
 	}
@@ -82,7 +134,12 @@ func (r *Runner) Run(ctx context.Context, file string, overlay map[string][]byte
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	req, err := prepare(file, overlay, timeout)
+	if r.sandbox.enabled() {
+		if err := sandboxCheck(); err != nil {
+			return nil, fmt.Errorf("running tests for %s: %w", file, err)
+		}
+	}
+	req, err := prepare(file, overlay, timeout, r.sandbox)
 	if err != nil {
 		return nil, fmt.Errorf("running tests for %s: %w", file, err)
 	}

@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -271,21 +274,50 @@ func TestRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := writeModule(t, tt.files)
-			r := New(nil)
-			rep, err := r.Run(t.Context(), filepath.Join(dir, tt.open), nil, 30*time.Second)
-			if err != nil {
-				t.Fatalf("Run: %v", err)
+			// Every case holds sandboxed as well, and gives the same report:
+			// locations point at the user's files, not at the copy.
+			runners := []*Runner{New(nil)}
+			if sandboxCheck() == nil {
+				runners = append(runners, NewSandboxed(nil, CandidateSandbox()))
 			}
-			if rep.TimedOut {
-				t.Fatalf("TimedOut; output:\n%s", rep.Output)
+			var reports []*runner.TestReport
+			for _, r := range runners {
+				rep, err := r.Run(t.Context(), filepath.Join(dir, tt.open), nil, 30*time.Second)
+				if err != nil {
+					t.Fatalf("Run (sandbox %+v): %v", r.sandbox, err)
+				}
+				if rep.TimedOut {
+					t.Fatalf("TimedOut (sandbox %+v); output:\n%s", r.sandbox, rep.Output)
+				}
+				tt.check(t, dir, rep)
+				if t.Failed() {
+					t.Fatalf("sandbox %+v: report: %+v", r.sandbox, *rep)
+				}
+				reports = append(reports, rep)
 			}
-			tt.check(t, dir, rep)
-			if t.Failed() {
-				t.Logf("report: %+v", *rep)
+			if len(reports) < 2 {
+				return
+			}
+			if plain, boxed := comparable(reports[0]), comparable(reports[1]); !reflect.DeepEqual(plain, boxed) {
+				t.Errorf("reports differ\nplain:     %+v\nsandboxed: %+v", plain, boxed)
 			}
 		})
 	}
 }
+
+// comparable returns rep without what differs from run to run: duration,
+// raw output, and addresses in stack traces.
+func comparable(rep *runner.TestReport) runner.TestReport {
+	c := *rep
+	c.Duration, c.Output = 0, ""
+	c.Failures = slices.Clone(rep.Failures)
+	for i := range c.Failures {
+		c.Failures[i].Message = hexRe.ReplaceAllString(c.Failures[i].Message, "0x?")
+	}
+	return c
+}
+
+var hexRe = regexp.MustCompile(`0x[0-9a-f]+`)
 
 type counts struct{ passed, failed, skipped, total int }
 

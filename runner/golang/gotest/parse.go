@@ -33,8 +33,10 @@ const (
 var (
 	// logLocRe matches a t.Log/t.Error line: "    file_test.go:13: message".
 	logLocRe = regexp.MustCompile(`^\s*(\S+\.go):(\d+): `)
-	// frameRe matches a stack frame's location: "\t/abs/file.go:13 +0x25".
-	frameRe = regexp.MustCompile(`^\t(\S.*\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	// frameRe matches a stack frame's location: "\t/abs/file.go:13 +0x25"
+	// (or an assembly file's). The runtime's fatal errors add
+	// " fp=0x... sp=0x... pc=0x...".
+	frameRe = regexp.MustCompile(`^(\t(\S.*\.(?:go|s)):(\d+)(?: \+0x[0-9a-f]+)?)(?: fp=0x[0-9a-f]+ sp=0x[0-9a-f]+ pc=0x[0-9a-f]+)?$`)
 )
 
 // event is one line of `go test -json` (test2json) output. Build events
@@ -57,10 +59,16 @@ type testState struct {
 
 	logFile   string // first "file.go:N:" line in its output
 	logLine   int
-	panicked  bool
+	panicked  bool   // a crash report began: "panic:" or "fatal error:"
+	crash     string // the line that began it
 	skipFrame bool   // the next frame location belongs to a dropped frame
-	panicFile string // first stack frame in the package after "panic:"
+	panicFile string // first stack frame in the package after the crash line
 	panicLine int
+	// held is the last kept line of a crash report, held back until the
+	// next line shows whether it is the function of a dropped frame.
+	held      string
+	holding   bool
+	lastBlank bool // the last line added to msg in a crash report was blank
 }
 
 // collector turns a go test -json event stream into a report.
@@ -75,6 +83,7 @@ type collector struct {
 	pkgResult   string
 	pkgOutput   testState // package-level output, noise removed
 	buildFailed bool
+	sandboxErr  string // why the sandbox wrapper could not run the binary
 	tests       map[string]*testState
 	order       []*testState
 }
@@ -125,6 +134,9 @@ func (c *collector) handle(ev *event) {
 		if strings.Contains(ev.Output, "[build failed]") || strings.Contains(ev.Output, "[setup failed]") {
 			c.buildFailed = true
 		}
+		if msg, ok := strings.CutPrefix(ev.Output, sandboxErrorPrefix); ok && c.sandboxErr == "" {
+			c.sandboxErr = strings.TrimSpace(msg)
+		}
 		if !isSummary(ev.Output) {
 			c.pkgOutput.add(ev.Output, c)
 		}
@@ -160,33 +172,69 @@ func (t *testState) add(line string, c *collector) {
 		return
 	}
 	text := strings.TrimRight(line, "\r\n")
-	if !t.panicked && strings.HasPrefix(text, "panic: ") {
+	if !t.panicked && isCrash(text) {
 		t.panicked = true
+		t.crash = text
 	}
 	if t.logFile == "" && !t.panicked {
 		if m := logLocRe.FindStringSubmatch(text); m != nil {
 			t.logFile, t.logLine = c.resolve(m[1]), atoi(m[2])
 		}
 	}
-	if t.panicked {
-		if m := frameRe.FindStringSubmatch(text); m != nil {
-			if file, ok := c.packageFile(m[1]); ok && t.panicFile == "" {
-				t.panicFile, t.panicLine = file, atoi(m[2])
-			}
-			if t.skipFrame {
-				t.skipFrame = false
-				return
-			}
-		} else {
-			// Frames of the testing package and the runtime say nothing
-			// about the bug; drop them with their location lines.
-			t.skipFrame = isMachineryFrame(text)
-			if t.skipFrame || isGoroutineHeader(text) {
-				return
-			}
-		}
+	if !t.panicked {
+		t.appendMessage(text)
+		return
 	}
-	t.appendMessage(text)
+	if m := frameRe.FindStringSubmatch(text); m != nil {
+		if file, ok := c.packageFile(m[2]); ok && t.panicFile == "" {
+			t.panicFile, t.panicLine = file, atoi(m[3])
+		}
+		if t.skipFrame {
+			t.skipFrame = false
+			return
+		}
+		if path.Base(filepath.ToSlash(m[2])) == "_testmain.go" {
+			// The test binary's generated main: drop it with its function.
+			t.holding = false
+			return
+		}
+		t.hold(m[1])
+		return
+	}
+	// Frames of the testing package and the runtime say nothing about the
+	// bug; drop them with their location lines.
+	t.skipFrame = isMachineryFrame(text)
+	if t.skipFrame || isGoroutineHeader(text) || text == "runtime stack:" {
+		return
+	}
+	t.hold(text)
+}
+
+// isCrash reports whether a line begins a crash report: a panic, or a fatal
+// error of the runtime (out of memory, concurrent map writes, deadlock).
+func isCrash(line string) bool {
+	return strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")
+}
+
+// hold adds the line held back so far to the message and holds text.
+func (t *testState) hold(text string) {
+	t.release()
+	t.held, t.holding = text, true
+}
+
+// release adds the held line to the message. Runs of blank lines, which
+// separate goroutines in a fatal error's dump, are added as one.
+func (t *testState) release() {
+	if !t.holding {
+		return
+	}
+	t.holding = false
+	blank := strings.TrimSpace(t.held) == ""
+	if blank && t.lastBlank {
+		return
+	}
+	t.lastBlank = blank
+	t.appendMessage(t.held)
 }
 
 // isMachineryFrame reports whether a line of a goroutine dump names a
@@ -224,11 +272,17 @@ func (t *testState) appendMessage(text string) {
 	t.msg.WriteString(text)
 }
 
-// message returns the test's output as a failure message.
+// message returns the test's output as a failure message. The line that
+// began a crash report is kept even when the output before it filled the
+// message. Call it once the output has ended.
 func (t *testState) message() string {
+	t.release()
 	msg := strings.TrimSpace(t.msg.String())
 	if t.cut {
 		msg += "\n... (output truncated)"
+		if t.crash != "" && !strings.Contains(msg, t.crash) {
+			msg += "\n" + t.crash
+		}
 	}
 	return msg
 }
@@ -279,6 +333,8 @@ func (c *collector) report(timedOut bool, stderr string) *runner.TestReport {
 			reason := "test did not finish: the test binary exited early"
 			if timedOut {
 				reason = fmt.Sprintf("%s: test timed out after %v (still running when the run was stopped)", t.name, c.req.timeout)
+			} else if note := c.memoryNote(t.message()); note != "" {
+				reason = "test did not finish: " + note
 			}
 			rep.Failed++
 			rep.Failures = append(rep.Failures, c.failure(t, reason))
@@ -289,6 +345,8 @@ func (c *collector) report(timedOut bool, stderr string) *runner.TestReport {
 		msg := c.pkgOutput.message()
 		if msg == "" {
 			msg = "the package's tests failed outside any test (in TestMain, init or an os.Exit call)"
+		} else if note := c.memoryNote(msg); note != "" {
+			msg = note + "\n" + msg
 		}
 		f := runner.TestFailure{Test: rep.Package, Message: msg}
 		if c.pkgOutput.panicFile != "" {
@@ -302,6 +360,24 @@ func (c *collector) report(timedOut bool, stderr string) *runner.TestReport {
 	rep.Total = rep.Passed + rep.Failed + rep.Skipped
 	slices.Sort(rep.PassedTests)
 	return rep
+}
+
+// memoryNote explains a crash for lack of memory under the sandbox's memory
+// limit, or returns "" if msg shows no such crash or there is no limit.
+func (c *collector) memoryNote(msg string) string {
+	limit := c.req.sandbox.MemoryLimit
+	if limit <= 0 || !outOfMemory(msg) {
+		return ""
+	}
+	return fmt.Sprintf("out of memory: the test binary exceeded the sandbox's memory limit of %s", formatBytes(limit))
+}
+
+// outOfMemory reports whether a crash message says the process ran out of
+// memory: the Go runtime's "out of memory" errors, or ENOMEM from mmap or
+// thread creation ("cannot allocate memory", "errno=12").
+func outOfMemory(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "out of memory") || strings.Contains(m, "cannot allocate memory") || strings.Contains(m, "errno=12")
 }
 
 // failure describes a failed test. reason, if set, heads the message (time

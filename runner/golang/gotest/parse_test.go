@@ -31,19 +31,27 @@ func stream(lines ...string) string {
 
 func collect(t *testing.T, out string, timedOut bool, stderr string) *runner.TestReport {
 	t.Helper()
+	rep, _ := collectIn(t, Sandbox{}, out, timedOut, stderr)
+	return rep
+}
+
+// collectIn is collect for a run in sb; it returns the collector too.
+func collectIn(t *testing.T, sb Sandbox, out string, timedOut bool, stderr string) (*runner.TestReport, *collector) {
+	t.Helper()
 	dir := filepath.FromSlash("/work/m")
 	req := &request{
 		file:        filepath.Join(dir, "a.go"),
 		dir:         dir,
 		importPath:  "example.com/m",
 		timeout:     3 * time.Second,
+		sandbox:     sb,
 		testSources: map[string][]byte{"a_test.go": []byte("package m\n\nimport \"testing\"\n\nfunc TestHang(t *testing.T) {\n}\n")},
 	}
 	c := newCollector(req, resolver(dir, "/tmp/fixloop-gotest-1", nil), proc.NewLimitedBuffer(outputLimit))
 	if err := c.consume(strings.NewReader(out)); err != nil {
 		t.Fatal(err)
 	}
-	return c.report(timedOut, stderr)
+	return c.report(timedOut, stderr), c
 }
 
 func TestCollector(t *testing.T) {
@@ -182,6 +190,120 @@ func TestCollector(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.check(t, collect(t, tt.out, tt.timedOut, tt.stderr))
 		})
+	}
+}
+
+// fatalOOM is the start of the runtime's report of a crash for lack of
+// memory, with a goroutine dump in the format of fatal errors.
+var fatalOOM = []string{
+	"output|runtime: out of memory: cannot allocate 67108864-byte block (469762048 in use)\n",
+	"output|fatal error: out of memory\n",
+	"output|\n",
+	"output|runtime stack:\n",
+	"output|runtime.throw({0x58fd78?, 0x4000000?})\n",
+	"output|\t/usr/local/go/src/runtime/panic.go:1229 +0x48 fp=0x7ffe0efe9580 sp=0x7ffe0efe9550 pc=0x483908\n",
+	"output|runtime.systemstack(0x0)\n",
+	"output|\t/usr/local/go/src/runtime/asm_amd64.s:562 +0x4a fp=0x1295e341ffd8 sp=0x1295e341ffc8 pc=0x488c6a\n",
+	"output|\n",
+	"output|goroutine 7 gp=0x1295e3363680 m=4 mp=0x1295e339f808 [running]:\n",
+	"output|example.com/m.grow(...)\n",
+	"output|\t/work/m/a.go:9 +0x5b fp=0x1295e33cff70 sp=0x1295e33cff08 pc=0x52e61b\n",
+	"output|testing.tRunner(0x1295e33fe488, 0x592e58)\n",
+	"output|\t/usr/local/go/src/testing/testing.go:2036 +0xea fp=0x1295e33cffc0 sp=0x1295e33cff70 pc=0x4eacea\n",
+	"output|runtime.goexit({})\n",
+	"output|\t/usr/local/go/src/runtime/asm_amd64.s:1771 +0x1 fp=0x1295e33cffe8 sp=0x1295e33cffe0 pc=0x48a6c1\n",
+	"output|\n",
+	"output|goroutine 1 gp=0x1295e33621e0 m=nil [chan receive]:\n",
+	"output|main.main()\n",
+	"output|\t_testmain.go:50 +0x9b fp=0x1295e33cef48 sp=0x1295e33ceec8 pc=0x52e93b\n",
+	"output|\n",
+}
+
+// inTest prefixes each line of fatalOOM with a test name ("" for output
+// outside any test) for stream.
+func inTest(name string, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = name + "|" + l
+	}
+	return out
+}
+
+func TestCollectorCrashes(t *testing.T) {
+	const oomMessage = "fatal error: out of memory\n\nexample.com/m.grow(...)\n\t/work/m/a.go:9 +0x5b"
+	limited := Sandbox{MemoryLimit: 256 << 20}
+
+	t.Run("out of memory in a test", func(t *testing.T) {
+		lines := append([]string{"TestBig|run", "TestBig|output|=== RUN   TestBig\n"}, inTest("TestBig", fatalOOM)...)
+		lines = append(lines, "|output|FAIL\texample.com/m\t0.4s\n", "|fail")
+		for _, sb := range []Sandbox{limited, {}} {
+			rep, _ := collectIn(t, sb, stream(lines...), false, "")
+			f := onlyFailure(t, rep)
+			want := "test did not finish: the test binary exited early\nruntime: out of memory: cannot allocate 67108864-byte block (469762048 in use)\n" + oomMessage
+			if sb.MemoryLimit > 0 {
+				want = strings.Replace(want, "the test binary exited early", "out of memory: the test binary exceeded the sandbox's memory limit of 256 MiB", 1)
+			}
+			if f.Message != want {
+				t.Errorf("sandbox %+v: message:\n%s\nwant:\n%s", sb, f.Message, want)
+			}
+			if f.File != filepath.FromSlash("/work/m/a.go") || f.Line != 9 {
+				t.Errorf("failure at %s:%d, want a.go:9", f.File, f.Line)
+			}
+		}
+	})
+
+	t.Run("out of memory outside any test", func(t *testing.T) {
+		lines := append([]string{"|start"}, inTest("", fatalOOM)...)
+		lines = append(lines, "|output|FAIL\texample.com/m\t0.4s\n", "|fail")
+		rep, _ := collectIn(t, limited, stream(lines...), false, "")
+		f := onlyFailure(t, rep)
+		if f.Test != "example.com/m" || !strings.HasPrefix(f.Message, "out of memory: the test binary exceeded the sandbox's memory limit of 256 MiB\nruntime: out of memory") {
+			t.Errorf("failure %+v", f)
+		}
+	})
+
+	t.Run("the crash line survives a full message", func(t *testing.T) {
+		rep := collect(t, stream(
+			"TestLoud|run",
+			"TestLoud|output|"+strings.Repeat("x", 3000)+"\n",
+			"TestLoud|output|panic: boom\n",
+			"TestLoud|output|\n",
+			"TestLoud|output|goroutine 7 [running]:\n",
+			"TestLoud|fail",
+		), false, "")
+		f := onlyFailure(t, rep)
+		if !strings.HasSuffix(f.Message, "(output truncated)\npanic: boom") {
+			t.Errorf("message ends %q", f.Message[max(0, len(f.Message)-60):])
+		}
+	})
+
+	t.Run("sandbox set-up error", func(t *testing.T) {
+		_, c := collectIn(t, Sandbox{Isolate: true}, stream(
+			"|start",
+			"|output|"+sandboxErrorPrefix+"cannot copy the package directory to /tmp/x\n",
+			"|output|FAIL\texample.com/m\t0.0s\n",
+			"|fail",
+		), false, "")
+		if c.sandboxErr != "cannot copy the package directory to /tmp/x" {
+			t.Errorf("sandboxErr = %q", c.sandboxErr)
+		}
+	})
+}
+
+func TestExecQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/bin/sh":            "/bin/sh",
+		"/tmp/a b/x.sh":      "'/tmp/a b/x.sh'",
+		"/tmp/it's/x.sh":     `"/tmp/it's/x.sh"`,
+		"/tmp/it's \"x\".sh": "",
+	} {
+		got, err := execQuote(in)
+		if got != want || (err != nil) != (want == "") {
+			t.Errorf("execQuote(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if got := shellQuote("it's"); got != `'it'\''s'` {
+		t.Errorf("shellQuote = %s", got)
 	}
 }
 

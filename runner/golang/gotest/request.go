@@ -28,6 +28,7 @@ type request struct {
 	importPath string            // derived from go.mod's module line; may be ""
 	overlay    map[string][]byte // absolute clean path -> content
 	timeout    time.Duration
+	sandbox    Sandbox
 	key        string
 	// testSources holds the package's _test.go files by base name, overlay
 	// applied, to find a test's declaration when its output names no line.
@@ -36,8 +37,8 @@ type request struct {
 
 // prepare resolves file to its package and module and computes the cache
 // key: a hash of the package directory's .go files (overlay applied), go.mod
-// and go.sum, every other overlay entry, and the timeout.
-func prepare(file string, overlay map[string][]byte, timeout time.Duration) (*request, error) {
+// and go.sum, every other overlay entry, the timeout and the sandbox.
+func prepare(file string, overlay map[string][]byte, timeout time.Duration, sb Sandbox) (*request, error) {
 	if !filepath.IsAbs(file) {
 		return nil, fmt.Errorf("file path %q is not absolute", file)
 	}
@@ -46,6 +47,7 @@ func prepare(file string, overlay map[string][]byte, timeout time.Duration) (*re
 		dir:         filepath.Dir(filepath.Clean(file)),
 		overlay:     make(map[string][]byte, len(overlay)),
 		timeout:     timeout,
+		sandbox:     sb,
 		testSources: make(map[string][]byte),
 	}
 	for p, content := range overlay {
@@ -64,6 +66,7 @@ func prepare(file string, overlay map[string][]byte, timeout time.Duration) (*re
 	writeField(h, []byte("gotest/v1"))
 	writeField(h, []byte(req.dir))
 	writeField(h, []byte(strconv.FormatInt(int64(timeout), 10)))
+	writeField(h, []byte(sb.keyString()))
 
 	files, err := req.packageFiles()
 	if err != nil {
