@@ -292,3 +292,36 @@ func toElements(edits []protocol.TextEdit) []protocol.TextDocumentEditElement {
 	}
 	return out
 }
+
+func TestAskBeforeApplying(t *testing.T) {
+	t.Parallel()
+	dir, file, text := calcDir(t)
+	fixed := strings.Replace(text, `return fmt.Sprintf("hello")`, `return "hello"`, 1)
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", fixed)})
+	h := lsptest.Start(t, server.Options{})
+	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
+	h.Client.Answers = []string{"Show diff", "Apply"}
+	h.Initialize(dir, sessionClient(modelSettings(srv, `, "applyMode": "ask"`)))
+	u := h.Open(file)
+	h.AwaitVersion(u, 1)
+	startSession(t, h, u, "Refactor with model", true)
+	edit := awaitApplyEdit(t, h)
+	tde := edit.Edit.DocumentChanges[0].(*protocol.TextDocumentEdit)
+	if got := applyTextEdits(t, text, tde.Edits); got != fixed {
+		t.Errorf("applied:\n%s", got)
+	}
+	// The diff was shown between the two questions.
+	diff := h.AwaitMessage("+\treturn \"hello\"")
+	if !strings.Contains(diff.Message, "-\treturn fmt.Sprintf(\"hello\")") {
+		t.Errorf("diff message:\n%s", diff.Message)
+	}
+	asked := 0
+	for _, e := range h.Client.Events() {
+		if e.Method == protocol.MethodWindowShowMessageRequest {
+			asked++
+		}
+	}
+	if asked != 2 {
+		t.Errorf("asked %d times, want 2 (Show diff, then Apply)", asked)
+	}
+}

@@ -30,6 +30,9 @@ type Recorder struct {
 	// ApplyEditResult answers workspace/applyEdit; nil applies nothing and
 	// reports failure.
 	ApplyEditResult *protocol.ApplyWorkspaceEditResult
+	// Answers are the titles picked, in order, for window/showMessageRequest;
+	// when they run out the request is dismissed (null).
+	Answers []string
 }
 
 // NewRecorder returns an empty Recorder.
@@ -151,4 +154,18 @@ func clone[T any](v T) T {
 		return v
 	}
 	return c
+}
+
+// ShowMessageRequest implements protocol.Client: it picks the next of
+// Answers.
+func (r *Recorder) ShowMessageRequest(_ context.Context, p *protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
+	r.record(protocol.MethodWindowShowMessageRequest, clone(p))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.Answers) == 0 {
+		return nil, nil
+	}
+	a := r.Answers[0]
+	r.Answers = r.Answers[1:]
+	return &protocol.MessageActionItem{Title: a}, nil
 }
