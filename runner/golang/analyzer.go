@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 	"path/filepath"
 	"runtime/debug"
 	"sync"
@@ -28,18 +27,27 @@ type AnalyzerOptions struct {
 	// MaxFileSize is the largest file, in bytes, that Analyze analyses;
 	// 0 means 2 MiB. Larger files get one informational alert instead.
 	MaxFileSize int
+	// CacheDir is the directory where the types and facts of dependencies
+	// outside the workspace (the standard library, modules in the module
+	// cache) are kept between runs, so that a new process need not
+	// analyse them again. "" means fixloop/go-analysis under
+	// os.UserCacheDir; "off" disables the cache.
+	CacheDir string
 }
 
 const defaultMaxFileSize = 2 << 20
 
 // maxStates bounds how many packages keep their state (dependency types and
-// facts, some tens of MB each) at a time; the least recently used goes.
+// facts, a few MB each) at a time; the least recently used goes.
 const maxStates = 8
 
 // An Analyzer runs the go vet suite and staticcheck on Go packages, in
 // process. It keeps, per package, what a later edit does not change, so
-// that re-analysing an edited package is fast. It is long-lived and safe
-// for concurrent use; a server needs one.
+// that re-analysing an edited package is fast, and on disk (see
+// AnalyzerOptions.CacheDir) the types and facts of dependencies outside the
+// workspace. It is long-lived and safe for concurrent use; a server needs
+// one. While a full load checks dependencies from source it lowers the
+// process's soft memory limit, and restores it when the load ends.
 type Analyzer struct {
 	log         *slog.Logger
 	maxFileSize int
@@ -48,7 +56,9 @@ type Analyzer struct {
 	// factCheckers are the analyzers that run on dependencies: those that
 	// export facts, and those they require.
 	factCheckers []*analysis.Analyzer
-	parallel     int // dependencies checked at once
+	parallel     int       // dependencies checked at once
+	cache        *depCache // nil: none
+	trimOnce     sync.Once
 
 	mu     sync.Mutex
 	states map[string]*pkgState // by package directory
@@ -57,6 +67,8 @@ type Analyzer struct {
 	fullLoads   atomic.Int64
 	incremental atomic.Int64
 	reused      atomic.Int64
+	depsChecked atomic.Int64
+	depsCached  atomic.Int64
 }
 
 // Stats counts an Analyzer's work.
@@ -70,6 +82,11 @@ type Stats struct {
 	// Reused counts calls answered from the previous result because no
 	// input had changed.
 	Reused int64
+	// DependenciesChecked counts the dependencies that full loads
+	// type-checked and analysed from source; DependenciesCached those
+	// whose types and facts they read from the dependency cache.
+	DependenciesChecked int64
+	DependenciesCached  int64
 }
 
 // Result is what Analyze found in one package.
@@ -113,10 +130,17 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 		return nil, fmt.Errorf("validating analyzers: %w", err)
 	}
 	a.factCheckers = factAnalyzers(a.checks)
-	a.parallel = 1
-	if v, err := strconv.Atoi(os.Getenv("DEPPAR")); err == nil {
-		a.parallel = v
+	dir := opts.CacheDir
+	if dir == "" {
+		dir = defaultCacheDir()
 	}
+	if dir != "" && dir != "off" {
+		a.cache = newDepCache(dir, a.factCheckers, a.log)
+	}
+	// One dependency at a time: on two cores, checking two at once gains
+	// little (the analyzers of one package already run in parallel) and
+	// needs memory for both.
+	a.parallel = 1
 	return a, nil
 }
 
@@ -126,6 +150,9 @@ func (a *Analyzer) Stats() Stats {
 		FullLoads:         a.fullLoads.Load(),
 		IncrementalPasses: a.incremental.Load(),
 		Reused:            a.reused.Load(),
+
+		DependenciesChecked: a.depsChecked.Load(),
+		DependenciesCached:  a.depsCached.Load(),
 	}
 }
 
@@ -152,7 +179,7 @@ func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string]
 	}
 	if size > int64(a.maxFileSize) {
 		return noticeResult(dir, file, fmt.Sprintf(
-			"%s was not analysed: it is %d bytes, larger than the limit of %d bytes (AnalyzerOptions.MaxFileSize).",
+			"%s was not analysed: it is %d bytes, larger than the limit of %d bytes (the maxFileSize setting).",
 			filepath.Base(file), size, a.maxFileSize)), nil
 	}
 	modRoot := findModuleRoot(dir)

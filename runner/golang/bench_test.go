@@ -31,13 +31,23 @@ func benchEdit(tb testing.TB) (file string, orig, edited []byte) {
 	return file, orig, edited
 }
 
-// BenchmarkAnalyzeColdLoad measures a full load: go/packages, type-checking
-// and analysing every dependency, then the package.
+// BenchmarkAnalyzeColdLoad measures a full load: go/packages, then
+// type-checking and analysing every dependency (cache=off) or decoding them
+// from a warm dependency cache (cache=warm), then the package.
 func BenchmarkAnalyzeColdLoad(b *testing.B) {
+	b.Run("cache=off", func(b *testing.B) { benchmarkColdLoad(b, "off") })
+	b.Run("cache=warm", func(b *testing.B) {
+		dir := b.TempDir()
+		warmCache(b, dir)
+		benchmarkColdLoad(b, dir)
+	})
+}
+
+func benchmarkColdLoad(b *testing.B, cacheDir string) {
 	file, _, _ := benchEdit(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		a, err := NewAnalyzer(AnalyzerOptions{})
+		a, err := NewAnalyzer(AnalyzerOptions{CacheDir: cacheDir})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -48,12 +58,34 @@ func BenchmarkAnalyzeColdLoad(b *testing.B) {
 }
 
 // BenchmarkAnalyzePeakHeap measures the memory of what the server does on
-// opening a file: a cold load and 20 edits. It reports the peak, sampled
+// opening a file: a first load (with no dependency cache, or a warm one)
+// and 20 edits. It reports the peak, sampled
 // every millisecond, of the heap's objects (live and not yet collected),
 // of the live heap as of each collection, and of the memory that the Go
 // runtime holds from the OS (the part of the RSS that Go controls), and
 // what is live after the edits, that is, what the package's state costs.
 func BenchmarkAnalyzePeakHeap(b *testing.B) {
+	b.Run("cache=off", func(b *testing.B) { benchmarkPeakHeap(b, "off") })
+	b.Run("cache=warm", func(b *testing.B) {
+		dir := b.TempDir()
+		warmCache(b, dir)
+		benchmarkPeakHeap(b, dir)
+	})
+}
+
+// warmCache fills the dependency cache in dir for the bench package.
+func warmCache(b *testing.B, dir string) {
+	file, _, _ := benchEdit(b)
+	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := a.Analyze(context.Background(), file, nil); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func benchmarkPeakHeap(b *testing.B, cacheDir string) {
 	file, orig, edited := benchEdit(b)
 	ctx := context.Background()
 	var peak memPeak
@@ -62,7 +94,7 @@ func BenchmarkAnalyzePeakHeap(b *testing.B) {
 		runtime.GC()
 		debug.FreeOSMemory()
 		stop := peak.sample(time.Millisecond)
-		a, err := NewAnalyzer(AnalyzerOptions{})
+		a, err := NewAnalyzer(AnalyzerOptions{CacheDir: cacheDir})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -160,7 +192,7 @@ func BenchmarkAnalyzeEditGOGC400(b *testing.B) {
 
 func benchmarkEdit(b *testing.B) {
 	file, orig, edited := benchEdit(b)
-	a, err := NewAnalyzer(AnalyzerOptions{})
+	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir})
 	if err != nil {
 		b.Fatal(err)
 	}

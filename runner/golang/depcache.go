@@ -79,7 +79,7 @@ func toolHash(analyzers []*analysis.Analyzer) []byte {
 	fmt.Fprintln(h, depCacheVersion)
 	fmt.Fprintln(h, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	for _, a := range analyzers {
-		fmt.Fprintln(h, "analyzer", a.Name, reflect.TypeOf(a.Run).String())
+		fmt.Fprintln(h, "analyzer", a.Name)
 		for _, f := range a.FactTypes {
 			fmt.Fprintf(h, "  fact %T\n", f)
 		}
@@ -108,11 +108,8 @@ func toolHash(analyzers []*analysis.Analyzer) []byte {
 }
 
 // key computes the cache key of package p from its files' contents and its
-// imports' keys, or reports that p cannot be cached.
-func (c *depCache) key(p *packages.Package, srcs [][]byte, importKeys func(*packages.Package) (cacheKey, bool)) (cacheKey, bool) {
-	if c == nil || p.ForTest != "" || len(p.Errors) > 0 || p.PkgPath == "unsafe" || !outsideWorkspace(p) {
-		return cacheKey{}, false
-	}
+// imports' keys.
+func (c *depCache) key(p *packages.Package, srcs [][]byte, importKeys func(*packages.Package) cacheKey) cacheKey {
 	h := sha256.New()
 	h.Write(c.tool)
 	fmt.Fprintf(h, "package %q %q %q\n", p.ID, p.PkgPath, p.Name)
@@ -135,15 +132,11 @@ func (c *depCache) key(p *packages.Package, srcs [][]byte, importKeys func(*pack
 			fmt.Fprintf(h, "import %q unsafe\n", path)
 			continue
 		}
-		k, ok := importKeys(ip)
-		if !ok {
-			return cacheKey{}, false
-		}
-		fmt.Fprintf(h, "import %q %x\n", path, k)
+		fmt.Fprintf(h, "import %q %x\n", path, importKeys(ip))
 	}
 	var k cacheKey
 	h.Sum(k[:0])
-	return k, true
+	return k
 }
 
 // outsideWorkspace reports whether p's files cannot be edited by the user:
@@ -171,6 +164,13 @@ func (c *depCache) get(k cacheKey) []byte {
 	if err != nil {
 		return nil
 	}
+	// The entry ends with a hash of the rest, in case the file is damaged.
+	n := len(data) - sha256.Size
+	if n < 0 || sha256.Sum256(data[:n]) != [sha256.Size]byte(data[n:]) {
+		c.log.Debug("damaged dependency cache entry", "file", name)
+		return nil
+	}
+	data = data[:n:n]
 	// Entries that are used stay; see trim.
 	if fi, err := os.Stat(name); err == nil && time.Since(fi.ModTime()) > time.Hour {
 		now := time.Now()
@@ -191,7 +191,8 @@ func (c *depCache) put(k cacheKey, data []byte) {
 		c.log.Debug("writing dependency cache", "error", err)
 		return
 	}
-	_, err = f.Write(data)
+	sum := sha256.Sum256(data)
+	_, err = f.Write(append(data[:len(data):len(data)], sum[:]...))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

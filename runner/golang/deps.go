@@ -11,9 +11,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
-	"os"
-	"time"
-	"runtime/metrics"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
@@ -30,27 +27,50 @@ import (
 // Packages are type-checked against the *types.Package objects already
 // built for their imports, so that the objects that facts are keyed by are
 // the objects that importers see.
+//
+// Dependencies outside the workspace (the standard library, the module
+// cache) go through the depCache: on a hit, their types and facts are
+// decoded from it, without parsing or analysis. On a miss they are checked
+// and analysed from source, and then their types and facts are encoded,
+// stored, and decoded again, so that importers see the same compact types
+// (export data has no function bodies or local scopes) whether or not the
+// cache had the package.
 type depChecker struct {
 	log   *slog.Logger
 	fset  *token.FileSet
 	read  func(string) ([]byte, error)
-	facts []*analysis.Analyzer // the fact-producing analyzers and what they require
+	facts []*analysis.Analyzer // the fact-producing analyzers (the driver adds what they require)
 	store *factStore
+	cache *depCache // nil: no cache
 	// parallel bounds how many packages are checked at once.
 	parallel int
 	// checkRoot type-checks root i of the load; called in import order,
 	// roots in their order, after the packages that root i imports.
 	checkRoot func(i int) *checked
+	// mem is the load's claim on the memory limit (see memory.go).
+	mem *memClaim
 
 	mu       sync.Mutex
 	types    map[*packages.Package]*types.Package
 	illTyped map[*packages.Package]bool
+	canon    map[*packages.Package]bool     // packages whose types and facts were decoded from an entry
+	keys     map[*packages.Package]cacheKey // their cache keys, if there is a cache
+	exported map[string]*types.Package      // their types, by path, for reading export data
 	roots    []*checked
+	byName   map[string]*analysis.Analyzer
+	stats    depStats
+	need     int64      // memory that the packages being checked need
+	decodeMu sync.Mutex // serialises reads of export data, which add to exported
+}
+
+// depStats counts what a depChecker did.
+type depStats struct {
+	checked, cached, stored int
+	checkedBytes            int64 // source checked
 }
 
 // factAnalyzers returns the analyzers that must run on dependencies: those
-// that export facts, among checks and everything they require, and the
-// analyzers that they require.
+// that export facts, among checks and everything they require.
 func factAnalyzers(checks []*analysis.Analyzer) []*analysis.Analyzer {
 	var out []*analysis.Analyzer
 	seen := make(map[*analysis.Analyzer]bool)
@@ -90,7 +110,14 @@ type depNode struct {
 func (dc *depChecker) run(ctx context.Context, l *loaded) ([]*checked, error) {
 	dc.types = make(map[*packages.Package]*types.Package)
 	dc.illTyped = make(map[*packages.Package]bool)
+	dc.canon = make(map[*packages.Package]bool)
+	dc.keys = make(map[*packages.Package]cacheKey)
+	dc.exported = make(map[string]*types.Package)
 	dc.roots = make([]*checked, len(l.roots))
+	dc.byName = make(map[string]*analysis.Analyzer, len(dc.facts))
+	for _, a := range dc.facts {
+		dc.byName[a.Name] = a
+	}
 
 	nodes := make(map[*packages.Package]*depNode, len(l.deps)+len(l.roots))
 	for _, p := range l.deps {
@@ -108,7 +135,6 @@ func (dc *depChecker) run(ctx context.Context, l *loaded) ([]*checked, error) {
 		}
 		prevRoot = n
 	}
-	var ready []*depNode
 	for _, n := range nodes {
 		for _, ip := range n.p.Imports {
 			in := nodes[ip]
@@ -122,6 +148,7 @@ func (dc *depChecker) run(ctx context.Context, l *loaded) ([]*checked, error) {
 			}
 		}
 	}
+	var ready []*depNode
 	for _, n := range nodes {
 		if n.waiting == 0 {
 			ready = append(ready, n)
@@ -216,40 +243,176 @@ func (dc *depChecker) check(ctx context.Context, n *depNode) (err error) {
 		}
 		return nil
 	}
-	t0 := time.Now()
-	u := dc.typeCheck(n.p)
-	if u == nil {
-		return nil
-	}
-	t1 := time.Since(t0)
-	err = dc.analyze(ctx, u)
-	if debugDeps {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
-		metrics.Read(s)
-		fmt.Fprintf(os.Stderr, "DEP %-30s files=%3d check=%v total=%v heap=%dMB live=%dMB\n", n.p.PkgPath, len(n.p.CompiledGoFiles), t1, time.Since(t0), s[0].Value.Uint64()>>20, s[1].Value.Uint64()>>20)
-	}
-	return err
+	return dc.checkDep(ctx, n.p)
 }
 
-// typeCheck parses and type-checks a dependency the way go/packages does,
-// and records its types; it returns the unit to analyse, or nil if there is
-// nothing to analyse.
-func (dc *depChecker) typeCheck(p *packages.Package) *unit {
+// checkDep gives dependency p its types and facts: from the cache, or by
+// type-checking and analysing it.
+func (dc *depChecker) checkDep(ctx context.Context, p *packages.Package) error {
 	if p.PkgPath == "unsafe" {
-		dc.mu.Lock()
-		dc.types[p] = types.Unsafe
-		dc.mu.Unlock()
-		return &unit{fset: dc.fset, pkg: types.Unsafe, info: newTypesInfo(), sizes: p.TypesSizes, module: analysisModule(p.Module), readFile: dc.read}
+		dc.setTypes(p, types.Unsafe, false)
+		return nil
 	}
-	illTyped := len(p.Errors) > 0
-	syntax := make([]*ast.File, 0, len(p.CompiledGoFiles))
-	for _, name := range p.CompiledGoFiles {
+	srcs := make([][]byte, len(p.CompiledGoFiles))
+	canon := dc.canonical(p)
+	for i, name := range p.CompiledGoFiles {
 		src, err := dc.read(name)
 		if err != nil {
+			canon = false
+		}
+		srcs[i] = src
+	}
+	var key cacheKey
+	useCache := canon && dc.cache != nil
+	if useCache {
+		key = dc.cache.key(p, srcs, dc.keyOf)
+		if data := dc.cache.get(key); data != nil {
+			err := dc.install(p, key, data)
+			if err == nil {
+				dc.count(func(s *depStats) { s.cached++ })
+				return nil
+			}
+			dc.log.Debug("unusable dependency cache entry", "package", p.ID, "error", err)
+		}
+	}
+
+	need := int64(0)
+	for _, src := range srcs {
+		need += int64(len(src)) * memPerSourceByte
+	}
+	dc.addNeed(need)
+	defer dc.addNeed(-need)
+	u := dc.typeCheck(p, srcs)
+	if err := dc.analyze(ctx, u); err != nil {
+		return err
+	}
+	dc.count(func(s *depStats) { s.checked++; s.checkedBytes += need / memPerSourceByte })
+	if !canon || u.illTyped {
+		return nil
+	}
+	// Replace the package's types and facts with what the cache would
+	// hold, whether or not there is a cache.
+	data, err := encodeEntry(dc.fset, u.pkg, dc.store, dc.facts)
+	if err == nil {
+		err = dc.install(p, key, data)
+	}
+	if err != nil {
+		dc.log.Debug("cannot encode the types and facts of a dependency", "package", p.ID, "error", err)
+		return nil
+	}
+	if useCache {
+		dc.cache.put(key, data)
+		dc.count(func(s *depStats) { s.stored++ })
+	}
+	// Nothing refers to the positions of the source any more.
+	for _, f := range u.files {
+		if tf := dc.fset.File(f.FileStart); tf != nil {
+			dc.fset.RemoveFile(tf)
+		}
+	}
+	return nil
+}
+
+// canonical reports whether p's types and facts are to be encoded as the
+// cache would hold them: p is outside the workspace, has no errors, is not
+// a test variant, and so are all its imports.
+func (dc *depChecker) canonical(p *packages.Package) bool {
+	if p.ForTest != "" || len(p.Errors) > 0 || !outsideWorkspace(p) {
+		return false
+	}
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	for _, ip := range p.Imports {
+		if ip.PkgPath != "unsafe" && !dc.canon[ip] {
+			return false
+		}
+	}
+	return true
+}
+
+// addNeed adds to the memory that the packages being checked need.
+func (dc *depChecker) addNeed(n int64) {
+	dc.mu.Lock()
+	dc.need += n
+	need := dc.need
+	dc.mu.Unlock()
+	if dc.mem != nil {
+		dc.mem.set(need)
+	}
+}
+
+func (dc *depChecker) count(f func(*depStats)) {
+	dc.mu.Lock()
+	f(&dc.stats)
+	dc.mu.Unlock()
+}
+
+func (dc *depChecker) setTypes(p *packages.Package, pkg *types.Package, illTyped bool) {
+	dc.mu.Lock()
+	dc.types[p] = pkg
+	dc.illTyped[p] = illTyped
+	dc.mu.Unlock()
+}
+
+// keyOf returns the cache key of a canonical dependency.
+func (dc *depChecker) keyOf(p *packages.Package) cacheKey {
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	return dc.keys[p]
+}
+
+// install decodes a cache entry for p and makes its types and facts p's,
+// replacing any that type-checking and analysing p produced.
+func (dc *depChecker) install(p *packages.Package, key cacheKey, data []byte) error {
+	e, err := dc.decode(p, data)
+	if err != nil {
+		return err
+	}
+	dc.mu.Lock()
+	prev := dc.types[p]
+	dc.types[p] = e.pkg
+	dc.illTyped[p] = false
+	dc.canon[p] = true
+	dc.keys[p] = key
+	dc.mu.Unlock()
+	if prev != nil {
+		dc.store.drop(prev, dc.facts)
+	}
+	for a, af := range e.facts {
+		dc.store.put(a, e.pkg, af)
+	}
+	return nil
+}
+
+// decode decodes a cache entry for p. Export data is read one package at a
+// time, against the packages read before.
+func (dc *depChecker) decode(p *packages.Package, data []byte) (e *decodedEntry, err error) {
+	dc.decodeMu.Lock()
+	defer dc.decodeMu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			delete(dc.exported, p.PkgPath)
+			e, err = nil, fmt.Errorf("decoding the cache entry of %s: internal error: %v", p.ID, r)
+		}
+	}()
+	if dc.exported[p.PkgPath] != nil {
+		return nil, fmt.Errorf("two packages with path %s", p.PkgPath)
+	}
+	return decodeEntry(data, dc.fset, dc.exported, p.PkgPath, dc.byName)
+}
+
+// typeCheck parses and type-checks dependency p the way go/packages does,
+// from srcs (nil for files that could not be read), and records its types;
+// it returns the unit to analyse.
+func (dc *depChecker) typeCheck(p *packages.Package, srcs [][]byte) *unit {
+	illTyped := len(p.Errors) > 0
+	syntax := make([]*ast.File, 0, len(p.CompiledGoFiles))
+	for i, name := range p.CompiledGoFiles {
+		if srcs[i] == nil {
 			illTyped = true
 			continue
 		}
-		sf := parseSrc(dc.fset, name, src)
+		sf := parseSrc(dc.fset, name, srcs[i])
 		if len(sf.errs) > 0 {
 			illTyped = true
 		}
@@ -299,11 +462,7 @@ func (dc *depChecker) typeCheck(p *packages.Package) *unit {
 	if len(typeErrors) > 0 {
 		illTyped = true
 	}
-
-	dc.mu.Lock()
-	dc.types[p] = pkg
-	dc.illTyped[p] = illTyped
-	dc.mu.Unlock()
+	dc.setTypes(p, pkg, illTyped)
 	return &unit{
 		fset:         dc.fset,
 		pkg:          pkg,
@@ -348,5 +507,3 @@ func (dc *depChecker) depInfo() (map[*packages.Package]*types.Package, map[*type
 	}
 	return typesOf, ill
 }
-
-var debugDeps = os.Getenv("DEBUGDEPS") != ""

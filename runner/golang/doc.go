@@ -25,21 +25,37 @@
 // //lint:ignore and //lint:file-ignore directives silence staticcheck alerts
 // as they do in staticcheck itself.
 //
-// # Speed
+// # Speed and memory
 //
 // An editor wants diagnostics within tens of milliseconds of a keystroke,
-// while loading a package with go/packages and analysing it and its
-// dependencies takes more than a second. So the first Analyze of a package
-// does that full load, once, and keeps what edits do not change: the
-// dependencies' types, the facts that fact-producing analyzers (printf,
-// ctrlflow, staticcheck's purity, deprecation and nilness analyses, ...)
-// computed for them, the file set, and the syntax of the package's files.
-// Later calls compare the package's file texts with what they were, re-parse
-// only the files that changed, type-check the package alone against the
-// cached dependency types, and run the analyzers on it with a small driver
-// (driver.go) that serves the cached facts, runs independent analyzers in
-// parallel on up to GOMAXPROCS goroutines and frees intermediate results
-// early. When nothing changed, the previous result is returned.
+// while loading a package and analysing it and its dependencies takes more
+// than a second. So the first Analyze of a package does a full load, once,
+// and keeps what edits do not change: the dependencies' types, the facts
+// that fact-producing analyzers (printf, ctrlflow, staticcheck's purity,
+// deprecation and nilness analyses, ...) computed for them, the file set,
+// and the syntax of the package's files. Later calls compare the package's
+// file texts with what they were, re-parse only the files that changed,
+// type-check the package alone against the cached dependency types, and run
+// the analyzers on it with a small driver (driver.go) that serves the
+// cached facts, runs independent analyzers in parallel on up to GOMAXPROCS
+// goroutines and frees intermediate results early. When nothing changed,
+// the previous result is returned.
+//
+// A full load asks go/packages for the import graph only, without syntax or
+// types (load.go), then goes through the dependencies in import order, one
+// at a time (deps.go): it parses and type-checks a dependency against the
+// types already built for its imports, runs the fact-producing analyzers
+// on it, and keeps its types and facts while its syntax, types.Info and the
+// analyzers' results go. Dependencies outside the workspace (the standard
+// library, the module cache) are then re-encoded as the dependency cache
+// holds them (depcache.go): types as export data, which has no function
+// bodies or local scopes, and facts by object path; importers see the
+// decoded, compact types. The cache keeps these entries on disk
+// (AnalyzerOptions.CacheDir), keyed by the contents of the package's files,
+// its imports' keys and the analyzers' versions, so that a later process,
+// or a load of another module, decodes them instead of checking the
+// standard library again. While a full load checks packages from source, a
+// soft memory limit keeps the heap near what is live (memory.go).
 //
 // The incremental path gives exactly the diagnostics of a full load: the
 // full load checks the package with the same code, and the driver reproduces
@@ -50,8 +66,17 @@
 // go.mod or go.sum changing on disk, a call to Invalidate, or a package that
 // uses cgo, has go list errors, or whose dependencies include test variants.
 //
-// On the 13-file, 1,860-line testdata/benchpkg, on two cores, a full load
-// takes about 1.6 s, an edit about 30 ms (20-25 ms with SetGCPercent(400)),
-// and a package's cached state about 30 MB; an Analyzer keeps the state of
-// the 8 most recently analysed packages.
+// A full load that checks packages from source lowers the process's soft
+// memory limit (debug.SetMemoryLimit) while it runs and restores it after,
+// and then returns freed memory to the OS (debug.FreeOSMemory).
+//
+// On the 13-file, 1,860-line testdata/benchpkg (126 packages with its
+// dependencies), on two cores: a full load with a warm dependency cache
+// takes about 0.15 s and allocates 45 MB; with no cache, about 1.9 s and
+// 900 MB, with a peak live heap of about 120 MB while package runtime is
+// analysed. An edit takes about 25 ms (18 ms with SetGCPercent(400)), and a
+// package's cached state is about 6 MB; an Analyzer keeps the state of the
+// 8 most recently analysed packages. The language server, opening the
+// package and editing it 20 times, peaks at about 55 MB of resident memory
+// with a warm cache and 170 MB with none.
 package golang

@@ -115,6 +115,19 @@ func (d *driver) action(a *analysis.Analyzer, u *unit) *action {
 				act.deps = append(act.deps, d.action(a, iu))
 			}
 		}
+		if len(d.units) > 1 {
+			// A unit may also reach another through packages that are
+			// not units (an external test package through a dependency
+			// compiled against the package's test variant); its
+			// analysis may read the other's facts (AllObjectFacts), so
+			// it must wait for them.
+			direct := u.pkg.Imports()
+			for _, imp := range importClosure(u.pkg) {
+				if iu := d.units[imp]; iu != nil && !slices.Contains(direct, imp) {
+					act.deps = append(act.deps, d.action(a, iu))
+				}
+			}
+		}
 		act.facts = d.store.create(a, u.pkg)
 	}
 	for _, dep := range act.deps {

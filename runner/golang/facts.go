@@ -71,6 +71,22 @@ func (s *factStore) get(a *analysis.Analyzer, pkg *types.Package) *actionFacts {
 	return nil
 }
 
+// put adds the entry for (a, pkg).
+func (s *factStore) put(a *analysis.Analyzer, pkg *types.Package, af *actionFacts) {
+	s.mu.Lock()
+	s.entries[factStoreKey{a, pkg}] = af
+	s.mu.Unlock()
+}
+
+// drop deletes the entries of pkg.
+func (s *factStore) drop(pkg *types.Package, analyzers []*analysis.Analyzer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range analyzers {
+		delete(s.entries, factStoreKey{a, pkg})
+	}
+}
+
 // prune drops the entries of pkg that hold no facts and no failure: they
 // tell importers nothing that a missing entry does not.
 func (s *factStore) prune(pkg *types.Package, analyzers []*analysis.Analyzer) {

@@ -13,6 +13,22 @@ import (
 	"github.com/fixloop/fixloop/runner"
 )
 
+// testCacheDir is the dependency cache of the tests' analyzers (those that
+// do not choose their own), so that tests neither use nor fill the user's.
+var testCacheDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fixloop-golang-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testCacheDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 // shared is one default Analyzer that the tests about the testdata modules
 // share, so that each module is loaded once.
 var shared struct {
@@ -23,7 +39,7 @@ var shared struct {
 
 func sharedAnalyzer(t *testing.T) *Analyzer {
 	t.Helper()
-	shared.once.Do(func() { shared.a, shared.err = NewAnalyzer(AnalyzerOptions{}) })
+	shared.once.Do(func() { shared.a, shared.err = NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir}) })
 	if shared.err != nil {
 		t.Fatal(shared.err)
 	}
@@ -32,6 +48,9 @@ func sharedAnalyzer(t *testing.T) *Analyzer {
 
 func newAnalyzer(t *testing.T, opts AnalyzerOptions) *Analyzer {
 	t.Helper()
+	if opts.CacheDir == "" {
+		opts.CacheDir = testCacheDir
+	}
 	a, err := NewAnalyzer(opts)
 	if err != nil {
 		t.Fatalf("NewAnalyzer(%+v): %v", opts, err)

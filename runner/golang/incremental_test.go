@@ -153,7 +153,9 @@ func TestStatsAndFallbacks(t *testing.T) {
 			f = filepath.Join(dir, s.file)
 		}
 		analyze(t, a, f, s.overlay)
-		if got := a.Stats(); got != s.want {
+		got := a.Stats()
+		got.DependenciesChecked, got.DependenciesCached = 0, 0
+		if got != s.want {
 			t.Fatalf("%s: Stats = %+v, want %+v", s.name, got, s.want)
 		}
 	}

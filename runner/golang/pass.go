@@ -50,9 +50,8 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	read := readOverlay(overlay)
 	fset := token.NewFileSet()
 
-	if v, err := strconv.Atoi(os.Getenv("DEPLIMIT")); err == nil {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(v) << 20))
-	}
+	mem := claimMemory()
+	defer mem.release()
 	depStore := newFactStore(nil)
 	dc := &depChecker{
 		log:      a.log,
@@ -60,7 +59,12 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 		read:     read,
 		facts:    a.factCheckers,
 		store:    depStore,
+		cache:    a.cache,
 		parallel: a.parallel,
+		mem:      mem,
+	}
+	if a.cache != nil {
+		a.trimOnce.Do(a.cache.trim)
 	}
 	var readErr error
 	var roots []*checked
@@ -70,6 +74,7 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 		typesOf, illTyped := dc.depInfo()
 		spec := l.rootSpec(i, typesOf, illTyped)
 		files := make([]*srcFile, 0, len(spec.fileNames))
+		need := int64(0)
 		for _, name := range spec.fileNames {
 			src, err := read(name)
 			if err != nil {
@@ -78,8 +83,11 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 				}
 				continue
 			}
+			need += int64(len(src)) * memPerSourceByte
 			files = append(files, parseSrc(fset, name, bytes.Clone(src)))
 		}
+		dc.addNeed(need)
+		defer dc.addNeed(-need)
 		c := typeCheck(fset, spec, files, roots)
 		roots = append(roots, c)
 		return c
@@ -93,9 +101,14 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	tDeps := time.Since(t0)
 
 	rootUnits := make([]*unit, len(roots))
+	need := int64(0)
 	for i, r := range roots {
 		rootUnits[i] = r.unit(fset, read)
+		for _, f := range r.files {
+			need += int64(len(f.src)) * memPerSourceByte
+		}
 	}
+	mem.set(need)
 	d := newDriver(a.log, newFactStore(depStore), rootUnits)
 	for _, u := range rootUnits {
 		for _, an := range a.checks {
@@ -107,8 +120,17 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	}
 	res := a.report(fset, st.dir, file, roots, d, l.listErrs)
 	a.fullLoads.Add(1)
+	a.depsChecked.Add(int64(dc.stats.checked))
+	a.depsCached.Add(int64(dc.stats.cached))
 	a.log.Debug("full load", "dir", st.dir, "packages", len(l.deps)+len(l.roots), "actions", len(d.all),
+		"checked", dc.stats.checked, "from cache", dc.stats.cached, "stored", dc.stats.stored,
 		"load", tLoad, "deps", tDeps, "total", time.Since(t0), "incremental", l.incremental, "why", l.why)
+
+	if dc.stats.checkedBytes > freeAfterBytes {
+		// Checking that much source left a heap that is mostly garbage
+		// now; give it back to the OS at once rather than over minutes.
+		debug.FreeOSMemory()
+	}
 
 	if l.incremental {
 		snap := &snapshot{
@@ -134,6 +156,10 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	}
 	return cloneResult(res), nil
 }
+
+// freeAfterBytes is how much source a full load checks before it returns
+// the memory it used to the OS.
+const freeAfterBytes = 1 << 20
 
 // incrementalPass re-checks the package against the snapshot's dependency
 // types and facts, re-parsing only the files whose text changed. It returns

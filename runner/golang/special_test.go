@@ -171,7 +171,9 @@ func TestCancellation(t *testing.T) {
 		}
 	})
 	t.Run("during load", func(t *testing.T) {
-		a := newAnalyzer(t, AnalyzerOptions{})
+		// Without the dependency cache, so that the load takes long
+		// enough to be cancelled.
+		a := newAnalyzer(t, AnalyzerOptions{CacheDir: "off"})
 		file := testdataFile(t, "benchpkg", "orders.go")
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(150*time.Millisecond, cancel)
