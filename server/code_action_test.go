@@ -22,11 +22,12 @@ func TestCodeActions(t *testing.T) {
 		only      []protocol.CodeActionKind
 		wantKinds map[protocol.CodeActionKind]int
 	}{
-		{"all kinds on line 1", line1, nil, map[protocol.CodeActionKind]int{"quickfix": 1, "source.fixAll.fixloop": 1}},
-		{"only quickfix", line1, []protocol.CodeActionKind{"quickfix"}, map[protocol.CodeActionKind]int{"quickfix": 1}},
+		{"all kinds on line 1", line1, nil, map[protocol.CodeActionKind]int{
+			"quickfix": 1, "source.fixAll.fixloop": 1, "quickfix.fixloop.repair": 1, "refactor.rewrite.fixloop": 1}},
+		{"only quickfix", line1, []protocol.CodeActionKind{"quickfix"}, map[protocol.CodeActionKind]int{"quickfix": 1, "quickfix.fixloop.repair": 1}},
 		{"only source.fixAll", line1, []protocol.CodeActionKind{"source.fixAll"}, map[protocol.CodeActionKind]int{"source.fixAll.fixloop": 1}},
-		{"only refactor", line1, []protocol.CodeActionKind{"refactor"}, map[protocol.CodeActionKind]int{}},
-		{"empty line 0", protocol.Range{}, []protocol.CodeActionKind{"quickfix"}, map[protocol.CodeActionKind]int{}},
+		{"only refactor", line1, []protocol.CodeActionKind{"refactor"}, map[protocol.CodeActionKind]int{"refactor.rewrite.fixloop": 1}},
+		{"empty line 0", protocol.Range{}, []protocol.CodeActionKind{"quickfix"}, map[protocol.CodeActionKind]int{"quickfix.fixloop.repair": 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,6 +46,13 @@ func TestCodeActions(t *testing.T) {
 					t.Fatalf("got a %T, want code actions", a)
 				}
 				got[*ca.Kind]++
+				if ca.Edit == nil {
+					// The model actions are commands that start a session.
+					if ca.Command.Command == "" {
+						t.Errorf("%q has neither an edit nor a command", ca.Title)
+					}
+					continue
+				}
 				edits := ca.Edit.Changes[u]
 				switch *ca.Kind {
 				case "quickfix":
