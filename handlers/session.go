@@ -15,6 +15,7 @@ import (
 
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/metrics"
+	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/docstore"
 )
@@ -72,6 +73,10 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	}
 	s.mu.Lock()
 	linter := s.linter
+	if linter == nil {
+		s.mu.Unlock()
+		return jsonrpc2.NewError(jsonrpc2.InternalError, "no linter is configured")
+	}
 	if running, busy := s.sessions[doc.URI]; busy {
 		s.mu.Unlock()
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("a %s session is already running for this file; wait for it or cancel it (fixloop.cancel)", running.goal))
@@ -80,10 +85,6 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	sess := &fixSession{goal: goal, token: "fixloop/" + string(goal) + "/" + fmt.Sprint(time.Now().UnixNano()), cancel: cancel, done: make(chan struct{})}
 	s.sessions[doc.URI] = sess
 	s.mu.Unlock()
-	if linter == nil {
-		cancel()
-		return jsonrpc2.NewError(jsonrpc2.InternalError, "no linter is configured")
-	}
 
 	rounds := cfg.Rounds.Refactor
 	if goal == refactor.GoalRepair {
@@ -108,10 +109,12 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 func (s *Server) scopeFor(doc *docstore.Document, args sessionArgs) metrics.Scope {
 	var scope metrics.Scope
 	if len(args.Diagnostics) > 0 {
-		_, alerts, _ := s.lintFor(context.Background(), doc.URI)
+		// The diagnostics the user picked are the published ones, so they
+		// are matched against the latest results, without waiting.
+		lintDoc, alerts := s.latestLint(doc.URI)
 		for _, d := range args.Diagnostics {
 			for _, a := range alerts {
-				if r := toDiagnostic(doc, a).Range; r == d.Range && a.Code == codeOf(d) {
+				if r := toDiagnostic(lintDoc, a).Range; r == d.Range && a.Code == codeOf(d) {
 					scope.Alerts = append(scope.Alerts, a)
 				}
 			}
@@ -125,6 +128,17 @@ func (s *Server) scopeFor(doc *docstore.Document, args sessionArgs) metrics.Scop
 		scope.EndLine = int(args.Range.End.Line) + 1
 	}
 	return scope
+}
+
+// latestLint returns the last lint results of u and the snapshot they
+// describe.
+func (s *Server) latestLint(u uri.URI) (*docstore.Document, []runner.Alert) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.files[u]; st != nil && st.lintDoc != nil {
+		return st.lintDoc, st.lint
+	}
+	return nil, nil
 }
 
 func codeOf(d protocol.Diagnostic) string {
