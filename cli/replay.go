@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/provider"
+	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/server/config"
+)
+
+type replayFlags struct {
+	rerun    bool
+	provider string
+	model    string
+	baseURL  string
+	out      string
+	jobs     int
+}
+
+func newReplayCommand(logs *logFlags) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay [--rerun] [--provider replay|openai] PATH...",
+		Short: "Recompute the metrics of recorded sessions, re-check them with today's tools, or re-drive them with another model",
+		Long: `Replay session records (files, or directories searched for *.json records).
+
+Without flags, every record's session runs again on its recorded answers and
+recorded checks, with no model and no tools, and every per-round and
+per-session metric is compared with what was recorded.
+
+--rerun checks the recorded answers again with today's compiler, analyzers
+and tests (the recorded file's project must be on this machine), to show how
+results change with tool versions.
+
+--provider openai sends the recorded sessions' tasks to another model
+(--model, --base-url, or the usual environment) and writes the new sessions'
+records to --out.
+
+Records are replayed in parallel (--jobs, default one per core), with a
+progress bar on a terminal; the report is in path order. Exit status: 0 when
+every replay agrees with its record, 1 when any differs, 2 on errors.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			paths, err := recordPaths(args)
+			if err != nil {
+				return &exitError{code: ExitUsage, err: err}
+			}
+			newChecker := func() (*refactor.Checker, error) {
+				a, err := server.GoLinter(logger)(config.Default())
+				if err != nil {
+					return nil, err
+				}
+				return &refactor.Checker{Linter: a, Tester: gotest.NewSandboxed(logger, gotest.CandidateSandbox()), TestTimeout: config.DefaultTestTimeout}, nil
+			}
+			results := replayAll(cmd.Context(), paths, f, newChecker, cmd.ErrOrStderr())
+			differ := printReplay(cmd.OutOrStdout(), results, f)
+			for _, r := range results {
+				if r.err != nil {
+					return &exitError{code: ExitUsage}
+				}
+			}
+			if differ {
+				return &exitError{code: ExitProblems}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.rerun, "rerun", false, "check the recorded answers with today's tools instead of the recorded checks")
+	fl.StringVar(&f.provider, "provider", provider.KindReplay, "replay (the recorded answers) or openai (ask a model again)")
+	fl.StringVar(&f.model, "model", "", "model for --provider openai (default $FIXLOOP_MODEL)")
+	fl.StringVar(&f.baseURL, "base-url", "", "base URL for --provider openai (default $OPENAI_BASE_URL)")
+	fl.StringVar(&f.out, "out", "", "directory for the new records of --provider openai")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "records replayed at once")
+	return cmd
+}
+
+// recordPaths expands directories into the *.json files below them.
+func recordPaths(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		info, err := os.Stat(a)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", a, err)
+		}
+		if !info.IsDir() {
+			paths = append(paths, a)
+			continue
+		}
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+				paths = append(paths, p)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", a, err)
+		}
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no session records (*.json) in %s", strings.Join(args, ", "))
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// replayResult is one record's replay.
+type replayResult struct {
+	path  string
+	rec   *refactor.Record
+	got   *refactor.Record
+	diffs []string
+	err   error
+}
+
+// replayAll replays every record with f.jobs workers.
+func replayAll(ctx context.Context, paths []string, f replayFlags, newChecker func() (*refactor.Checker, error), stderr io.Writer) []replayResult {
+	results := make([]replayResult, len(paths))
+	var bar *progressbar.ProgressBar
+	if isTerminal(stderr) {
+		bar = progressbar.NewOptions(len(paths), progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("replaying"),
+			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, f.jobs) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i] = replayOne(ctx, paths[i], f, newChecker)
+				if bar != nil {
+					_ = bar.Add(1)
+				}
+			}
+		}()
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return results
+}
+
+// replayOne replays one record as f asks.
+func replayOne(ctx context.Context, path string, f replayFlags, newChecker func() (*refactor.Checker, error)) replayResult {
+	res := replayResult{path: path}
+	rec, err := refactor.ReadRecord(path)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	res.rec = rec
+	checker := refactor.RecordedChecker(rec)
+	if f.rerun || f.provider == provider.KindOpenAI {
+		if _, err := os.Stat(rec.File); err != nil {
+			res.err = fmt.Errorf("the recorded file %s is not on this machine; checking with real tools needs its project: %w", rec.File, err)
+			return res
+		}
+		if checker, err = newChecker(); err != nil {
+			res.err = err
+			return res
+		}
+	}
+	switch f.provider {
+	case provider.KindReplay:
+		res.got, res.err = refactor.Replay(ctx, rec, checker)
+	case provider.KindOpenAI:
+		p, _, err := provider.New(provider.Settings{Kind: provider.KindOpenAI, Model: f.model, BaseURL: f.baseURL})
+		if err != nil {
+			res.err = err
+			return res
+		}
+		res.got, res.err = refactor.Rerun(ctx, rec, p, checker)
+		if res.err == nil && f.out != "" {
+			res.err = refactor.WriteRecord(filepath.Join(f.out, res.got.ID+".json"), res.got)
+		}
+		return res
+	default:
+		res.err = fmt.Errorf("unknown provider %q: use replay or openai", f.provider)
+		return res
+	}
+	if res.err == nil {
+		res.diffs = refactor.Diff(rec, res.got)
+	}
+	return res
+}
+
+// printReplay reports each record in path order and says whether any
+// replay differed from its record.
+func printReplay(w io.Writer, results []replayResult, f replayFlags) bool {
+	differ := false
+	for _, r := range results {
+		name := displayPath(r.path)
+		switch {
+		case r.err != nil:
+			fmt.Fprintf(w, "%s: error: %v\n", name, r.err)
+		case f.provider == provider.KindOpenAI:
+			s := r.got.Summary()
+			fmt.Fprintf(w, "%s: new session %s with %s: solved %v (round %d), fixed %d, new %d, %d lines edited\n",
+				name, s.ID, r.got.Model, s.Solved, s.SolvedRound, s.Final.Fixed, s.Final.New, s.Final.LinesEdited)
+		case len(r.diffs) == 0:
+			fmt.Fprintf(w, "%s: ok: %d rounds, metrics match\n", name, len(r.rec.Rounds))
+		default:
+			differ = true
+			what := "differs from the record"
+			if f.rerun {
+				what = "today's tools judge it differently"
+			}
+			fmt.Fprintf(w, "%s: %s:\n", name, what)
+			for _, d := range r.diffs {
+				fmt.Fprintf(w, "  %s\n", d)
+			}
+		}
+	}
+	return differ
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,111 @@
+package refactor
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/fixloop/fixloop/refactor/model"
+	"github.com/fixloop/fixloop/refactor/model/replay"
+	"github.com/fixloop/fixloop/runner"
+)
+
+// RecordedChecker answers every check from the checks recorded in rec
+// (the baseline's and each round's), keyed by the text that was checked, so
+// that a session can be recomputed with no tools at all.
+func RecordedChecker(rec *Record) *Checker {
+	checks := map[string]*Check{rec.Original: rec.Baseline}
+	for _, r := range rec.Rounds {
+		if r.Check != nil {
+			checks[r.Candidate] = r.Check
+		}
+	}
+	tools := recordedTools{file: rec.File, checks: checks}
+	return &Checker{Linter: tools, Tester: tools, TestTimeout: time.Duration(rec.Settings.TestTimeoutMS) * time.Millisecond}
+}
+
+// recordedTools plays back recorded checks as a linter and a tester.
+type recordedTools struct {
+	file   string
+	checks map[string]*Check
+}
+
+func (t recordedTools) lookup(file string, overlay map[string][]byte) (*Check, error) {
+	c, ok := t.checks[string(overlay[file])]
+	if !ok || file != t.file {
+		return nil, fmt.Errorf("no recorded check for this version of %s", file)
+	}
+	return c, nil
+}
+
+func (t recordedTools) Lint(_ context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	c, err := t.lookup(file, overlay)
+	if err != nil {
+		return nil, err
+	}
+	alerts := append(append([]runner.Alert(nil), c.Alerts...), c.CompileErrors...)
+	return &runner.LintResult{Unit: file, Files: []string{file}, Alerts: alerts}, nil
+}
+
+func (t recordedTools) Test(_ context.Context, file string, overlay map[string][]byte, _ time.Duration) (*runner.TestReport, error) {
+	c, err := t.lookup(file, overlay)
+	if err != nil {
+		return nil, err
+	}
+	return c.Tests, nil
+}
+
+func (recordedTools) Invalidate(string) {}
+
+// Replay runs rec's session again on its recorded answers, checking them
+// with checker (RecordedChecker to recompute from the record alone, or the
+// real tools to see how today's tools judge the same answers).
+func Replay(ctx context.Context, rec *Record, checker *Checker) (*Record, error) {
+	replies := make([]model.Reply, 0, len(rec.Rounds))
+	for _, r := range rec.Rounds {
+		replies = append(replies, r.Reply)
+	}
+	return Rerun(ctx, rec, replay.New(replies, rec.Model), checker)
+}
+
+// Rerun runs rec's session again from the start with another provider: the
+// same file text, goal, round cap and scope.
+func Rerun(ctx context.Context, rec *Record, provider model.Provider, checker *Checker) (*Record, error) {
+	return Run(ctx, rec.File, rec.Original, Options{
+		Goal: rec.Goal, Rounds: rec.Settings.Rounds, Scope: rec.Scope, Provider: provider,
+		Checker: checker, Settings: rec.Settings, Tools: rec.Tools,
+	})
+}
+
+// Diff lists how got's verdicts and metrics differ from want's, per round
+// and for the outcome; it is empty when they agree.
+func Diff(want, got *Record) []string {
+	var d []string
+	n := max(len(want.Rounds), len(got.Rounds))
+	for i := range n {
+		switch {
+		case i >= len(got.Rounds):
+			d = append(d, fmt.Sprintf("round %d: recorded (%s) but not reproduced", i+1, want.Rounds[i].Verdict))
+			continue
+		case i >= len(want.Rounds):
+			d = append(d, fmt.Sprintf("round %d: reproduced (%s) but not recorded", i+1, got.Rounds[i].Verdict))
+			continue
+		}
+		w, g := want.Rounds[i], got.Rounds[i]
+		if w.Verdict != g.Verdict {
+			d = append(d, fmt.Sprintf("round %d: verdict %s, recorded %s", i+1, g.Verdict, w.Verdict))
+		}
+		if w.Metrics != g.Metrics {
+			d = append(d, fmt.Sprintf("round %d: metrics %+v, recorded %+v", i+1, g.Metrics, w.Metrics))
+		}
+	}
+	wo, go_ := want.Outcome, got.Outcome
+	wo.Text, go_.Text = "", ""
+	if wo != go_ {
+		d = append(d, fmt.Sprintf("outcome %+v, recorded %+v", go_, wo))
+	}
+	if want.Outcome.Text != got.Outcome.Text {
+		d = append(d, "the offered text differs")
+	}
+	return d
+}
