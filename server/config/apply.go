@@ -93,6 +93,8 @@ func (a *applier) root(cfg *Config, v *value) {
 			a.model(&cfg.Model, val, path)
 		case "rounds":
 			a.rounds(&cfg.Rounds, val, path)
+		case "store":
+			a.store(&cfg.Store, val, path)
 		case "applyMode":
 			if m, ok := a.applyMode(val, path); ok {
 				cfg.ApplyMode = m

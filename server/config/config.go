@@ -39,6 +39,8 @@ type Config struct {
 	Model     Model
 	Rounds    Rounds
 	ApplyMode ApplyMode
+	// Store says where session records go.
+	Store Store
 }
 
 // Tests configures test runs.
@@ -76,5 +78,6 @@ func Default() Config {
 		MaxFileSize: DefaultMaxFileSize,
 	}
 	c.Model, c.Rounds, c.ApplyMode = defaultSession()
+	c.Store.Mode = "full"
 	return c
 }

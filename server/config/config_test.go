@@ -28,6 +28,7 @@ func TestDefault(t *testing.T) {
 		Model:       Model{APIKeyEnv: "OPENAI_API_KEY", Timeout: 2 * time.Minute},
 		Rounds:      Rounds{Repair: 10, Refactor: 3},
 		ApplyMode:   ApplyAtOnce,
+		Store:       Store{Mode: "full"},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
@@ -58,6 +59,9 @@ rounds:
   repair: 5
   refactor: 2
 applyMode: ask
+store:
+  dsn: postgres://team@db/fixloop
+  mode: metrics
 `)
 	got, ps := LoadFile(path, Default())
 	if ps != nil {
@@ -72,6 +76,7 @@ applyMode: ask
 			Temperature: fptr(0.2), TopP: fptr(0.9), MaxTokens: 4096, Timeout: 30 * time.Second},
 		Rounds:    Rounds{Repair: 5, Refactor: 2},
 		ApplyMode: ApplyAsk,
+		Store:     Store{DSN: "postgres://team@db/fixloop", Mode: "metrics"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -173,7 +178,7 @@ func TestLoadFileMistakes(t *testing.T) {
 		{"duplicate key", "debounce: 1s\ntests: {}\ndebounce: 2s\n", 3, 1, "debounce",
 			[]string{"key appears more than once (first at line 1)"}},
 		{"list instead of map", "- debounce: 1s\n- tests: {}\n", 1, 1, "",
-			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, not a list"}},
+			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, store, not a list"}},
 		{"scalar instead of map", "debounce\n", 1, 1, "",
 			[]string{"the settings must be a map", "not a string"}},
 		{"two documents", "debounce: 1s\n---\ndebounce: 2s\n", 2, 1, "",
@@ -380,6 +385,7 @@ func TestSessionSettingMistakes(t *testing.T) {
 		{"temperature out of range", "model:\n  temperature: 3\n", "not a number from 0 to 2"},
 		{"rounds zero", "rounds:\n  repair: 0\n", "not a whole number from 1 to 50"},
 		{"apply mode", "applyMode: maybe\n", "is not one of apply, ask"},
+		{"store mode", "store:\n  mode: some\n", "is not one of full, metrics"},
 		{"unknown model key", "model:\n  nmae: x\n", "did you mean \"name\""},
 	}
 	for _, tt := range tests {

@@ -42,6 +42,15 @@ const (
 	ApplyAsk    ApplyMode = "ask"   // window/showMessageRequest: Apply / Show diff / Discard
 )
 
+// Store says where session records go.
+type Store struct {
+	// DSN is a SQLite file path or a postgres:// URL; "" means the default
+	// SQLite file under the user's state directory; "off" stores nothing.
+	DSN string
+	// Mode is "full" (records with code) or "metrics" (no source text).
+	Mode string
+}
+
 // Session defaults and limits.
 const (
 	DefaultAPIKeyEnv    = "OPENAI_API_KEY"
@@ -57,6 +66,27 @@ func modelKeys() []string {
 	return []string{"baseUrl", "name", "apiKeyEnv", "temperature", "topP", "maxTokens", "timeout"}
 }
 func roundsKeys() []string { return []string{"repair", "refactor"} }
+func storeKeys() []string  { return []string{"dsn", "mode"} }
+
+// store applies the keys under "store".
+func (a *applier) store(st *Store, v *value, path string) {
+	a.fields(v, path, storeKeys(), func(key, path string, val *value) {
+		str, ok := a.str(val, path)
+		if !ok {
+			return
+		}
+		switch key {
+		case "dsn":
+			st.DSN = str
+		case "mode":
+			if str != "full" && str != "metrics" {
+				a.problemf(val.line, val.col, path, "%s is not one of full, metrics", val.show())
+				return
+			}
+			st.Mode = str
+		}
+	})
+}
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
