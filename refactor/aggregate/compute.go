@@ -1,0 +1,235 @@
+package aggregate
+
+import (
+	"slices"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// Dimensions are the keys of Scores.By, in a fixed order.
+var Dimensions = []string{"language", "model", "provider", "goal", "alerts", "category"}
+
+// none names an empty dimension value (an empty model, say).
+const none = "(none)"
+
+// AlertBucket names the bucket of an alert count used by the "alerts"
+// breakdown: "0", "1", "2-5", "6-10" or ">10".
+func AlertBucket(n int) string {
+	switch {
+	case n <= 0:
+		return "0"
+	case n == 1:
+		return "1"
+	case n <= 5:
+		return "2-5"
+	case n <= 10:
+		return "6-10"
+	}
+	return ">10"
+}
+
+// Compute scores sessions. It is pure and deterministic, and every float
+// it returns is finite: a share, mean or ratio over an empty set or with a
+// zero denominator is 0, so the result always encodes as JSON.
+//
+// Repair sessions (Goal "repair") give RepairScores: pass@1 is the share
+// solved in round 1; ISR[k], for every k from 1 to the largest round cap
+// (or solved round) of any repair session, is the share with
+// 1 <= SolvedRound <= k; MIS is the median of the solved rounds, an
+// unsolved session counted as its own K+1 (the mean of the two middle values
+// for an even count); FixRate, per verdict other than "accepted", counts the
+// rounds that had it and those whose next round passed more tests
+// (T_{i+1} > T_i; a round with no next round is not fixed).
+//
+// Refactor sessions (Goal "refactor") give RefactorScores: Pass@1 is the
+// share with Passed; over the passing sessions P, Reduction@P =
+// Σ(Fixed−New)/Σ AlertsBefore, New@P = ΣNew/ΣAlertsBefore, ΔLine@P = mean
+// LinesEdited, LinePerFix@P = ΣLinesEdited/ΣFixed; over the failing ones,
+// Reduction@F and New@F likewise.
+//
+// By breaks the same scores down by language, model, provider, goal
+// (empty values named "(none)"), alert-count bucket (see [AlertBucket]) and
+// alert category: the "category" breakdown for c holds the sessions with
+// ByCategory[c].Before > 0, each seen with AlertsBefore, Fixed, New and
+// ByCategory narrowed to c. Nested Scores have no By.
+func Compute(sessions []Session) *Scores {
+	s := compute(sessions)
+	s.By = make(map[string]map[string]*Scores, len(Dimensions))
+	for _, dim := range Dimensions {
+		s.By[dim] = breakdown(dim, sessions)
+	}
+	return s
+}
+
+// breakdown groups sessions by one dimension and scores each group.
+func breakdown(dim string, sessions []Session) map[string]*Scores {
+	groups := make(map[string][]Session)
+	for _, ss := range sessions {
+		switch dim {
+		case "category":
+			for c, n := range ss.ByCategory {
+				if n.Before <= 0 {
+					continue
+				}
+				v := ss
+				v.AlertsBefore, v.Fixed, v.New = n.Before, n.Fixed, n.New
+				v.ByCategory = map[runner.Category]CategoryCounts{c: n}
+				groups[string(c)] = append(groups[string(c)], v)
+			}
+		default:
+			k := dimValue(dim, ss)
+			groups[k] = append(groups[k], ss)
+		}
+	}
+	out := make(map[string]*Scores, len(groups))
+	for k, g := range groups {
+		out[k] = compute(g)
+	}
+	return out
+}
+
+// dimValue is the value of a session in a dimension other than category.
+func dimValue(dim string, s Session) string {
+	var v string
+	switch dim {
+	case "language":
+		v = s.Language
+	case "model":
+		v = s.Model
+	case "provider":
+		v = s.Provider
+	case "goal":
+		v = s.Goal
+	case "alerts":
+		return AlertBucket(s.AlertsBefore)
+	}
+	if v == "" {
+		return none
+	}
+	return v
+}
+
+// compute scores sessions without breakdowns.
+func compute(sessions []Session) *Scores {
+	s := &Scores{
+		Sessions:   len(sessions),
+		VerdictMix: []map[string]int{},
+		Categories: make(map[runner.Category]CategoryCounts),
+	}
+	var repair, refactor []Session
+	for _, ss := range sessions {
+		switch ss.Goal {
+		case "repair":
+			repair = append(repair, ss)
+		case "refactor":
+			refactor = append(refactor, ss)
+		}
+		for i, v := range ss.Verdicts {
+			for len(s.VerdictMix) <= i {
+				s.VerdictMix = append(s.VerdictMix, map[string]int{})
+			}
+			s.VerdictMix[i][v]++
+		}
+		for c, n := range ss.ByCategory {
+			t := s.Categories[c]
+			t.Before += n.Before
+			t.Fixed += n.Fixed
+			t.New += n.New
+			s.Categories[c] = t
+		}
+	}
+	s.Repair = repairScores(repair)
+	s.Refactor = refactorScores(refactor)
+	return s
+}
+
+// ratio is a/b, 0 when b is 0.
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func repairScores(sessions []Session) RepairScores {
+	r := RepairScores{
+		Sessions: len(sessions),
+		ISR:      make(map[int]float64),
+		FixRate:  make(map[string]FixRate),
+	}
+	if len(sessions) == 0 {
+		return r
+	}
+	maxK := 0
+	solvedAt1 := 0
+	rounds := make([]float64, 0, len(sessions))
+	for _, s := range sessions {
+		maxK = max(maxK, s.K, s.SolvedRound)
+		if s.SolvedRound == 1 {
+			solvedAt1++
+		}
+		if s.SolvedRound >= 1 {
+			rounds = append(rounds, float64(s.SolvedRound))
+		} else {
+			rounds = append(rounds, float64(s.K+1))
+		}
+		for i, v := range s.Verdicts {
+			if v == "accepted" {
+				continue
+			}
+			f := r.FixRate[v]
+			f.Total++
+			// Round i+1's error is fixed when round i+2 passes more tests.
+			if i+1 < len(s.Verdicts) && i+1 < len(s.TestsPassed) && s.TestsPassed[i+1] > s.TestsPassed[i] {
+				f.Fixed++
+			}
+			r.FixRate[v] = f
+		}
+	}
+	r.PassAt1 = ratio(solvedAt1, len(sessions))
+	for k := 1; k <= maxK; k++ {
+		n := 0
+		for _, s := range sessions {
+			if s.SolvedRound >= 1 && s.SolvedRound <= k {
+				n++
+			}
+		}
+		r.ISR[k] = ratio(n, len(sessions))
+	}
+	slices.Sort(rounds)
+	if m := len(rounds); m%2 == 1 {
+		r.MIS = rounds[m/2]
+	} else {
+		r.MIS = (rounds[m/2-1] + rounds[m/2]) / 2
+	}
+	for v, f := range r.FixRate {
+		f.Rate = ratio(f.Fixed, f.Total)
+		r.FixRate[v] = f
+	}
+	return r
+}
+
+func refactorScores(sessions []Session) RefactorScores {
+	r := RefactorScores{Sessions: len(sessions)}
+	var p, f struct{ before, fixed, new, lines, n int }
+	for _, s := range sessions {
+		t := &f
+		if s.Passed {
+			t = &p
+		}
+		t.n++
+		t.before += s.AlertsBefore
+		t.fixed += s.Fixed
+		t.new += s.New
+		t.lines += s.LinesEdited
+	}
+	r.Passing = p.n
+	r.PassAt1 = ratio(p.n, len(sessions))
+	r.ReductionAtP = ratio(p.fixed-p.new, p.before)
+	r.NewAtP = ratio(p.new, p.before)
+	r.DLineAtP = ratio(p.lines, p.n)
+	r.LinePerFixAtP = ratio(p.lines, p.fixed)
+	r.ReductionAtF = ratio(f.fixed-f.new, f.before)
+	r.NewAtF = ratio(f.new, f.before)
+	return r
+}

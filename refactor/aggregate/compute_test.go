@@ -1,0 +1,371 @@
+package aggregate
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+func repairSession(solved, k int) Session {
+	return Session{Goal: "repair", SolvedRound: solved, K: k}
+}
+
+func TestRepairIssueExample(t *testing.T) {
+	s := Compute([]Session{repairSession(1, 10), repairSession(3, 10), repairSession(0, 10)})
+	r := s.Repair
+	if r.Sessions != 3 || s.Sessions != 3 {
+		t.Fatalf("sessions = %d/%d, want 3", r.Sessions, s.Sessions)
+	}
+	if !near(r.PassAt1, 1.0/3) {
+		t.Errorf("pass@1 = %v, want 1/3", r.PassAt1)
+	}
+	if !near(r.ISR[3], 2.0/3) {
+		t.Errorf("ISR@3 = %v, want 2/3", r.ISR[3])
+	}
+	if r.MIS != 3 {
+		t.Errorf("MIS = %v, want 3", r.MIS)
+	}
+	want := map[int]float64{1: 1.0 / 3, 2: 1.0 / 3}
+	for k := 3; k <= 10; k++ {
+		want[k] = 2.0 / 3
+	}
+	if len(r.ISR) != 10 {
+		t.Fatalf("ISR has %d entries, want 10: %v", len(r.ISR), r.ISR)
+	}
+	for k, w := range want {
+		if got, ok := r.ISR[k]; !ok || !near(got, w) {
+			t.Errorf("ISR@%d = %v (present %v), want %v", k, got, ok, w)
+		}
+	}
+}
+
+func TestRepairMIS(t *testing.T) {
+	cases := []struct {
+		name     string
+		sessions []Session
+		mis      float64
+		isr      map[int]float64
+		passAt1  float64
+	}{
+		{"single solved", []Session{repairSession(2, 3)}, 2, map[int]float64{1: 0, 2: 1, 3: 1}, 0},
+		{"single unsolved counts k+1", []Session{repairSession(0, 3)}, 4, map[int]float64{1: 0, 2: 0, 3: 0}, 0},
+		{"even count is the mean of the middle", []Session{repairSession(2, 5), repairSession(4, 5)}, 3,
+			map[int]float64{1: 0, 2: .5, 3: .5, 4: 1, 5: 1}, 0},
+		{"even with unsolved", []Session{repairSession(1, 3), repairSession(0, 3)}, 2.5,
+			map[int]float64{1: .5, 2: .5, 3: .5}, .5},
+		{"unsolved uses its own k", []Session{repairSession(0, 2), repairSession(0, 4), repairSession(1, 4)}, 3,
+			map[int]float64{1: 1.0 / 3, 2: 1.0 / 3, 3: 1.0 / 3, 4: 1.0 / 3}, 1.0 / 3},
+		{"order does not matter", []Session{repairSession(0, 10), repairSession(5, 10), repairSession(1, 10), repairSession(2, 10)}, 3.5,
+			map[int]float64{1: .25, 2: .5, 3: .5, 4: .5, 5: .75, 6: .75, 7: .75, 8: .75, 9: .75, 10: .75}, .25},
+		{"all solved at 1", []Session{repairSession(1, 1), repairSession(1, 1)}, 1, map[int]float64{1: 1}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Compute(c.sessions).Repair
+			if !near(r.MIS, c.mis) {
+				t.Errorf("MIS = %v, want %v", r.MIS, c.mis)
+			}
+			if !near(r.PassAt1, c.passAt1) {
+				t.Errorf("pass@1 = %v, want %v", r.PassAt1, c.passAt1)
+			}
+			if len(r.ISR) != len(c.isr) {
+				t.Errorf("ISR = %v, want %v", r.ISR, c.isr)
+			}
+			for k, w := range c.isr {
+				if !near(r.ISR[k], w) {
+					t.Errorf("ISR@%d = %v, want %v", k, r.ISR[k], w)
+				}
+			}
+		})
+	}
+}
+
+func TestFixRate(t *testing.T) {
+	sessions := []Session{
+		// Both errors fixed by the next round.
+		{Goal: "repair", K: 3, SolvedRound: 3, Verdicts: []string{"compile_error", "wrong_answer", "accepted"}, TestsPassed: []int{0, 2, 5}},
+		// Neither fixed: same count, then fewer; the last is the final round.
+		{Goal: "repair", K: 3, Verdicts: []string{"wrong_answer", "wrong_answer", "runtime_error"}, TestsPassed: []int{3, 3, 1}},
+		// Next round passes fewer; the final no_code counts, not fixed.
+		{Goal: "repair", K: 2, Verdicts: []string{"time_limit_exceeded", "no_code"}, TestsPassed: []int{1, 0}},
+		// Verdicts of refactor sessions are not repair errors.
+		{Goal: "refactor", K: 3, Verdicts: []string{"compile_error", "accepted"}, TestsPassed: []int{0, 4}},
+	}
+	got := Compute(sessions).Repair.FixRate
+	want := map[string]FixRate{
+		"compile_error":       {Total: 1, Fixed: 1, Rate: 1},
+		"wrong_answer":        {Total: 3, Fixed: 1, Rate: 1.0 / 3},
+		"runtime_error":       {Total: 1, Fixed: 0, Rate: 0},
+		"time_limit_exceeded": {Total: 1, Fixed: 0, Rate: 0},
+		"no_code":             {Total: 1, Fixed: 0, Rate: 0},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("fix rates = %v, want %v", got, want)
+	}
+	for v, w := range want {
+		g := got[v]
+		if g.Total != w.Total || g.Fixed != w.Fixed || !near(g.Rate, w.Rate) {
+			t.Errorf("%s: %+v, want %+v", v, g, w)
+		}
+	}
+	if _, ok := got["accepted"]; ok {
+		t.Error("accepted has a fix rate")
+	}
+}
+
+func TestFixRateShortTestsPassed(t *testing.T) {
+	// Fewer T_i than verdicts: no panic, the unknown round is not fixed.
+	got := Compute([]Session{{Goal: "repair", K: 3, Verdicts: []string{"wrong_answer", "wrong_answer"}, TestsPassed: []int{1}}}).Repair.FixRate
+	if w := (FixRate{Total: 2}); got["wrong_answer"] != w {
+		t.Errorf("got %+v, want %+v", got["wrong_answer"], w)
+	}
+}
+
+func TestRefactorScores(t *testing.T) {
+	cases := []struct {
+		name     string
+		sessions []Session
+		want     RefactorScores
+	}{
+		{
+			name: "P/F split",
+			sessions: []Session{
+				{Goal: "refactor", Passed: true, AlertsBefore: 4, Fixed: 3, New: 1, LinesEdited: 6},
+				{Goal: "refactor", Passed: true, AlertsBefore: 6, Fixed: 4, New: 0, LinesEdited: 10},
+				{Goal: "refactor", AlertsBefore: 5, Fixed: 1, New: 2, LinesEdited: 3},
+				{Goal: "refactor", AlertsBefore: 5, Fixed: 2, New: 0, LinesEdited: 0},
+				{Goal: "repair", Passed: true, AlertsBefore: 100, Fixed: 100, LinesEdited: 100}, // ignored
+			},
+			want: RefactorScores{Sessions: 4, Passing: 2, PassAt1: .5,
+				ReductionAtP: .6, NewAtP: .1, DLineAtP: 8, LinePerFixAtP: 16.0 / 7,
+				ReductionAtF: .1, NewAtF: .2},
+		},
+		{
+			name: "zero denominators over P, no F",
+			sessions: []Session{
+				{Goal: "refactor", Passed: true, AlertsBefore: 0, Fixed: 0, New: 0, LinesEdited: 5},
+			},
+			want: RefactorScores{Sessions: 1, Passing: 1, PassAt1: 1, DLineAtP: 5},
+		},
+		{
+			name: "all failing: nothing over P",
+			sessions: []Session{
+				{Goal: "refactor", AlertsBefore: 2, Fixed: 0, New: 1, LinesEdited: 4},
+				{Goal: "refactor", AlertsBefore: 2, Fixed: 1, New: 0, LinesEdited: 2},
+			},
+			want: RefactorScores{Sessions: 2, ReductionAtF: 0, NewAtF: .25},
+		},
+		{
+			name: "negative reduction",
+			sessions: []Session{
+				{Goal: "refactor", Passed: true, AlertsBefore: 2, Fixed: 1, New: 3, LinesEdited: 9},
+			},
+			want: RefactorScores{Sessions: 1, Passing: 1, PassAt1: 1, ReductionAtP: -1, NewAtP: 1.5, DLineAtP: 9, LinePerFixAtP: 9},
+		},
+		{name: "none", want: RefactorScores{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Compute(c.sessions).Refactor
+			if got.Sessions != c.want.Sessions || got.Passing != c.want.Passing {
+				t.Errorf("sessions/passing = %d/%d, want %d/%d", got.Sessions, got.Passing, c.want.Sessions, c.want.Passing)
+			}
+			for _, f := range []struct {
+				name      string
+				got, want float64
+			}{
+				{"pass@1", got.PassAt1, c.want.PassAt1},
+				{"reduction@P", got.ReductionAtP, c.want.ReductionAtP},
+				{"new@P", got.NewAtP, c.want.NewAtP},
+				{"Δline@P", got.DLineAtP, c.want.DLineAtP},
+				{"line/fix@P", got.LinePerFixAtP, c.want.LinePerFixAtP},
+				{"reduction@F", got.ReductionAtF, c.want.ReductionAtF},
+				{"new@F", got.NewAtF, c.want.NewAtF},
+			} {
+				if !near(f.got, f.want) {
+					t.Errorf("%s = %v, want %v", f.name, f.got, f.want)
+				}
+			}
+		})
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	for _, in := range [][]Session{nil, {}} {
+		s := Compute(in)
+		if s.Sessions != 0 || s.Repair.Sessions != 0 || s.Refactor.Sessions != 0 {
+			t.Errorf("sessions: %+v", s)
+		}
+		data, err := json.Marshal(s)
+		if err != nil {
+			t.Fatalf("encoding: %v", err)
+		}
+		const want = `{"sessions":0,"repair":{"sessions":0,"pass_at_1":0,"isr":{},"mis":0,"fix_rate":{}},` +
+			`"refactor":{"sessions":0,"passing":0,"pass_at_1":0,"reduction_at_p":0,"new_at_p":0,"dline_at_p":0,"line_per_fix_at_p":0,"reduction_at_f":0,"new_at_f":0},` +
+			`"verdict_mix":[],"categories":{},` +
+			`"by":{"alerts":{},"category":{},"goal":{},"language":{},"model":{},"provider":{}}}`
+		if string(data) != want {
+			t.Errorf("JSON\n got %s\nwant %s", data, want)
+		}
+	}
+}
+
+func TestSessionsWithoutGoal(t *testing.T) {
+	// A session of neither goal counts in Sessions and the mix only.
+	s := Compute([]Session{{Verdicts: []string{"no_code"}}})
+	if s.Sessions != 1 || s.Repair.Sessions != 0 || s.Refactor.Sessions != 0 {
+		t.Errorf("%+v", s)
+	}
+	if !reflect.DeepEqual(s.VerdictMix, []map[string]int{{"no_code": 1}}) {
+		t.Errorf("mix = %v", s.VerdictMix)
+	}
+	if _, ok := s.By["goal"]["(none)"]; !ok {
+		t.Errorf("by goal = %v", s.By["goal"])
+	}
+}
+
+func TestVerdictMixAndCategories(t *testing.T) {
+	s := Compute([]Session{
+		{Goal: "repair", Verdicts: []string{"compile_error", "accepted"},
+			ByCategory: map[runner.Category]CategoryCounts{runner.CategoryStyle: {Before: 2, Fixed: 1}}},
+		{Goal: "repair", Verdicts: []string{"compile_error", "wrong_answer", "accepted"},
+			ByCategory: map[runner.Category]CategoryCounts{runner.CategoryStyle: {Before: 1, New: 1}, runner.CategoryOther: {Before: 4, Fixed: 4}}},
+		{Goal: "repair"},
+	})
+	wantMix := []map[string]int{{"compile_error": 2}, {"accepted": 1, "wrong_answer": 1}, {"accepted": 1}}
+	if !reflect.DeepEqual(s.VerdictMix, wantMix) {
+		t.Errorf("mix = %v, want %v", s.VerdictMix, wantMix)
+	}
+	wantCat := map[runner.Category]CategoryCounts{
+		runner.CategoryStyle: {Before: 3, Fixed: 1, New: 1},
+		runner.CategoryOther: {Before: 4, Fixed: 4},
+	}
+	if !reflect.DeepEqual(s.Categories, wantCat) {
+		t.Errorf("categories = %v, want %v", s.Categories, wantCat)
+	}
+}
+
+func TestAlertBucket(t *testing.T) {
+	for n, want := range map[int]string{-1: "0", 0: "0", 1: "1", 2: "2-5", 5: "2-5", 6: "6-10", 10: "6-10", 11: ">10", 1000: ">10"} {
+		if got := AlertBucket(n); got != want {
+			t.Errorf("AlertBucket(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestBreakdowns(t *testing.T) {
+	ref := func(model string, alerts int, passed bool) Session {
+		return Session{Goal: "refactor", Language: "go", Provider: "rules", Model: model, AlertsBefore: alerts, Passed: passed}
+	}
+	sessions := []Session{
+		ref("m1", 1, true), ref("m1", 2, false), ref("", 5, true), ref("", 6, true),
+		ref("m1", 10, false), ref("m1", 11, true), ref("", 0, false),
+		{Goal: "repair", Language: "python", Model: "m1", SolvedRound: 1, K: 10},
+	}
+	s := Compute(sessions)
+	count := func(dim string) map[string]int {
+		out := map[string]int{}
+		for k, v := range s.By[dim] {
+			out[k] = v.Sessions
+		}
+		return out
+	}
+	for dim, want := range map[string]map[string]int{
+		"model":    {"m1": 5, "(none)": 3},
+		"language": {"go": 7, "python": 1},
+		"provider": {"rules": 7, "(none)": 1},
+		"goal":     {"refactor": 7, "repair": 1},
+		"alerts":   {"0": 2, "1": 1, "2-5": 2, "6-10": 2, ">10": 1},
+		"category": {},
+	} {
+		if got := count(dim); !reflect.DeepEqual(got, want) {
+			t.Errorf("by %s = %v, want %v", dim, got, want)
+		}
+	}
+	if m := s.By["model"]["m1"]; m.Refactor.Passing != 2 || !near(m.Refactor.PassAt1, .5) || m.Repair.Sessions != 1 || m.Repair.PassAt1 != 1 {
+		t.Errorf("model m1 = %+v", m)
+	}
+	if m := s.By["model"]["(none)"]; m.Refactor.Passing != 2 || !near(m.Refactor.PassAt1, 2.0/3) || m.Repair.Sessions != 0 {
+		t.Errorf("model (none) = %+v", m)
+	}
+	if b := s.By["alerts"]["6-10"]; b.Refactor.Passing != 1 || b.Refactor.Sessions != 2 {
+		t.Errorf("bucket 6-10 = %+v", b.Refactor)
+	}
+	for dim, vals := range s.By {
+		for v, n := range vals {
+			if n.By != nil {
+				t.Errorf("by %s %s has a By", dim, v)
+			}
+		}
+	}
+}
+
+func TestCategoryBreakdown(t *testing.T) {
+	x := Session{Goal: "refactor", Passed: true, AlertsBefore: 3, Fixed: 2, New: 1, LinesEdited: 4,
+		ByCategory: map[runner.Category]CategoryCounts{
+			runner.CategoryStyle:    {Before: 2, Fixed: 1},
+			runner.CategoryRefactor: {Before: 1, Fixed: 1, New: 1},
+		}}
+	y := Session{Goal: "refactor", AlertsBefore: 3, Fixed: 0, New: 1, LinesEdited: 7,
+		ByCategory: map[runner.Category]CategoryCounts{
+			runner.CategoryStyle:      {New: 1}, // Before 0: not in the Style breakdown
+			runner.CategoryErrorProne: {Before: 3},
+		}}
+	s := Compute([]Session{x, y})
+	by := s.By["category"]
+	if len(by) != 3 {
+		t.Fatalf("categories = %v", by)
+	}
+	style := by["Style"]
+	if style.Sessions != 1 || style.Refactor.Passing != 1 || !near(style.Refactor.ReductionAtP, .5) ||
+		style.Refactor.NewAtP != 0 || style.Refactor.DLineAtP != 4 || style.Refactor.LinePerFixAtP != 4 {
+		t.Errorf("Style = %+v", style.Refactor)
+	}
+	if !reflect.DeepEqual(style.Categories, map[runner.Category]CategoryCounts{runner.CategoryStyle: {Before: 2, Fixed: 1}}) {
+		t.Errorf("Style categories = %v", style.Categories)
+	}
+	refac := by["Refactor"]
+	if refac.Sessions != 1 || refac.Refactor.ReductionAtP != 0 || refac.Refactor.NewAtP != 1 || refac.Refactor.LinePerFixAtP != 4 {
+		t.Errorf("Refactor = %+v", refac.Refactor)
+	}
+	ep := by["Error-prone"]
+	if ep.Sessions != 1 || ep.Refactor.Passing != 0 || ep.Refactor.ReductionAtF != 0 || ep.Refactor.NewAtF != 0 {
+		t.Errorf("Error-prone = %+v", ep.Refactor)
+	}
+	// The whole-session view is unchanged by the category views.
+	if s.Refactor.ReductionAtP != 1.0/3 || !near(s.Refactor.NewAtF, 1.0/3) {
+		t.Errorf("overall = %+v", s.Refactor)
+	}
+	if x.AlertsBefore != 3 || len(x.ByCategory) != 2 {
+		t.Error("Compute changed its input")
+	}
+}
+
+func TestDeterministicJSON(t *testing.T) {
+	sessions := []Session{
+		{Goal: "repair", Model: "a", K: 3, SolvedRound: 2, Verdicts: []string{"wrong_answer", "accepted"}, TestsPassed: []int{1, 3},
+			ByCategory: map[runner.Category]CategoryCounts{runner.CategoryStyle: {Before: 1}, runner.CategoryOther: {Before: 2}}},
+		{Goal: "refactor", Model: "b", Passed: true, AlertsBefore: 3, Fixed: 2, LinesEdited: 5,
+			ByCategory: map[runner.Category]CategoryCounts{runner.CategoryRefactor: {Before: 3, Fixed: 2}}},
+	}
+	first, err := json.Marshal(Compute(sessions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		// Reversing the input changes nothing.
+		rev := []Session{sessions[1], sessions[0]}
+		again, err := json.Marshal(Compute(rev))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(again) != string(first) {
+			t.Fatalf("JSON differs:\n%s\n%s", first, again)
+		}
+	}
+}
