@@ -1,0 +1,409 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+
+	"github.com/fixloop/fixloop/refactor/aggregate"
+)
+
+// chart is one rendered chart or, without data, the note shown instead.
+type chart struct {
+	Name, Title, Caption string
+	SVG                  template.HTML
+	Empty                string
+}
+
+// headRow is one row of the headline table.
+type headRow struct {
+	Name                                        string
+	Sessions, RepairSessions, RefactorSessions  int
+	PassAt1, ISR, MIS                           string
+	RPassAt1, Reduction, New, DLine, LinePerFix string
+	ReductionF, NewF                            string
+}
+
+type page struct {
+	Title  string
+	Tiles  []tile
+	Rows   []headRow
+	Charts []chart
+}
+
+type tile struct{ Label, Value, Note string }
+
+// HTML writes one self-contained page (inline CSS and SVG, no scripts, no
+// external resources) showing s with charts and a headline table.
+func HTML(w io.Writer, s *aggregate.Scores, title string) error {
+	if s == nil {
+		s = &aggregate.Scores{}
+	}
+	if title == "" {
+		title = "fixloop report"
+	}
+	p := page{Title: title}
+	k, isrK := lastISRValue(s.Repair.ISR)
+	p.Tiles = []tile{
+		{"Sessions", fmt.Sprint(s.Sessions), fmt.Sprintf("%d repair · %d refactor", s.Repair.Sessions, s.Refactor.Sessions)},
+		{"Repair pass@1", pct(s.Repair.PassAt1), "solved in the first round"},
+		{fmt.Sprintf("Repair ISR@%d", k), isrK, "solved within the round cap"},
+		{"Refactor Pass@1", pct(s.Refactor.PassAt1), fmt.Sprintf("%d passing", s.Refactor.Passing)},
+		{"Reduction@P", num(s.Refactor.ReductionAtP), "New@P " + num(s.Refactor.NewAtP)},
+		{"LinePerFix@P", num(s.Refactor.LinePerFixAtP), "ΔLine@P " + num(s.Refactor.DLineAtP)},
+	}
+	p.Rows = append(p.Rows, row("All sessions", s))
+	models := s.By["model"]
+	for _, m := range sortedKeys(models) {
+		p.Rows = append(p.Rows, row(m, models[m]))
+	}
+	p.Charts = []chart{isrChart(s), verdictChart(s), categoryChart(s), linesChart(s)}
+	return pageTmpl.Execute(w, p)
+}
+
+func lastISRValue(isr map[int]float64) (int, string) {
+	ks := isrKeys(isr)
+	if len(ks) == 0 {
+		return 0, "–"
+	}
+	return ks[len(ks)-1], pct(isr[ks[len(ks)-1]])
+}
+
+func row(name string, s *aggregate.Scores) headRow {
+	if s == nil {
+		s = &aggregate.Scores{}
+	}
+	_, isr := lastISRValue(s.Repair.ISR)
+	r, f := s.Repair, s.Refactor
+	return headRow{
+		Name: name, Sessions: s.Sessions, RepairSessions: r.Sessions, RefactorSessions: f.Sessions,
+		PassAt1: pct(r.PassAt1), ISR: isr, MIS: num(r.MIS),
+		RPassAt1: pct(f.PassAt1), Reduction: num(f.ReductionAtP), New: num(f.NewAtP),
+		DLine: num(f.DLineAtP), LinePerFix: num(f.LinePerFixAtP),
+		ReductionF: num(f.ReductionAtF), NewF: num(f.NewAtF),
+	}
+}
+
+// modelSeries lists the models to plot (or the whole set as one series when
+// there is no model breakdown) with a stable color each.
+type series struct {
+	name  string
+	color string
+	s     *aggregate.Scores
+}
+
+func modelSeries(s *aggregate.Scores) []series {
+	models := s.By["model"]
+	var out []series
+	for i, m := range sortedKeys(models) {
+		ms := models[m]
+		if ms == nil {
+			ms = &aggregate.Scores{}
+		}
+		out = append(out, series{m, palette[i%len(palette)], ms})
+	}
+	if len(out) == 0 && s.Sessions > 0 {
+		out = append(out, series{"all sessions", palette[0], s})
+	}
+	return out
+}
+
+const (
+	chartW = 560
+	padL   = 52
+	padR   = 18
+	padT   = 18
+)
+
+// isrChart plots the cumulative solved share per round, one line per model.
+func isrChart(s *aggregate.Scores) chart {
+	c := chart{Name: "isr", Title: "Solved within k rounds",
+		Caption: "Cumulative share of repair sessions solved by round k (ISR@k), one line per model."}
+	var plot []series
+	maxK := 0
+	for _, m := range modelSeries(s) {
+		if len(m.s.Repair.ISR) == 0 {
+			continue
+		}
+		plot = append(plot, m)
+		for k := range m.s.Repair.ISR {
+			maxK = max(maxK, k)
+		}
+	}
+	if len(plot) == 0 || maxK < 1 {
+		c.Empty = "No sessions: there are no repair sessions to plot."
+		return c
+	}
+	items := make([]legendItem, len(plot))
+	for i, m := range plot {
+		items[i] = legendItem{m.name, m.color}
+	}
+	const plotH = 240
+	lh := legendHeight(padL, chartW-padR, items)
+	g := &svg{w: chartW, h: padT + plotH + 44 + lh}
+	left, right, top, bottom := float64(padL), float64(chartW-padR), float64(padT), float64(padT+plotH)
+	g.yAxis(left, right, top, bottom, 1, 0.25, func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) })
+	// x: rounds 1..maxK, with a little inset so the ends are not on the axis.
+	inset := 16.0
+	xAt := func(k int) float64 {
+		if maxK == 1 {
+			return (left + right) / 2
+		}
+		return left + inset + (right-left-2*inset)*float64(k-1)/float64(maxK-1)
+	}
+	yAt := func(v float64) float64 { return bottom - (bottom-top)*clamp01(v) }
+	step := int(math.Ceil(float64(maxK) / 12))
+	for k := 1; k <= maxK; k += step {
+		g.line(xAt(k), bottom, xAt(k), bottom+5, "axis")
+		g.text(xAt(k), bottom+18, "middle", "tick", fmt.Sprint(k))
+	}
+	g.text((left+right)/2, bottom+36, "middle", "lbl", "round k")
+	for _, m := range plot {
+		ks := isrKeys(m.s.Repair.ISR)
+		d := ""
+		for i, k := range ks {
+			cmd := "L"
+			if i == 0 {
+				cmd = "M"
+			}
+			d += fmt.Sprintf("%s%s %s", cmd, f(xAt(k)), f(yAt(m.s.Repair.ISR[k])))
+		}
+		g.raw(`<g class="series"><title>%s</title>`, esc(m.name))
+		g.raw(`<path d="%s" fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"/>`, d, esc(m.color))
+		for _, k := range ks {
+			v := m.s.Repair.ISR[k]
+			g.raw(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s</title></circle>`,
+				f(xAt(k)), f(yAt(v)), esc(m.color), esc(fmt.Sprintf("%s: ISR@%d = %s", m.name, k, pct(v))))
+		}
+		g.raw(`</g>`)
+	}
+	g.legend(padL, bottom+62, chartW-padR, items)
+	c.SVG = g.html("isr", "ISR@k per model")
+	return c
+}
+
+// verdictChart stacks each round's verdict counts.
+func verdictChart(s *aggregate.Scores) chart {
+	c := chart{Name: "verdicts", Title: "Verdicts per round",
+		Caption: "How every round ended, stacked; later rounds only run for sessions not yet solved."}
+	seen := map[string]int{}
+	maxTotal := 0
+	for _, r := range s.VerdictMix {
+		t := 0
+		for v, n := range r {
+			if n > 0 {
+				seen[v] += n
+				t += n
+			}
+		}
+		maxTotal = max(maxTotal, t)
+	}
+	if maxTotal == 0 {
+		c.Empty = "No sessions: no rounds have been recorded yet."
+		return c
+	}
+	verdicts := verdictKeys(seen)
+	color := map[string]string{}
+	items := make([]legendItem, len(verdicts))
+	other := 0
+	for i, v := range verdicts {
+		col, ok := verdictColors[v]
+		if !ok {
+			col = otherVerdictColors[other%len(otherVerdictColors)]
+			other++
+		}
+		color[v] = col
+		items[i] = legendItem{v, col}
+	}
+	const plotH = 240
+	lh := legendHeight(padL, chartW-padR, items)
+	g := &svg{w: chartW, h: padT + plotH + 44 + lh}
+	left, right, top, bottom := float64(padL), float64(chartW-padR), float64(padT), float64(padT+plotH)
+	ymax, ystep := niceScale(float64(maxTotal))
+	g.yAxis(left, right, top, bottom, ymax, ystep, func(v float64) string { return num(v) })
+	n := len(s.VerdictMix)
+	slot := (right - left) / float64(n)
+	barW := math.Min(slot*0.7, 64)
+	step := int(math.Ceil(float64(n) / 15))
+	for i, r := range s.VerdictMix {
+		x := left + slot*float64(i) + (slot-barW)/2
+		y := bottom
+		for _, v := range verdicts {
+			cnt := r[v]
+			if cnt <= 0 {
+				continue
+			}
+			h := (bottom - top) * float64(cnt) / ymax
+			g.rect(x, y-h, barW, h, color[v], fmt.Sprintf("round %d: %s × %d", i+1, v, cnt))
+			y -= h
+		}
+		if i%step == 0 {
+			g.text(x+barW/2, bottom+18, "middle", "tick", fmt.Sprint(i+1))
+		}
+	}
+	g.text((left+right)/2, bottom+36, "middle", "lbl", "round")
+	g.legend(padL, bottom+62, chartW-padR, items)
+	c.SVG = g.html("verdicts", "verdict mix per round")
+	return c
+}
+
+// categoryChart compares alerts fixed and introduced per category.
+func categoryChart(s *aggregate.Scores) chart {
+	c := chart{Name: "categories", Title: "Alerts fixed vs introduced",
+		Caption: "Alerts the offered results fixed and the new ones they introduced, by category."}
+	cats := categoryKeys(s.Categories)
+	maxV := 0
+	for _, k := range cats {
+		cc := s.Categories[k]
+		maxV = max(maxV, cc.Fixed, cc.New)
+	}
+	if len(cats) == 0 {
+		c.Empty = "No sessions: no alerts have been recorded yet."
+		return c
+	}
+	items := []legendItem{{"Fixed", "#2E9E5B"}, {"New", "#D64545"}}
+	const plotH = 240
+	g := &svg{w: chartW, h: padT + plotH + 44 + 20}
+	left, right, top, bottom := float64(padL), float64(chartW-padR), float64(padT), float64(padT+plotH)
+	ymax, ystep := niceScale(float64(maxV))
+	g.yAxis(left, right, top, bottom, ymax, ystep, func(v float64) string { return num(v) })
+	slot := (right - left) / float64(len(cats))
+	barW := math.Min(slot*0.34, 48)
+	for i, k := range cats {
+		cc := s.Categories[k]
+		cx := left + slot*(float64(i)+0.5)
+		for j, v := range []int{cc.Fixed, cc.New} {
+			x := cx - barW - 2 + float64(j)*(barW+4)
+			h := (bottom - top) * float64(v) / ymax
+			g.rect(x, bottom-h, barW, h, items[j].color,
+				fmt.Sprintf("%s: %d %s of %d before", k, v, map[int]string{0: "fixed", 1: "new"}[j], cc.Before))
+			g.text(x+barW/2, bottom-h-4, "middle", "val", fmt.Sprint(v))
+		}
+		g.text(cx, bottom+18, "middle", "tick", truncate(string(k), int(math.Max(4, slot/7))))
+	}
+	g.legend(padL, bottom+44, chartW-padR, items)
+	c.SVG = g.html("categories", "alerts fixed and new per category")
+	return c
+}
+
+// linesChart shows lines edited per fixed alert, one bar per model.
+func linesChart(s *aggregate.Scores) chart {
+	c := chart{Name: "lines", Title: "Lines edited per fix",
+		Caption: "LinePerFix@P: lines edited per fixed alert in passing refactor sessions (lower is leaner)."}
+	var plot []series
+	maxV := 0.0
+	for _, m := range modelSeries(s) {
+		if m.s.Refactor.Passing == 0 && m.s.Refactor.LinePerFixAtP == 0 {
+			continue
+		}
+		plot = append(plot, m)
+		maxV = math.Max(maxV, m.s.Refactor.LinePerFixAtP)
+	}
+	if len(plot) == 0 {
+		c.Empty = "No sessions: there are no passing refactor sessions to measure."
+		return c
+	}
+	const labelW, barH, gap = 150.0, 22.0, 10.0
+	left, right, top := padL+labelW-40, float64(chartW-padR-36), float64(padT)
+	bottom := top + float64(len(plot))*(barH+gap)
+	g := &svg{w: chartW, h: bottom + 40}
+	xmax, xstep := niceScale(maxV)
+	for v := 0.0; v <= xmax+xstep/2; v += xstep {
+		x := left + (right-left)*v/xmax
+		g.line(x, top, x, bottom, "grid")
+		g.text(x, bottom+16, "middle", "tick", num(v))
+	}
+	g.line(left, top, left, bottom, "axis")
+	g.text((left+right)/2, bottom+34, "middle", "lbl", "lines edited per fixed alert")
+	for i, m := range plot {
+		y := top + float64(i)*(barH+gap) + gap/2
+		v := m.s.Refactor.LinePerFixAtP
+		w := (right - left) * v / xmax
+		g.raw(`<g class="series">`)
+		g.text(left-8, y+barH/2+4, "end", "lbl", truncate(m.name, 20))
+		g.rect(left, y, w, barH, m.color, fmt.Sprintf("%s: %s lines per fix", m.name, num(v)))
+		g.text(left+w+6, y+barH/2+4, "start", "val", num(v))
+		g.raw(`</g>`)
+	}
+	c.SVG = g.html("lines", "lines edited per fix per model")
+	return c
+}
+
+func clamp01(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return math.Max(0, math.Min(1, v))
+}
+
+var pageTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+:root{--fg:#1f2430;--muted:#667085;--line:#e4e7ec;--bg:#f6f7f9;--card:#fff}
+*{box-sizing:border-box}
+body{margin:0;padding:28px 32px 48px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
+h1{font-size:24px;margin:0 0 4px}
+h2{font-size:16px;margin:0 0 2px}
+.sub{color:var(--muted);margin:0 0 20px}
+.tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:12px;margin-bottom:20px}
+.tile{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 14px}
+.tile .l{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}
+.tile .v{font-size:26px;font-weight:650;margin:2px 0}
+.tile .n{color:var(--muted);font-size:12px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:16px;margin-bottom:20px}
+.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 18px}
+.card p.cap{color:var(--muted);margin:0 0 10px;font-size:13px}
+.empty{display:flex;align-items:center;justify-content:center;min-height:160px;border:2px dashed var(--line);border-radius:8px;color:var(--muted);font-size:15px;margin:0}
+svg{display:block;max-width:100%;height:auto}
+svg text{font-family:inherit;fill:#344054}
+svg .tick{font-size:11px;fill:#667085}
+svg .lbl{font-size:12px}
+svg .val{font-size:11px;font-weight:600}
+svg .grid{stroke:#eef0f3;stroke-width:1;fill:none}
+svg .axis{stroke:#98a2b3;stroke-width:1;fill:none}
+.tablewrap{overflow-x:auto;background:var(--card);border:1px solid var(--line);border-radius:10px}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+th,td{padding:7px 10px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+th{font-size:12px;color:var(--muted);font-weight:600;background:#fafbfc}
+th.grp{text-align:center;border-left:1px solid var(--line)}
+td:first-child,th:first-child{text-align:left;max-width:260px;overflow:hidden;text-overflow:ellipsis}
+td.b{border-left:1px solid var(--line)}
+tr.all td{font-weight:650}
+tr:last-child td{border-bottom:0}
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="sub">Repair scores follow the iterative-feedback paper (pass@1, ISR@k, MIS); refactor scores follow LintEval (@P over passing sessions, @F over failing ones).</p>
+<div class="tiles">{{range .Tiles}}<div class="tile"><div class="l">{{.Label}}</div><div class="v">{{.Value}}</div><div class="n">{{.Note}}</div></div>{{end}}</div>
+<div class="charts">
+{{- range .Charts}}
+<section class="card" id="chart-{{.Name}}">
+<h2>{{.Title}}</h2>
+<p class="cap">{{.Caption}}</p>
+{{if .Empty}}<p class="empty" data-empty="{{.Name}}">{{.Empty}}</p>{{else}}{{.SVG}}{{end}}
+</section>
+{{- end}}
+</div>
+<h2 style="margin-bottom:8px">Scores</h2>
+<div class="tablewrap">
+<table>
+<thead>
+<tr><th></th><th></th><th class="grp" colspan="4">Repair</th><th class="grp" colspan="8">Refactor</th></tr>
+<tr><th>Model</th><th>Sessions</th><th class="grp">n</th><th>pass@1</th><th>ISR@k</th><th>MIS</th><th class="grp">n</th><th>Pass@1</th><th>Reduction@P</th><th>New@P</th><th>ΔLine@P</th><th>LinePerFix@P</th><th>Reduction@F</th><th>New@F</th></tr>
+</thead>
+<tbody>
+{{- range $i, $r := .Rows}}
+<tr{{if eq $i 0}} class="all"{{end}}><td title="{{$r.Name}}">{{$r.Name}}</td><td>{{$r.Sessions}}</td><td class="b">{{$r.RepairSessions}}</td><td>{{$r.PassAt1}}</td><td>{{$r.ISR}}</td><td>{{$r.MIS}}</td><td class="b">{{$r.RefactorSessions}}</td><td>{{$r.RPassAt1}}</td><td>{{$r.Reduction}}</td><td>{{$r.New}}</td><td>{{$r.DLine}}</td><td>{{$r.LinePerFix}}</td><td>{{$r.ReductionF}}</td><td>{{$r.NewF}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+</div>
+</body>
+</html>
+`))

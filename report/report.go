@@ -1,0 +1,205 @@
+// Package report renders aggregate.Scores for people and programs: a plain
+// text table (Table), the JSON contract (JSON) and a self-contained HTML page
+// with server-side SVG charts (HTML).
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fixloop/fixloop/refactor/aggregate"
+	"github.com/fixloop/fixloop/runner"
+)
+
+// JSON writes s as indented JSON, exactly as its struct tags define it.
+func JSON(w io.Writer, s *aggregate.Scores) error {
+	if s == nil {
+		s = &aggregate.Scores{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+// dimensionOrder is the order breakdowns are shown in; other dimensions
+// follow alphabetically.
+var dimensionOrder = []string{"model", "provider", "language", "goal", "category", "alerts"}
+
+// verdictOrder is the order verdicts are shown in; unknown verdicts follow
+// alphabetically.
+var verdictOrder = []string{
+	"accepted", "compile_error", "runtime_error", "wrong_answer",
+	"time_limit_exceeded", "memory_limit_exceeded", "alerts_remaining", "no_code",
+}
+
+// Table writes s as a human-readable table.
+func Table(w io.Writer, s *aggregate.Scores) error {
+	if s == nil {
+		s = &aggregate.Scores{}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
+
+	p("Sessions\t%d\n", s.Sessions)
+	p("\n")
+	r := s.Repair
+	p("Repair\t%d sessions\n", r.Sessions)
+	p("  pass@1\t%s\n", pct(r.PassAt1))
+	for _, k := range isrKeys(r.ISR) {
+		p("  ISR@%d\t%s\n", k, pct(r.ISR[k]))
+	}
+	p("  MIS\t%s\n", num(r.MIS))
+	if len(r.FixRate) > 0 {
+		p("  fix rate\tverdict\tfixed/total\trate\n")
+		for _, v := range verdictKeys(r.FixRate) {
+			fr := r.FixRate[v]
+			p("  \t%s\t%d/%d\t%s\n", v, fr.Fixed, fr.Total, pct(fr.Rate))
+		}
+	}
+	p("\n")
+	f := s.Refactor
+	p("Refactor\t%d sessions, %d passing\n", f.Sessions, f.Passing)
+	p("  Pass@1\t%s\n", pct(f.PassAt1))
+	p("  Reduction@P\t%s\n", num(f.ReductionAtP))
+	p("  New@P\t%s\n", num(f.NewAtP))
+	p("  ΔLine@P\t%s\n", num(f.DLineAtP))
+	p("  LinePerFix@P\t%s\n", num(f.LinePerFixAtP))
+	p("  Reduction@F\t%s\n", num(f.ReductionAtF))
+	p("  New@F\t%s\n", num(f.NewAtF))
+
+	if len(s.Categories) > 0 {
+		p("\n")
+		p("Alerts by category\tbefore\tfixed\tnew\n")
+		for _, c := range categoryKeys(s.Categories) {
+			cc := s.Categories[c]
+			p("  %s\t%d\t%d\t%d\n", c, cc.Before, cc.Fixed, cc.New)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	for _, dim := range dimensionKeys(s.By) {
+		vals := s.By[dim]
+		if len(vals) == 0 {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "\nBy %s\n", dim); err != nil {
+			return err
+		}
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  %s\tsessions\trepair\tpass@1\tISR@k\tMIS\trefactor\tPass@1\tReduction@P\tNew@P\tLinePerFix@P\n", dim)
+		for _, v := range sortedKeys(vals) {
+			b := vals[v]
+			if b == nil {
+				b = &aggregate.Scores{}
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n",
+				oneLine(v), b.Sessions,
+				b.Repair.Sessions, pct(b.Repair.PassAt1), lastISR(b.Repair.ISR), num(b.Repair.MIS),
+				b.Refactor.Sessions, pct(b.Refactor.PassAt1), num(b.Refactor.ReductionAtP),
+				num(b.Refactor.NewAtP), num(b.Refactor.LinePerFixAtP))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pct formats a share in [0, 1] as a percentage.
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// num formats a score with at most two decimals.
+func num(x float64) string {
+	s := fmt.Sprintf("%.2f", x)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" || s == "" {
+		s = "0"
+	}
+	return s
+}
+
+// lastISR formats ISR at the largest k as "k:share", or "-" without any.
+func lastISR(isr map[int]float64) string {
+	ks := isrKeys(isr)
+	if len(ks) == 0 {
+		return "-"
+	}
+	k := ks[len(ks)-1]
+	return fmt.Sprintf("@%d %s", k, pct(isr[k]))
+}
+
+// oneLine keeps a user-supplied value on one table line.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
+	if s == "" {
+		return `""`
+	}
+	return s
+}
+
+func isrKeys(m map[int]float64) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Ints(ks)
+	return ks
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func categoryKeys(m map[runner.Category]aggregate.CategoryCounts) []runner.Category {
+	ks := make([]runner.Category, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
+	return ks
+}
+
+// ordered returns keys in the given preferred order first, then the rest
+// sorted.
+func ordered(keys []string, pref []string) []string {
+	rank := map[string]int{}
+	for i, k := range pref {
+		rank[k] = i
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		ri, iok := rank[keys[i]]
+		rj, jok := rank[keys[j]]
+		switch {
+		case iok && jok:
+			return ri < rj
+		case iok != jok:
+			return iok
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+func verdictKeys[V any](m map[string]V) []string {
+	return ordered(sortedKeys(m), verdictOrder)
+}
+
+func dimensionKeys(m map[string]map[string]*aggregate.Scores) []string {
+	return ordered(sortedKeys(m), dimensionOrder)
+}
