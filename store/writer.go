@@ -1,0 +1,329 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fixloop/fixloop/refactor"
+)
+
+// Writer saves sessions in the background, so that saving never blocks
+// the editor and a store that is down loses nothing: each session is first
+// written to a queue directory, then saved to the store with retries, and
+// its queue file is deleted only once the store has it. Files left over
+// (the store was down, fixloop stopped) are saved by the next Writer on the
+// same queue directory.
+type Writer struct {
+	dsn    string
+	dir    string
+	mode   Mode
+	logger *slog.Logger
+
+	// minBackoff and maxBackoff bound the wait between failed attempts.
+	minBackoff, maxBackoff time.Duration
+	// attemptTimeout bounds one attempt to open the store or save a session.
+	attemptTimeout time.Duration
+
+	kick   chan struct{}
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu       sync.Mutex
+	memory   []queued      // sessions whose queue file could not be written
+	progress chan struct{} // closed and replaced after every attempt
+	lastErr  error
+	store    *Store // owned by the run goroutine while it runs
+}
+
+// queued is one queue file's content.
+type queued struct {
+	Workspace string           `json:"workspace"`
+	Record    *refactor.Record `json:"record"`
+}
+
+// NewWriter returns a Writer that saves to the store at dsn in mode, keeping
+// its queue in queueDir. It opens the store lazily and starts by draining
+// what an earlier Writer left in queueDir. A nil logger discards.
+func NewWriter(dsn string, queueDir string, mode Mode, logger *slog.Logger) *Writer {
+	return newWriter(dsn, queueDir, mode, logger, 500*time.Millisecond, 5*time.Minute)
+}
+
+func newWriter(dsn, queueDir string, mode Mode, logger *slog.Logger, minBackoff, maxBackoff time.Duration) *Writer {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if m, err := ParseMode(string(mode)); err == nil {
+		mode = m
+	} else {
+		logger.Warn("session store: unknown mode; saving in metrics mode, which keeps no source text", "mode", mode)
+		mode = ModeMetrics
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &Writer{
+		dsn: dsn, dir: queueDir, mode: mode, logger: logger,
+		minBackoff: minBackoff, maxBackoff: maxBackoff,
+		attemptTimeout: 30 * time.Second,
+		kick:           make(chan struct{}, 1),
+		ctx:            ctx, cancel: cancel,
+		done:     make(chan struct{}),
+		progress: make(chan struct{}),
+	}
+	go w.run()
+	return w
+}
+
+// Save queues rec, saved from workspace, and returns at once.
+func (w *Writer) Save(rec *refactor.Record, workspace string) {
+	if rec == nil || rec.ID == "" {
+		w.logger.Error("session store: not saving a session without an id")
+		return
+	}
+	q := queued{Workspace: workspace, Record: rec}
+	if err := w.enqueue(q); err != nil {
+		// Keep it in memory; the store may still take it.
+		w.logger.Error("session store: cannot queue the session on disk; keeping it in memory", "id", rec.ID, "err", err)
+		w.mu.Lock()
+		w.memory = append(w.memory, q)
+		w.mu.Unlock()
+	}
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// enqueue writes q atomically as a new file in the queue directory. Names
+// sort in the order sessions were queued.
+func (w *Writer) enqueue(q queued) error {
+	data, err := json.Marshal(q)
+	if err != nil {
+		return fmt.Errorf("encoding session %s: %w", q.Record.ID, err)
+	}
+	if err := os.MkdirAll(w.dir, 0o700); err != nil {
+		return err
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	name := fmt.Sprintf("%020d-%s-%s.json", time.Now().UnixNano(), safeName(q.Record.ID), hex.EncodeToString(b[:]))
+	return refactor.WriteFileAtomic(filepath.Join(w.dir, name), data, 0o600)
+}
+
+func safeName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '_'
+	}, id)
+}
+
+// queueFiles lists the queue files, oldest first.
+func (w *Writer) queueFiles() ([]string, error) {
+	entries, err := os.ReadDir(w.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); e.Type().IsRegular() && !strings.HasPrefix(n, ".") && strings.HasSuffix(n, ".json") {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// Pending counts the sessions not yet in the store.
+func (w *Writer) Pending() int {
+	names, _ := w.queueFiles()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(names) + len(w.memory)
+}
+
+// Flush waits until every queued session is in the store, or ctx ends.
+func (w *Writer) Flush(ctx context.Context) error {
+	for {
+		w.mu.Lock()
+		ch, lastErr := w.progress, w.lastErr
+		w.mu.Unlock()
+		n := w.Pending()
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			err := fmt.Errorf("session store: %d sessions still queued in %s: %w", n, w.dir, ctx.Err())
+			if lastErr != nil {
+				err = fmt.Errorf("%w (last error: %v)", err, lastErr)
+			}
+			return err
+		case <-w.done:
+			return fmt.Errorf("session store: the writer is closed with %d sessions queued in %s", n, w.dir)
+		case <-ch:
+		}
+	}
+}
+
+// Close stops the writer and closes the store. Sessions not yet saved stay
+// queued on disk for the next Writer; those only in memory are lost, and
+// Close says so.
+func (w *Writer) Close() error {
+	w.cancel()
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var errs []error
+	if w.store != nil {
+		errs = append(errs, w.store.Close())
+		w.store = nil
+	}
+	if n := len(w.memory); n > 0 {
+		errs = append(errs, fmt.Errorf("session store: %d sessions could be neither queued on disk nor saved", n))
+	}
+	return errors.Join(errs...)
+}
+
+// notify wakes Flush.
+func (w *Writer) notify(err error) {
+	w.mu.Lock()
+	w.lastErr = err
+	close(w.progress)
+	w.progress = make(chan struct{})
+	w.mu.Unlock()
+}
+
+// run drains the queue until the writer closes, waiting longer after each
+// failure.
+func (w *Writer) run() {
+	defer close(w.done)
+	backoff := time.Duration(0)
+	for {
+		err := w.drain()
+		w.notify(err)
+		var wait <-chan time.Time
+		if err != nil {
+			switch {
+			case backoff == 0:
+				backoff = w.minBackoff
+			case backoff < w.maxBackoff:
+				backoff = min(2*backoff, w.maxBackoff)
+			}
+			w.logger.Warn("session store: saving failed; will retry", "store", Redact(w.dsn), "retry_in", backoff, "queued", w.Pending(), "err", err)
+			wait = time.After(backoff)
+		} else {
+			backoff = 0
+		}
+		select {
+		case <-w.ctx.Done():
+			return
+		case <-w.kick:
+		case <-wait:
+		}
+	}
+}
+
+// drain saves every queued session, oldest first, and stops at the first
+// failure.
+func (w *Writer) drain() error {
+	for {
+		w.mu.Lock()
+		var q queued
+		has := len(w.memory) > 0
+		if has {
+			q = w.memory[0]
+		}
+		w.mu.Unlock()
+		if !has {
+			break
+		}
+		if err := w.save(q); err != nil {
+			return err
+		}
+		w.mu.Lock()
+		w.memory = w.memory[1:]
+		w.mu.Unlock()
+	}
+	names, err := w.queueFiles()
+	if err != nil {
+		return fmt.Errorf("reading the queue %s: %w", w.dir, err)
+	}
+	for _, name := range names {
+		if w.ctx.Err() != nil {
+			return w.ctx.Err()
+		}
+		path := filepath.Join(w.dir, name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // another writer saved it
+		}
+		if err != nil {
+			return fmt.Errorf("reading the queued session %s: %w", path, err)
+		}
+		var q queued
+		if err := json.Unmarshal(data, &q); err != nil || q.Record == nil || q.Record.ID == "" {
+			w.reject(path, fmt.Errorf("not a queued session: %v", err))
+			continue
+		}
+		if err := w.save(q); err != nil {
+			return err
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			w.logger.Error("session store: cannot remove a saved session from the queue", "path", path, "err", err)
+		}
+	}
+	return nil
+}
+
+// reject moves a queue file that can never be saved aside, into the
+// queue's "rejected" directory, so that it does not block the others.
+func (w *Writer) reject(path string, err error) {
+	dir := filepath.Join(w.dir, "rejected")
+	to := filepath.Join(dir, filepath.Base(path))
+	w.logger.Error("session store: setting aside a queue file that cannot be saved", "path", path, "to", to, "err", err)
+	if mkErr := os.MkdirAll(dir, 0o700); mkErr == nil {
+		if os.Rename(path, to) == nil {
+			return
+		}
+	}
+	w.logger.Error("session store: cannot set the file aside; leaving it", "path", path)
+}
+
+// save opens the store if need be and saves q.
+func (w *Writer) save(q queued) error {
+	ctx, cancel := context.WithTimeout(w.ctx, w.attemptTimeout)
+	defer cancel()
+	w.mu.Lock()
+	st := w.store
+	w.mu.Unlock()
+	if st == nil {
+		var err error
+		if st, err = Open(ctx, w.dsn); err != nil {
+			return err
+		}
+		w.mu.Lock()
+		w.store = st
+		w.mu.Unlock()
+	}
+	if err := st.Save(ctx, q.Record, w.mode, q.Workspace); err != nil {
+		return err
+	}
+	w.logger.Debug("session store: saved", "id", q.Record.ID, "store", st)
+	return nil
+}

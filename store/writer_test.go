@@ -1,0 +1,193 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a log sink safe for the writer's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// downDSN is a store that cannot be reached, of dsn's dialect.
+func downDSN(t *testing.T, dsn string) string {
+	if isPostgres(dsn) {
+		// Nothing listens on port 1.
+		return "postgres://fixloop:secretpw@127.0.0.1:1/fixloop_test?sslmode=disable&connect_timeout=2"
+	}
+	// A database file under a regular file: its directory cannot be made.
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(file, "sessions.db")
+}
+
+func testWriter(t *testing.T, dsn string) {
+	queue := filepath.Join(t.TempDir(), "queue")
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
+	// The store is down: the session waits on disk.
+	down := newWriter(downDSN(t, dsn), queue, ModeFull, logger, 5*time.Millisecond, 20*time.Millisecond)
+	rec := record(t, "w1", t0)
+	start := time.Now()
+	down.Save(rec, "/ws")
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Save took %v; it must return at once", d)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	err := down.Flush(ctx)
+	cancel()
+	if err == nil || !strings.Contains(err.Error(), "1 sessions still queued") {
+		t.Errorf("Flush with the store down: err = %v", err)
+	}
+	if n := down.Pending(); n != 1 {
+		t.Errorf("Pending = %d, want 1", n)
+	}
+	if err := down.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	names, _ := filepath.Glob(filepath.Join(queue, "*.json"))
+	if len(names) != 1 {
+		t.Fatalf("queue holds %q, want one file", names)
+	}
+	if !strings.Contains(logs.String(), "will retry") {
+		t.Errorf("no retry logged:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), "secretpw") {
+		t.Errorf("the log shows the password:\n%s", logs.String())
+	}
+
+	// The store is back: the next writer drains the queue on start.
+	up := newWriter(dsn, queue, ModeMetrics, logger, 5*time.Millisecond, 20*time.Millisecond)
+	defer up.Close()
+	ctx, cancel = context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if err := up.Flush(ctx); err != nil {
+		t.Fatalf("Flush with the store up: %v\n%s", err, logs.String())
+	}
+	// And saves new sessions as they come.
+	up.Save(record(t, "w2", t0.Add(time.Minute)), "/ws")
+	if err := up.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if names, _ := os.ReadDir(queue); len(names) != 0 {
+		t.Errorf("queue not empty: %v", names)
+	}
+	s := open(t, dsn)
+	got, err := s.Sessions(ctx, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != "w1" || got[1].ID != "w2" || got[0].Workspace != "/ws" {
+		t.Errorf("sessions in the store: %+v", got)
+	}
+	if _, err := s.Record(ctx, "w1"); err == nil {
+		t.Error("the metrics writer stored a record")
+	}
+}
+
+func TestWriterRejectsGarbage(t *testing.T) {
+	queue := t.TempDir()
+	if err := os.WriteFile(filepath.Join(queue, "0-bad.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := newWriter(sqliteDSN(t), queue, ModeFull, nil, time.Millisecond, 10*time.Millisecond)
+	defer w.Close()
+	w.Save(record(t, "g1", t0), "/ws")
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(queue, "rejected", "0-bad.json")); err != nil {
+		t.Errorf("the bad file was not set aside: %v", err)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	_, err := Open(ctx, "postgres://fixloop:hunter2@127.0.0.1:1/db?sslmode=disable")
+	if err == nil {
+		t.Fatal("opening a closed port succeeded")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "opening the session store postgres://fixloop:xxxxx@127.0.0.1:1/db") || strings.Contains(msg, "hunter2") {
+		t.Errorf("error = %q", msg)
+	}
+	_, err = Open(ctx, "postgres://u@127.0.0.1:1/db?password=hunter2&sslmode=disable")
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:p@h/db":            "postgres://u:xxxxx@h/db",
+		"postgresql://u@h/db?password=p": "postgresql://u@h/db?password=xxxxx",
+		"/tmp/x.db":                      "/tmp/x.db",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDefaultDSN(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if got := DefaultDSN(); got != "/state/fixloop/sessions.db" {
+		t.Errorf("DefaultDSN = %q", got)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if got := DefaultDSN(); got != "/home/u/.local/state/fixloop/sessions.db" {
+		t.Errorf("DefaultDSN = %q", got)
+	}
+}
+
+func TestSQLiteForms(t *testing.T) {
+	dir := t.TempDir()
+	for _, dsn := range []string{
+		filepath.Join(dir, "a", "plain.db"),
+		"sqlite://" + filepath.Join(dir, "b", "scheme.db"),
+		"file:" + filepath.Join(dir, "c", "uri.db") + "?cache=private",
+	} {
+		s, err := Open(t.Context(), dsn)
+		if err != nil {
+			t.Errorf("Open(%q): %v", dsn, err)
+			continue
+		}
+		if err := s.Save(t.Context(), record(t, "x", t0), ModeFull, ""); err != nil {
+			t.Errorf("Save in %q: %v", dsn, err)
+		}
+		s.Close()
+	}
+	for _, p := range []string{"a/plain.db", "b/scheme.db", "c/uri.db"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Error(err)
+		}
+	}
+}
