@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
@@ -18,6 +21,7 @@ import (
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/store"
 )
 
 type fixFlags struct {
@@ -32,6 +36,7 @@ type fixFlags struct {
 	json        bool
 	record      string
 	replay      string
+	store       string
 }
 
 func newFixCommand(logs *logFlags) *cobra.Command {
@@ -82,6 +87,7 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 	fl.BoolVar(&f.json, "json", false, "print the session summary as JSON instead of rounds and a diff")
 	fl.StringVar(&f.record, "record", "", "also write the full session record to this path")
 	fl.StringVar(&f.replay, "replay", "", "session record to replay (with --provider replay)")
+	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL; off stores nothing (default: store.dsn from .fixloop.yaml, else the SQLite file in the state directory)")
 	return cmd
 }
 
@@ -150,6 +156,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 			return nil, err
 		}
 	}
+	saveToStore(ctx, rec, cfg, f.store, progress)
 	if err := reportFix(stdout, progress, rec, abs, f.json); err != nil {
 		return nil, err
 	}
@@ -260,4 +267,30 @@ func toolVersions() map[string]string {
 	v := golang.ToolVersions()
 	v["fixloop"] = Version
 	return v
+}
+
+// storeFlush bounds how long fix waits for its session to reach the store;
+// what does not arrive stays queued on disk for the next run.
+const storeFlush = 10 * time.Second
+
+// saveToStore saves the session to the configured store, as every session
+// is; a store that is down keeps it queued and says so.
+func saveToStore(ctx context.Context, rec *refactor.Record, cfg config.Config, flagDSN string, progress io.Writer) {
+	dsn := cmp.Or(flagDSN, cfg.Store.DSN, store.DefaultDSN())
+	if dsn == "off" {
+		return
+	}
+	mode, err := store.ParseMode(cfg.Store.Mode)
+	if err != nil {
+		fmt.Fprintln(progress, "fixloop: store.mode:", err)
+		return
+	}
+	w := store.NewWriter(dsn, server.DefaultQueueDir(), mode, nil)
+	defer w.Close()
+	w.Save(rec, filepath.Dir(rec.File))
+	fctx, cancel := context.WithTimeout(ctx, storeFlush)
+	defer cancel()
+	if err := w.Flush(fctx); err != nil {
+		fmt.Fprintf(progress, "fixloop: the session store %s is not reachable; the session stays queued and will be saved later: %v\n", store.Redact(dsn), err)
+	}
 }

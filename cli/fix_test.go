@@ -18,6 +18,7 @@ func calcCopy(t *testing.T) string {
 
 func TestFixOfflineRules(t *testing.T) {
 	t.Setenv("FIXLOOP_MODEL", "")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	file := calcCopy(t)
 	before, _ := os.ReadFile(file)
 	record := filepath.Join(t.TempDir(), "session.json")

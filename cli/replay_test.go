@@ -11,6 +11,7 @@ import (
 
 func TestReplay(t *testing.T) {
 	t.Setenv("FIXLOOP_MODEL", "")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	golden := filepath.Join("..", "testdata", "sessions", "calc-refactor.json")
 	rec, err := refactor.ReadRecord(golden)
 	if err != nil {

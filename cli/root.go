@@ -107,7 +107,7 @@ Run "fixloop serve" from your editor's LSP client (stdio), or
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("%w\nRun '%s -h' for usage", err, c.CommandPath())}
 	})
-	root.AddCommand(newServeCommand(&logs), newCheckCommand(&logs), newFixCommand(&logs), newReplayCommand(&logs), newVersionCommand())
+	root.AddCommand(newServeCommand(&logs), newCheckCommand(&logs), newFixCommand(&logs), newReplayCommand(&logs), newReportCommand(&logs), newVersionCommand())
 	return root
 }
 

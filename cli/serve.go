@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/store"
 )
 
 // stdio joins stdin and stdout into the connection the LSP client speaks on.
@@ -42,6 +43,8 @@ Point your editor's LSP client at "fixloop serve" for Go files.`,
 				Logger:    logger,
 				Version:   Version,
 				RecordDir: server.DefaultRecordDir(),
+				StoreDSN:  store.DefaultDSN(),
+				QueueDir:  server.DefaultQueueDir(),
 			})
 			if err != nil {
 				logger.Error("server stopped", "error", err)

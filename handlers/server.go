@@ -49,6 +49,11 @@ type Options struct {
 	RecordDir string
 	// Tools are the checking tools' versions, recorded with sessions.
 	Tools map[string]string
+	// StoreDSN is the session store used when the configuration names
+	// none ("" = no store unless configured); QueueDir holds sessions on
+	// their way to the store.
+	StoreDSN string
+	QueueDir string
 }
 
 // clientCaps are the client capabilities fixloop adapts to.
@@ -74,6 +79,8 @@ type Server struct {
 	newProvider func(config.Config) (model.Provider, string, error)
 	recordDir   string
 	tools       map[string]string
+	storeDSN    string
+	queueDir    string
 
 	store    *docstore.Store
 	debounce *schedule.Debouncer
@@ -99,6 +106,7 @@ type Server struct {
 	caps            clientCaps
 	sessions        map[uri.URI]*fixSession
 	lastRecord      map[uri.URI]*refactor.Record
+	writer          *sessionWriter
 
 	lintPasses atomic.Int64
 	testPasses atomic.Int64
@@ -123,6 +131,8 @@ func New(opts Options) *Server {
 		newProvider: opts.NewProvider,
 		recordDir:   opts.RecordDir,
 		tools:       opts.Tools,
+		storeDSN:    opts.StoreDSN,
+		queueDir:    opts.QueueDir,
 		sessions:    make(map[uri.URI]*fixSession),
 		lastRecord:  make(map[uri.URI]*refactor.Record),
 		store:       docstore.NewStore(),
@@ -154,6 +164,13 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	for _, sess := range running {
 		<-sess.done // cancelled with s.ctx above
+	}
+	s.mu.Lock()
+	sw := s.writer
+	s.writer = nil
+	s.mu.Unlock()
+	if sw != nil {
+		sw.close(s.logger)
 	}
 }
 

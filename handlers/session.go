@@ -289,6 +289,7 @@ func (s *Server) keepRecord(u uri.URI, rec *refactor.Record) {
 	s.mu.Lock()
 	s.lastRecord[u] = rec
 	s.mu.Unlock()
+	s.storeSession(rec)
 	if s.recordDir == "" {
 		return
 	}

@@ -49,6 +49,11 @@ type Options struct {
 	// RecordDir is where session records are written; "" writes none
 	// (the serve command passes DefaultRecordDir).
 	RecordDir string
+	// StoreDSN is the session store unless the configuration names one;
+	// QueueDir holds sessions on their way to it. "" stores nothing (the
+	// serve command passes store.DefaultDSN and DefaultQueueDir).
+	StoreDSN string
+	QueueDir string
 	// OnServer, if set, receives the handler set once it exists (tests and
 	// benchmarks read its Stats).
 	OnServer func(*handlers.Server)
@@ -56,15 +61,21 @@ type Options struct {
 
 // DefaultRecordDir is $XDG_STATE_HOME/fixloop/sessions, or
 // ~/.local/state/fixloop/sessions.
-func DefaultRecordDir() string {
+func DefaultRecordDir() string { return stateDir("sessions") }
+
+// DefaultQueueDir holds sessions on their way to the store:
+// $XDG_STATE_HOME/fixloop/queue, or ~/.local/state/fixloop/queue.
+func DefaultQueueDir() string { return stateDir("queue") }
+
+func stateDir(name string) string {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "fixloop", "sessions")
+		return filepath.Join(d, "fixloop", name)
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(home, ".local", "state", "fixloop", "sessions")
+	return filepath.Join(home, ".local", "state", "fixloop", name)
 }
 
 // ConfiguredProvider builds a session's provider from the configuration.
@@ -114,6 +125,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		NewProvider:     opts.NewProvider,
 		RecordDir:       opts.RecordDir,
 		Tools:           golang.ToolVersions(),
+		StoreDSN:        opts.StoreDSN,
+		QueueDir:        opts.QueueDir,
 	})
 	defer h.Close()
 	if opts.OnServer != nil {

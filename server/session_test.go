@@ -16,6 +16,7 @@ import (
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
+	"github.com/fixloop/fixloop/store"
 )
 
 // sessionClient declares the capabilities a session uses: server-initiated
@@ -130,7 +131,8 @@ func TestRefactorSessionThroughLSP(t *testing.T) {
 		openaitest.Reply{Content: openaitest.CodeReply("go", fixed)},
 	)
 	records := t.TempDir()
-	h := lsptest.Start(t, server.Options{RecordDir: records})
+	dsn := filepath.Join(t.TempDir(), "sessions.db")
+	h := lsptest.Start(t, server.Options{RecordDir: records, StoreDSN: dsn, QueueDir: t.TempDir()})
 	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
 	h.Initialize(dir, sessionClient(modelSettings(srv, "")))
 	u := h.Open(file)
@@ -180,6 +182,23 @@ func TestRefactorSessionThroughLSP(t *testing.T) {
 		Arguments: []protocol.LSPAny{protocol.LSPAny(fmt.Sprintf(`{"uri": %q}`, u))}})
 	if err != nil || !strings.Contains(string(res), `"solved_round":2`) {
 		t.Errorf("showSession: %s, %v", res, err)
+	}
+	// The session reaches the store in the background.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := store.Open(h.Ctx(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.Sessions(h.Ctx(), store.Filter{})
+		st.Close()
+		if err == nil && len(got) == 1 && got[0].SolvedRound == 2 && got[0].Workspace == dir {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session did not reach the store: %+v, %v", got, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

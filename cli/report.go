@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/aggregate"
+	"github.com/fixloop/fixloop/report"
+	"github.com/fixloop/fixloop/store"
+)
+
+type reportFlags struct {
+	format    string
+	store     string
+	since     string
+	until     string
+	language  string
+	model     string
+	goal      string
+	workspace string
+	title     string
+}
+
+func newReportCommand(logs *logFlags) *cobra.Command {
+	var f reportFlags
+	cmd := &cobra.Command{
+		Use:   "report [--format table|json|html] [--store DSN] [filters] [RECORD...]",
+		Short: "Aggregate scores over stored sessions: pass@1, ISR@k, MIS, fix rates, Reduction@P and more",
+		Long: `Compute the papers' aggregate scores over the sessions in the store (or over
+the session records named as arguments) and print them as a table, JSON, or
+one self-contained HTML page with charts.
+
+Repair: pass@1, ISR@k for every k, MIS (unsolved counted as k+1), and the fix
+rate per verdict. Refactor: Pass@1, Reduction@P, New@P, ΔLine@P, LinePerFix@P,
+and Reduction@F, New@F over failing sessions. Breakdowns by language, model,
+provider, goal, alert category and alert-count bucket.
+
+Filters: --since and --until (RFC 3339 times or dates such as 2026-11-01, or
+durations such as 168h meaning "that long ago"), --language, --model, --goal,
+--workspace.`,
+		Example: "  fixloop report\n  fixloop report --format html --since 720h > report.html\n  fixloop report --store postgres://team@db/fixloop --model gpt-4o --format json",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, closeLog, err := logs.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			filter, err := f.filter(time.Now())
+			if err != nil {
+				return &exitError{code: ExitUsage, err: err}
+			}
+			sessions, err := loadSessions(cmd.Context(), f.store, filter, args)
+			if err != nil {
+				return &exitError{code: ExitUsage, err: err}
+			}
+			return renderReport(cmd.OutOrStdout(), f.format, aggregate.Compute(sessions), f.title)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.format, "format", "table", "table, json or html")
+	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL (default: the SQLite file in the state directory)")
+	fl.StringVar(&f.since, "since", "", "only sessions at or after this time")
+	fl.StringVar(&f.until, "until", "", "only sessions before this time")
+	fl.StringVar(&f.language, "language", "", "only sessions in this language (go)")
+	fl.StringVar(&f.model, "model", "", "only sessions with this model")
+	fl.StringVar(&f.goal, "goal", "", "only repair or refactor sessions")
+	fl.StringVar(&f.workspace, "workspace", "", "only sessions of this workspace directory")
+	fl.StringVar(&f.title, "title", "", "title of the HTML page")
+	return cmd
+}
+
+// filter turns the flags into a store filter.
+func (f reportFlags) filter(now time.Time) (store.Filter, error) {
+	since, err := parseWhen(f.since, now)
+	if err != nil {
+		return store.Filter{}, fmt.Errorf("--since: %w", err)
+	}
+	until, err := parseWhen(f.until, now)
+	if err != nil {
+		return store.Filter{}, fmt.Errorf("--until: %w", err)
+	}
+	if f.goal != "" {
+		if _, err := refactor.ParseGoal(f.goal); err != nil {
+			return store.Filter{}, fmt.Errorf("--goal: %w", err)
+		}
+	}
+	return store.Filter{Since: since, Until: until, Language: f.language, Model: f.model, Goal: f.goal, Workspace: f.workspace}, nil
+}
+
+// parseWhen reads an RFC 3339 time, a date, or a duration ago.
+func parseWhen(s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time (2026-11-01T15:04:05Z), a date (2026-11-01) or a duration ago (168h)", s)
+}
+
+// loadSessions reads sessions from record files when any are named, else
+// from the store.
+func loadSessions(ctx context.Context, dsn string, filter store.Filter, paths []string) ([]aggregate.Session, error) {
+	if len(paths) > 0 {
+		files, err := recordPaths(paths)
+		if err != nil {
+			return nil, err
+		}
+		var out []aggregate.Session
+		for _, p := range files {
+			rec, err := refactor.ReadRecord(p)
+			if err != nil {
+				return nil, err
+			}
+			if s := aggregate.FromRecord(rec); matches(filter, s) {
+				out = append(out, s)
+			}
+		}
+		return out, nil
+	}
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return st.Sessions(ctx, filter)
+}
+
+// matches applies a store filter to a session read from a file.
+func matches(f store.Filter, s aggregate.Session) bool {
+	return (f.Since.IsZero() || !s.Created.Before(f.Since)) && (f.Until.IsZero() || s.Created.Before(f.Until)) &&
+		(f.Language == "" || f.Language == s.Language) && (f.Model == "" || f.Model == s.Model) &&
+		(f.Goal == "" || f.Goal == s.Goal) && (f.Workspace == "" || f.Workspace == s.Workspace)
+}
+
+func renderReport(w io.Writer, format string, scores *aggregate.Scores, title string) error {
+	switch format {
+	case "table":
+		return report.Table(w, scores)
+	case "json":
+		return report.JSON(w, scores)
+	case "html":
+		return report.HTML(w, scores, title)
+	}
+	return &exitError{code: ExitUsage, err: fmt.Errorf("--format %q: use table, json or html", format)}
+}

@@ -1,0 +1,75 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/store"
+)
+
+// sessionWriter is the store writer for one store setting.
+type sessionWriter struct {
+	dsn  string
+	mode store.Mode
+	w    *store.Writer
+}
+
+// flushOnClose bounds how long closing waits for queued sessions to reach
+// the store; whatever is left stays queued on disk for the next start.
+const flushOnClose = 5 * time.Second
+
+func (sw *sessionWriter) close(logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), flushOnClose)
+	defer cancel()
+	if err := sw.w.Flush(ctx); err != nil {
+		logger.Warn("sessions left queued for the store", "error", err)
+	}
+	if err := sw.w.Close(); err != nil {
+		logger.Warn("closing the session store", "error", err)
+	}
+}
+
+// storeSession hands a finished session to the store in the background,
+// per the configuration: store.dsn ("" = the default store, "off" = none)
+// and store.mode.
+func (s *Server) storeSession(rec *refactor.Record) {
+	cfg := s.config()
+	dsn := cfg.Store.DSN
+	if dsn == "" {
+		dsn = s.storeDSN
+	}
+	if dsn == "" || dsn == "off" || s.queueDir == "" {
+		return
+	}
+	mode, err := store.ParseMode(cfg.Store.Mode)
+	if err != nil {
+		s.logger.Warn("store.mode", "error", err)
+		return
+	}
+	s.mu.Lock()
+	sw := s.writer
+	if sw == nil || sw.dsn != dsn || sw.mode != mode {
+		old := sw
+		sw = &sessionWriter{dsn: dsn, mode: mode, w: store.NewWriter(dsn, s.queueDir, mode, s.logger)}
+		s.writer = sw
+		if old != nil {
+			go old.close(s.logger)
+		}
+	}
+	roots := s.roots
+	s.mu.Unlock()
+	sw.w.Save(rec, workspaceOf(roots, rec.File))
+}
+
+// workspaceOf is the workspace root that holds file, or its directory.
+func workspaceOf(roots []string, file string) string {
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, file); err == nil && !filepath.IsAbs(rel) && (len(rel) < 2 || rel[:2] != "..") {
+			return r
+		}
+	}
+	return filepath.Dir(file)
+}
