@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,6 +21,7 @@ import (
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/store"
 )
 
 type replayFlags struct {
@@ -34,9 +36,12 @@ type replayFlags struct {
 func newReplayCommand(logs *logFlags) *cobra.Command {
 	var f replayFlags
 	cmd := &cobra.Command{
-		Use:   "replay [--rerun] [--provider replay|openai] PATH...",
-		Short: "Recompute the metrics of recorded sessions, re-check them with today's tools, or re-drive them with another model",
-		Long: `Replay session records (files, or directories searched for *.json records).
+		Use:     "replay [--rerun] [--provider replay|openai] PATH...",
+		Example: "  fixloop replay testdata/sessions/\n  fixloop replay ~/.local/state/fixloop/sessions.db\n  fixloop replay --rerun session.json",
+		Short:   "Recompute the metrics of recorded sessions, re-check them with today's tools, or re-drive them with another model",
+		Long: `Replay session records: files, directories searched for *.json records, or
+a session store (a SQLite .db file, sqlite://PATH or a postgres:// URL; its
+sessions stored in full mode).
 
 Without flags, every record's session runs again on its recorded answers and
 recorded checks, with no model and no tools, and every per-round and
@@ -60,9 +65,33 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 				return err
 			}
 			defer closeLog()
-			paths, err := recordPaths(args)
-			if err != nil {
-				return &exitError{code: ExitUsage, err: err}
+			var files, stores []string
+			for _, a := range args {
+				if isStore(a) {
+					stores = append(stores, a)
+				} else {
+					files = append(files, a)
+				}
+			}
+			var paths []string
+			if len(files) > 0 {
+				if paths, err = recordPaths(files); err != nil {
+					return &exitError{code: ExitUsage, err: err}
+				}
+			}
+			var tmp string
+			if len(stores) > 0 {
+				if tmp, err = os.MkdirTemp("", "fixloop-replay-"); err != nil {
+					return &exitError{code: ExitUsage, err: err}
+				}
+				defer os.RemoveAll(tmp)
+			}
+			for _, dsn := range stores {
+				fromStore, err := storeRecords(cmd.Context(), dsn, tmp)
+				if err != nil {
+					return &exitError{code: ExitUsage, err: err}
+				}
+				paths = append(paths, fromStore...)
 			}
 			newChecker := func() (*refactor.Checker, error) {
 				a, err := server.GoLinter(logger)(config.Default())
@@ -120,6 +149,45 @@ func recordPaths(args []string) ([]string, error) {
 		return nil, fmt.Errorf("no session records (*.json) in %s", strings.Join(args, ", "))
 	}
 	sort.Strings(paths)
+	return paths, nil
+}
+
+// isStore reports whether a replay argument names a session store.
+func isStore(arg string) bool {
+	return strings.HasPrefix(arg, "postgres://") || strings.HasPrefix(arg, "postgresql://") ||
+		strings.HasPrefix(arg, "sqlite://") || strings.HasSuffix(arg, ".db")
+}
+
+// storeRecords writes the full records of every session in the store dsn
+// into dir, one file each, so they replay like files.
+func storeRecords(ctx context.Context, dsn, dir string) ([]string, error) {
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	sessions, err := st.Sessions(ctx, store.Filter{})
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, s := range sessions {
+		rec, err := st.Record(ctx, s.ID)
+		if errors.Is(err, store.ErrNoRecord) {
+			continue // stored as metrics only: nothing to replay
+		}
+		if err != nil {
+			return nil, err
+		}
+		p := filepath.Join(dir, rec.ID+".json")
+		if err := refactor.WriteRecord(p, rec); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("the store %s holds no full session records to replay", store.Redact(dsn))
+	}
 	return paths, nil
 }
 

@@ -33,6 +33,11 @@ func TestReportFromStoreAndRecords(t *testing.T) {
 			t.Errorf("report JSON lacks %q", key)
 		}
 	}
+	// The stored session replays from the store.
+	db := filepath.Join(os.Getenv("XDG_STATE_HOME"), "fixloop", "sessions.db")
+	if code, out, errOut := run(t, "replay", db); code != ExitOK || !strings.Contains(out, "metrics match") {
+		t.Errorf("replay from the store: exit %d\n%s%s", code, out, errOut)
+	}
 	// Filters.
 	if _, out, _ := run(t, "report", "--format", "json", "--goal", "repair"); !strings.Contains(out, `"sessions": 0`) {
 		t.Errorf("--goal repair should match nothing:\n%s", out)
