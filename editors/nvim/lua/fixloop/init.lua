@@ -1,0 +1,352 @@
+-- fixloop: Neovim client for the fixloop Go language server.
+-- Works on Neovim 0.7 (vim.lsp.start_client + vim.lsp.buf_attach_client)
+-- and 0.8+ (vim.lsp.start).
+local M = {}
+
+local defaults = {
+  name = 'fixloop',
+  cmd = { 'fixloop', 'serve' },
+  filetypes = { 'go' },
+  root_markers = { 'go.mod', '.git' },
+  settings = {},
+  -- echo $/progress messages ("title: message") in the message area
+  echo_progress = true,
+}
+
+M.config = vim.deepcopy(defaults)
+-- every progress line echoed (newest last); handy for tests and :messages
+M.progress_log = {}
+-- root_dir -> client id (only used on Neovim < 0.8)
+local clients_by_root = {}
+-- progress token -> title
+local titles = {}
+
+local function notify(msg, level)
+  vim.notify('fixloop: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function is_dir(path)
+  local st = vim.loop.fs_stat(path)
+  return st ~= nil and st.type == 'directory'
+end
+
+--- The nearest ancestor of `path` holding one of the root markers, else the
+--- file's directory.
+function M.find_root(path, markers)
+  markers = markers or M.config.root_markers
+  local dir = vim.fn.fnamemodify(path, ':p')
+  if not is_dir(dir) then
+    dir = vim.fn.fnamemodify(dir, ':h')
+  end
+  local start = dir
+  while true do
+    for _, m in ipairs(markers) do
+      if vim.loop.fs_stat(dir .. '/' .. m) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      break
+    end
+    dir = parent
+  end
+  return start
+end
+
+-- workspace/configuration: the settings for section nil/"fixloop",
+-- a sub-table for "fixloop.x.y", vim.NIL for anything else.
+local function on_configuration(_, result, ctx)
+  local out = {}
+  for i, item in ipairs((result and result.items) or {}) do
+    local section = item.section
+    local value = vim.NIL
+    if section == nil or section == '' or section == 'fixloop' then
+      value = M.config.settings
+    elseif section:sub(1, 8) == 'fixloop.' then
+      local v = M.config.settings
+      for key in section:sub(9):gmatch('[^.]+') do
+        v = type(v) == 'table' and v[key] or nil
+      end
+      if v ~= nil then
+        value = v
+      end
+    end
+    out[i] = value
+  end
+  return out
+end
+
+local function default_progress_handler()
+  return vim.lsp.handlers['$/progress']
+end
+
+-- $/progress: run Neovim's default handler, then echo "title: message".
+local function on_progress(err, result, ctx, config)
+  local default = default_progress_handler()
+  if default then
+    pcall(default, err, result, ctx, config)
+  end
+  if not result or type(result.value) ~= 'table' then
+    return
+  end
+  local value = result.value
+  local token = tostring(result.token)
+  if value.kind == 'begin' then
+    titles[token] = value.title or 'fixloop'
+  end
+  local title = titles[token] or 'fixloop'
+  local msg = value.message
+  if value.kind == 'end' then
+    titles[token] = nil
+    msg = msg or 'done'
+  end
+  if not msg then
+    if value.kind ~= 'begin' then
+      return
+    end
+    msg = 'started'
+  end
+  if value.percentage then
+    msg = string.format('%s (%d%%)', msg, value.percentage)
+  end
+  local line = title .. ': ' .. msg
+  table.insert(M.progress_log, line)
+  if M.config.echo_progress then
+    vim.schedule(function()
+      vim.api.nvim_echo({ { line } }, false, {})
+    end)
+  end
+end
+
+local function client_config(root)
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.window = caps.window or {}
+  caps.window.workDoneProgress = true
+  caps.window.showMessage = caps.window.showMessage or {}
+  return {
+    name = M.config.name,
+    cmd = M.config.cmd,
+    root_dir = root,
+    workspace_folders = {
+      { uri = vim.uri_from_fname(root), name = root },
+    },
+    -- an empty Lua table would be encoded as a JSON array
+    init_options = next(M.config.settings) and M.config.settings or vim.empty_dict(),
+    settings = { fixloop = M.config.settings },
+    capabilities = caps,
+    handlers = {
+      ['workspace/configuration'] = on_configuration,
+      ['$/progress'] = on_progress,
+    },
+  }
+end
+
+local function client_alive(id)
+  local c = id and vim.lsp.get_client_by_id(id)
+  return c ~= nil and not c.is_stopped()
+end
+
+--- Start (once per root) and attach fixloop to buffer `bufnr`.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if vim.bo[bufnr].buftype ~= '' then
+    return
+  end
+  local fname = vim.api.nvim_buf_get_name(bufnr)
+  if fname == '' then
+    return
+  end
+  local root = M.find_root(fname)
+  if vim.lsp.start then
+    return vim.lsp.start(client_config(root), { bufnr = bufnr })
+  end
+  local id = clients_by_root[root]
+  if not client_alive(id) then
+    id = vim.lsp.start_client(client_config(root))
+    if not id then
+      notify('could not start ' .. table.concat(M.config.cmd, ' '), vim.log.levels.ERROR)
+      return
+    end
+    clients_by_root[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+  return id
+end
+
+--- The fixloop client attached to `bufnr`, or nil.
+function M.get_client(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local list
+  if vim.lsp.get_clients then
+    list = vim.lsp.get_clients({ bufnr = bufnr, name = M.config.name })
+  else
+    list = vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
+  end
+  for _, c in ipairs(list) do
+    if c.name == M.config.name then
+      return c
+    end
+  end
+end
+
+local function buf_version(bufnr)
+  local ok, v = pcall(function()
+    return vim.lsp.util.buf_versions[bufnr]
+  end)
+  if ok and v then
+    return v
+  end
+  return vim.api.nvim_buf_get_changedtick(bufnr)
+end
+
+local function char_index(client, line)
+  local enc = client.offset_encoding or 'utf-16'
+  if enc == 'utf-8' then
+    return #line
+  end
+  local utf32, utf16 = vim.str_utfindex(line)
+  return enc == 'utf-32' and utf32 or utf16
+end
+
+--- Send workspace/executeCommand `command` with one argument `arg` to the
+--- fixloop client of `bufnr`; `on_result(result)` on success.
+function M.execute(command, arg, bufnr, on_result)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = M.get_client(bufnr)
+  if not client then
+    notify('no fixloop client attached to this buffer', vim.log.levels.WARN)
+    return false
+  end
+  client.request('workspace/executeCommand', { command = command, arguments = { arg } }, function(err, result)
+    if err then
+      notify(command .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    if on_result then
+      on_result(result)
+    end
+  end, bufnr)
+  return true
+end
+
+local function session_args(bufnr, opts)
+  local client = M.get_client(bufnr)
+  local arg = { uri = vim.uri_from_bufnr(bufnr), version = buf_version(bufnr) }
+  if client and opts and opts.range and opts.range > 0 then
+    local last = vim.api.nvim_buf_get_lines(bufnr, opts.line2 - 1, opts.line2, false)[1] or ''
+    arg.range = {
+      start = { line = opts.line1 - 1, character = 0 },
+      ['end'] = { line = opts.line2 - 1, character = char_index(client, last) },
+    }
+  end
+  return arg
+end
+
+M.session_args = session_args
+
+function M.repair(opts)
+  local bufnr = vim.api.nvim_get_current_buf()
+  return M.execute('fixloop.repair', session_args(bufnr, opts), bufnr)
+end
+
+function M.refactor(opts)
+  local bufnr = vim.api.nvim_get_current_buf()
+  return M.execute('fixloop.refactor', session_args(bufnr, opts), bufnr)
+end
+
+function M.cancel()
+  local bufnr = vim.api.nvim_get_current_buf()
+  return M.execute('fixloop.cancel', { uri = vim.uri_from_bufnr(bufnr) }, bufnr)
+end
+
+-- the last summary returned by :FixloopSession
+M.last_session = nil
+
+--- One line for a fixloop.showSession result.
+function M.format_session(r)
+  if type(r) ~= 'table' then
+    return tostring(r)
+  end
+  local parts = { tostring(r.goal or 'session') }
+  if r.provider then
+    local p = 'provider ' .. tostring(r.provider)
+    if r.model and r.model ~= '' then
+      p = p .. ' (' .. tostring(r.model) .. ')'
+    end
+    table.insert(parts, p)
+  end
+  if r.stop then
+    table.insert(parts, 'stop ' .. tostring(r.stop))
+  end
+  local f = type(r.final) == 'table' and r.final or nil
+  if f then
+    table.insert(parts, string.format('round %s: tests %s/%s, fixed %s, new %s, %s lines edited, alerts %s -> %s',
+      tostring(f.round), tostring(f.tests_passed), tostring(f.tests_total), tostring(f.fixed), tostring(f.new),
+      tostring(f.lines_edited), tostring(f.alerts_before), tostring(f.alerts_after)))
+  end
+  if r.solved ~= nil then
+    table.insert(parts, r.solved and 'solved' or 'not solved')
+  end
+  if r.id then
+    table.insert(parts, 'id ' .. tostring(r.id))
+  end
+  return table.concat(parts, ', ')
+end
+
+function M.session()
+  local bufnr = vim.api.nvim_get_current_buf()
+  return M.execute('fixloop.showSession', { uri = vim.uri_from_bufnr(bufnr) }, bufnr, function(result)
+    M.last_session = result
+    vim.api.nvim_echo({ { 'fixloop session: ' .. M.format_session(result) } }, true, {})
+  end)
+end
+
+local commands_defined = false
+local function define_commands()
+  if commands_defined then
+    return
+  end
+  commands_defined = true
+  local cmd = vim.api.nvim_create_user_command
+  cmd('FixloopRepair', function(o)
+    M.repair(o)
+  end, { range = true, desc = 'fixloop: repair the file (or the range) with the model' })
+  cmd('FixloopRefactor', function(o)
+    M.refactor(o)
+  end, { range = true, desc = 'fixloop: refactor the file (or the range) with the model' })
+  cmd('FixloopCancel', function()
+    M.cancel()
+  end, { desc = 'fixloop: cancel the running session' })
+  cmd('FixloopSession', function()
+    M.session()
+  end, { desc = "fixloop: show the last session's summary" })
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  -- lists replace rather than merge
+  for _, k in ipairs({ 'cmd', 'filetypes', 'root_markers' }) do
+    if opts and opts[k] then
+      M.config[k] = opts[k]
+    end
+  end
+  define_commands()
+  M.setup_done = true
+  local group = vim.api.nvim_create_augroup('fixloop', { clear = true })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = M.config.filetypes,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  -- buffers already open with a matching filetype
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M.config.filetypes, vim.bo[b].filetype) then
+      M.attach(b)
+    end
+  end
+end
+
+return M
