@@ -1,0 +1,107 @@
+// Pure mapping from the extension's `fixloop.*` settings to what the server
+// expects. No `vscode` import here, so it runs under plain node in the tests.
+
+/** The subset of vscode.WorkspaceConfiguration this module needs. */
+export interface ConfigLike {
+  get(key: string): unknown;
+}
+
+/** The server's initializationOptions (and didChangeConfiguration) shape. */
+export interface InitializationOptions {
+  tests?: { mode?: string };
+  model?: { baseUrl?: string; name?: string; apiKeyEnv?: string; temperature?: number };
+  rounds?: { repair?: number; refactor?: number };
+  applyMode?: string;
+}
+
+export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+const TEST_MODES = ['off', 'save', 'open_save'];
+const APPLY_MODES = ['apply', 'ask'];
+
+function str(cfg: ConfigLike, key: string): string | undefined {
+  const v = cfg.get(key);
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  return t === '' ? undefined : t;
+}
+
+function num(cfg: ConfigLike, key: string): number | undefined {
+  const v = cfg.get(key);
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function oneOf(cfg: ConfigLike, key: string, allowed: string[]): string | undefined {
+  const v = str(cfg, key);
+  return v !== undefined && allowed.includes(v) ? v : undefined;
+}
+
+/**
+ * Maps `fixloop.*` settings (keys relative to the `fixloop` section, e.g.
+ * `model.name`) to the server's initializationOptions. Unset (undefined,
+ * null, empty string) or invalid values are omitted, so the server's own
+ * defaults and .fixloop.yaml apply. Only keys the server knows are sent:
+ * `fixloop.linters` is not a server setting yet and is deliberately not sent
+ * (the server rejects unknown keys with a warning).
+ */
+export function initializationOptions(cfg: ConfigLike): InitializationOptions {
+  const out: InitializationOptions = {};
+
+  const testsMode = oneOf(cfg, 'tests.mode', TEST_MODES);
+  if (testsMode !== undefined) out.tests = { mode: testsMode };
+
+  const model: NonNullable<InitializationOptions['model']> = {};
+  const baseUrl = str(cfg, 'model.baseUrl');
+  if (baseUrl !== undefined) model.baseUrl = baseUrl;
+  const name = str(cfg, 'model.name');
+  if (name !== undefined) model.name = name;
+  const apiKeyEnv = str(cfg, 'model.apiKeyEnv');
+  if (apiKeyEnv !== undefined) model.apiKeyEnv = apiKeyEnv;
+  const temperature = num(cfg, 'model.temperature');
+  if (temperature !== undefined) model.temperature = temperature;
+  if (Object.keys(model).length > 0) out.model = model;
+
+  const rounds: NonNullable<InitializationOptions['rounds']> = {};
+  const repair = num(cfg, 'rounds.repair');
+  if (repair !== undefined && Number.isInteger(repair) && repair > 0) rounds.repair = repair;
+  const refactor = num(cfg, 'rounds.refactor');
+  if (refactor !== undefined && Number.isInteger(refactor) && refactor > 0) rounds.refactor = refactor;
+  if (Object.keys(rounds).length > 0) out.rounds = rounds;
+
+  const applyMode = oneOf(cfg, 'applyMode', APPLY_MODES);
+  if (applyMode !== undefined) out.applyMode = applyMode;
+
+  return out;
+}
+
+/**
+ * The environment for the server process: the extension host's environment
+ * plus, when an API key is stored in SecretStorage, that key in the variable
+ * named by `fixloop.model.apiKeyEnv` (default OPENAI_API_KEY). The key never
+ * goes into settings or initializationOptions.
+ */
+export function serverEnv(
+  apiKey: string | undefined,
+  apiKeyEnv: string | undefined,
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  if (apiKey !== undefined && apiKey !== '') {
+    const name = apiKeyEnv !== undefined && apiKeyEnv.trim() !== '' ? apiKeyEnv.trim() : DEFAULT_API_KEY_ENV;
+    env[name] = apiKey;
+  }
+  return env;
+}
+
+/** The --log-level value: one of debug|info|warn|error, else info. */
+export function logLevel(cfg: ConfigLike): string {
+  const v = str(cfg, 'logLevel');
+  return v !== undefined && (LOG_LEVELS as readonly string[]).includes(v) ? v : 'info';
+}
+
+/** Parses "round N/K..." from a $/progress message or title. */
+export function parseRound(text: string | undefined): { round: number; of: number } | undefined {
+  if (!text) return undefined;
+  const m = /round\s+(\d+)\s*\/\s*(\d+)/i.exec(text);
+  return m ? { round: Number(m[1]), of: Number(m[2]) } : undefined;
+}

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { initializationOptions, logLevel, parseRound, serverEnv } from '../src/settings';
+
+function cfg(values: Record<string, unknown>) {
+  return { get: (key: string) => values[key] };
+}
+
+test('defaults: nothing set sends nothing', () => {
+  assert.deepEqual(initializationOptions(cfg({})), {});
+});
+
+test('VS Code defaults (empty strings, nulls, {} linters) are omitted except enums', () => {
+  const opts = initializationOptions(
+    cfg({
+      path: '',
+      'model.baseUrl': '',
+      'model.name': '',
+      'model.apiKeyEnv': '',
+      'model.temperature': null,
+      'rounds.repair': null,
+      'rounds.refactor': null,
+      applyMode: 'apply',
+      'tests.mode': 'open_save',
+      linters: {},
+      logLevel: 'info',
+    }),
+  );
+  assert.deepEqual(opts, { tests: { mode: 'open_save' }, applyMode: 'apply' });
+});
+
+test('each key maps to the server shape', () => {
+  assert.deepEqual(initializationOptions(cfg({ 'tests.mode': 'save' })), { tests: { mode: 'save' } });
+  assert.deepEqual(initializationOptions(cfg({ 'model.baseUrl': 'http://127.0.0.1:8080/v1' })), {
+    model: { baseUrl: 'http://127.0.0.1:8080/v1' },
+  });
+  assert.deepEqual(initializationOptions(cfg({ 'model.name': 'qwen' })), { model: { name: 'qwen' } });
+  assert.deepEqual(initializationOptions(cfg({ 'model.apiKeyEnv': 'MY_KEY' })), { model: { apiKeyEnv: 'MY_KEY' } });
+  assert.deepEqual(initializationOptions(cfg({ 'model.temperature': 0 })), { model: { temperature: 0 } });
+  assert.deepEqual(initializationOptions(cfg({ 'rounds.repair': 5 })), { rounds: { repair: 5 } });
+  assert.deepEqual(initializationOptions(cfg({ 'rounds.refactor': 2 })), { rounds: { refactor: 2 } });
+  assert.deepEqual(initializationOptions(cfg({ applyMode: 'ask' })), { applyMode: 'ask' });
+});
+
+test('all keys together', () => {
+  assert.deepEqual(
+    initializationOptions(
+      cfg({
+        'tests.mode': 'off',
+        'model.baseUrl': ' http://h/v1 ',
+        'model.name': 'm',
+        'model.apiKeyEnv': 'K',
+        'model.temperature': 0.2,
+        'rounds.repair': 10,
+        'rounds.refactor': 3,
+        applyMode: 'apply',
+      }),
+    ),
+    {
+      tests: { mode: 'off' },
+      model: { baseUrl: 'http://h/v1', name: 'm', apiKeyEnv: 'K', temperature: 0.2 },
+      rounds: { repair: 10, refactor: 3 },
+      applyMode: 'apply',
+    },
+  );
+});
+
+test('invalid values are omitted', () => {
+  assert.deepEqual(
+    initializationOptions(
+      cfg({
+        'tests.mode': 'always',
+        applyMode: 'maybe',
+        'model.temperature': 'hot',
+        'rounds.repair': 0,
+        'rounds.refactor': 1.5,
+        'model.name': 42,
+      }),
+    ),
+    {},
+  );
+});
+
+test('linters, path and logLevel are never sent', () => {
+  const opts = initializationOptions(
+    cfg({ linters: { python: ['ruff'] }, path: '/usr/bin/fixloop', logLevel: 'debug', 'model.name': 'm' }),
+  );
+  assert.deepEqual(opts, { model: { name: 'm' } });
+  const allowed = ['debounce', 'tests', 'staticcheck', 'maxFileSize', 'model', 'rounds', 'applyMode', 'store'];
+  for (const k of Object.keys(opts)) assert.ok(allowed.includes(k), k);
+  assert.ok(!JSON.stringify(opts).includes('ruff'));
+});
+
+test('serverEnv puts a stored key in the named variable', () => {
+  const base = { PATH: '/bin' };
+  assert.deepEqual(serverEnv('sk-1', undefined, base), { PATH: '/bin', OPENAI_API_KEY: 'sk-1' });
+  assert.deepEqual(serverEnv('sk-1', '', base), { PATH: '/bin', OPENAI_API_KEY: 'sk-1' });
+  assert.deepEqual(serverEnv('sk-2', 'MY_KEY', base), { PATH: '/bin', MY_KEY: 'sk-2' });
+  assert.deepEqual(base, { PATH: '/bin' }, 'base env not modified');
+});
+
+test('serverEnv without a key leaves the environment alone', () => {
+  const base = { PATH: '/bin', OPENAI_API_KEY: 'from-shell' };
+  assert.deepEqual(serverEnv(undefined, 'MY_KEY', base), base);
+  assert.deepEqual(serverEnv('', undefined, base), base);
+  assert.equal(serverEnv(undefined, undefined).PATH, process.env.PATH);
+});
+
+test('the key never appears in initializationOptions', () => {
+  const opts = initializationOptions(cfg({ 'model.apiKeyEnv': 'MY_KEY' }));
+  assert.ok(!JSON.stringify(opts).includes('sk-'));
+});
+
+test('logLevel', () => {
+  assert.equal(logLevel(cfg({})), 'info');
+  assert.equal(logLevel(cfg({ logLevel: 'debug' })), 'debug');
+  assert.equal(logLevel(cfg({ logLevel: 'loud' })), 'info');
+});
+
+test('parseRound', () => {
+  assert.deepEqual(parseRound('round 2/3: tests 4/4, fixed 1, new 0'), { round: 2, of: 3 });
+  assert.deepEqual(parseRound('Round 10/10'), { round: 10, of: 10 });
+  assert.equal(parseRound('baseline: checking'), undefined);
+  assert.equal(parseRound(undefined), undefined);
+});
