@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fixloop/fixloop/store/storetest"
 )
 
 func TestReportFromStoreAndRecords(t *testing.T) {
@@ -63,13 +65,7 @@ func TestReportFromStoreAndRecords(t *testing.T) {
 // as a team's shared store would. It runs when FIXLOOP_TEST_POSTGRES holds a
 // DSN (CI starts a server with store/testdata/postgres.sh).
 func TestTeamStoreOnPostgres(t *testing.T) {
-	dsn := os.Getenv("FIXLOOP_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI must set FIXLOOP_TEST_POSTGRES (see .ci/run)")
-		}
-		t.Skip("FIXLOOP_TEST_POSTGRES is not set")
-	}
+	dsn := storetest.PostgresDSN(t, "cli")
 	t.Setenv("FIXLOOP_MODEL", "")
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	file := calcCopy(t)

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/aggregate"
+	"github.com/fixloop/fixloop/store/storetest"
 )
 
 const fixture = "../testdata/sessions/calc-refactor.json"
@@ -35,29 +35,8 @@ func sqliteDSN(t *testing.T) string {
 	return filepath.Join(t.TempDir(), "state", "fixloop", "sessions.db")
 }
 
-// postgresDSN is the test PostgreSQL database, emptied. Without
-// FIXLOOP_TEST_POSTGRES the test is skipped, except on CI, where it fails.
-func postgresDSN(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("FIXLOOP_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("FIXLOOP_TEST_POSTGRES is unset; CI must run the PostgreSQL tests: export FIXLOOP_TEST_POSTGRES=\"$(sh store/testdata/postgres.sh)\"")
-		}
-		t.Skip("FIXLOOP_TEST_POSTGRES is unset; run store/testdata/postgres.sh to get a server")
-	}
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range []string{`DROP TABLE IF EXISTS sessions`, `DROP TABLE IF EXISTS schema_version`} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("emptying the test database: %v", err)
-		}
-	}
-	return dsn
-}
+// postgresDSN is this package's own empty test database.
+func postgresDSN(t *testing.T) string { return storetest.PostgresDSN(t, "store") }
 
 func open(t *testing.T, dsn string) *Store {
 	t.Helper()
