@@ -274,6 +274,9 @@ func resolveFile(path string) (string, config.Config, error) {
 	if info.IsDir() {
 		return "", config.Config{}, fmt.Errorf("%s is a directory: name a file", path)
 	}
+	if filepath.Ext(abs) != ".go" {
+		return "", config.Config{}, fmt.Errorf("%s: fixloop checks Go files (.go) for now; Python, C++ and Java are planned", path)
+	}
 	cfg, problems := config.Resolve(configRoot(abs), nil)
 	if len(problems) > 0 {
 		return "", config.Config{}, fmt.Errorf("configuration: %w", problems)
