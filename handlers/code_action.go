@@ -29,7 +29,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "codeAction: the document is not open: "+string(u))
 	}
 	u = cur.URI // the store's canonical spelling keys the results
-	if !s.lintCurrent(u, cur.Version) {
+	if !s.lintCurrent(u, cur) {
 		// Waiting for the pass must not hold up the notifications behind
 		// this request, so the request goes on asynchronously.
 		jsonrpc2.Async(ctx)
@@ -156,12 +156,12 @@ func (s *Server) modelActions(doc *docstore.Document, params *protocol.CodeActio
 	return out
 }
 
-// lintCurrent reports whether u's lint results belong to version.
-func (s *Server) lintCurrent(u uri.URI, version int32) bool {
+// lintCurrent reports whether u's lint results belong to the snapshot cur.
+func (s *Server) lintCurrent(u uri.URI, cur *docstore.Document) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.files[u]
-	return st != nil && st.lintDoc != nil && st.lintDoc.Version == version
+	return st != nil && st.lintDoc == cur
 }
 
 // wants reports whether kind is asked for by only (empty: everything). A

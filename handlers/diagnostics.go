@@ -120,16 +120,18 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 }
 
 // setLint records lint alerts for the snapshot doc and wakes anyone waiting
-// for them (code actions).
+// for them (code actions). Results for a snapshot that is no longer the
+// open one (the document changed, or was closed and reopened) are dropped:
+// the pass for the current snapshot follows.
 func (s *Server) setLint(doc *docstore.Document, alerts []runner.Alert) {
+	if cur, ok := s.store.Get(doc.URI); !ok || cur != doc {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.files[doc.URI]
 	if st == nil {
 		return // closed meanwhile
-	}
-	if st.lintDoc != nil && st.lintDoc.Version > doc.Version {
-		return // a newer pass already landed
 	}
 	st.lintDoc = doc
 	st.lint = alerts
@@ -157,7 +159,7 @@ func (s *Server) lintFor(ctx context.Context, u uri.URI) (*docstore.Document, []
 		if st == nil {
 			return nil, nil, false
 		}
-		if doc != nil && doc.Version == cur.Version {
+		if doc != nil && doc == cur {
 			return doc, alerts, true
 		}
 		select {
@@ -186,8 +188,8 @@ func (s *Server) publish(ctx context.Context, u uri.URI) {
 		lintDoc, lint, tests = st.lintDoc, st.lint, st.tests
 	}
 	s.mu.Unlock()
-	if lintDoc == nil || lintDoc.Version != cur.Version {
-		return
+	if lintDoc == nil || lintDoc != cur {
+		return // results of another snapshot: a newer pass will publish
 	}
 	diags := make([]protocol.Diagnostic, 0, len(lint)+len(tests))
 	compileLines := make(map[uint32]bool)

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"runtime/debug"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -151,6 +152,11 @@ func codeOf(d protocol.Diagnostic) string {
 // runSession runs one session, reports its progress and delivers its result.
 func (s *Server) runSession(ctx context.Context, sess *fixSession, doc *docstore.Document, opts refactor.Options, mode config.ApplyMode) {
 	defer func() {
+		if r := recover(); r != nil {
+			// A bug in a session must not take the server down.
+			s.logger.Error("session panicked", "panic", r, "stack", string(debug.Stack()))
+			s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("fixloop %s failed: internal error: %v", opts.Goal, r))
+		}
 		sess.cancel()
 		s.mu.Lock()
 		if s.sessions[doc.URI] == sess {
@@ -176,10 +182,13 @@ func (s *Server) runSession(ctx context.Context, sess *fixSession, doc *docstore
 	}
 	rec, err := refactor.Run(ctx, doc.Path, string(doc.Text), opts)
 	if err != nil {
-		p.end(ctx, "failed")
-		if ctx.Err() == nil {
-			s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("fixloop %s failed: %v", opts.Goal, err))
+		if ctx.Err() != nil {
+			p.end(ctx, "cancelled")
+			s.showMessage(s.ctx, protocol.MessageTypeInfo, fmt.Sprintf("fixloop %s cancelled; the file is unchanged.", opts.Goal))
+			return
 		}
+		p.end(ctx, "failed")
+		s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("fixloop %s failed: %v", opts.Goal, err))
 		return
 	}
 	s.keepRecord(doc.URI, rec)
@@ -202,6 +211,9 @@ func (s *Server) runSession(ctx context.Context, sess *fixSession, doc *docstore
 // deliver applies a session's result, or asks first, unless the document
 // changed meanwhile.
 func (s *Server) deliver(ctx context.Context, doc *docstore.Document, rec *refactor.Record, mode config.ApplyMode, summary string) {
+	if !s.stillCurrent(ctx, doc, rec) {
+		return
+	}
 	if mode == config.ApplyAsk {
 		answer, err := s.ask(ctx, doc, rec, summary)
 		if err != nil || answer != "Apply" {
@@ -209,10 +221,7 @@ func (s *Server) deliver(ctx context.Context, doc *docstore.Document, rec *refac
 			return
 		}
 	}
-	if cur, ok := s.store.Get(doc.URI); !ok || cur.Version != doc.Version {
-		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
-			"fixloop: the file changed during the %s session (version %d, now %d), so nothing was applied. Run it again on the new text.",
-			rec.Goal, doc.Version, currentVersion(cur, ok)))
+	if !s.stillCurrent(ctx, doc, rec) {
 		return
 	}
 	edit := s.resultEdit(doc, rec.Outcome.Text)
@@ -231,11 +240,22 @@ func (s *Server) deliver(ctx context.Context, doc *docstore.Document, rec *refac
 	}
 }
 
-func currentVersion(d *docstore.Document, ok bool) int32 {
-	if !ok {
-		return -1
+// stillCurrent reports whether doc is still the open snapshot, and tells
+// the user why nothing is applied when it is not.
+func (s *Server) stillCurrent(ctx context.Context, doc *docstore.Document, rec *refactor.Record) bool {
+	cur, ok := s.store.Get(doc.URI)
+	switch {
+	case !ok:
+		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
+			"fixloop: the file was closed during the %s session, so nothing was applied.", rec.Goal))
+		return false
+	case cur != doc:
+		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
+			"fixloop: the file changed during the %s session (version %d, now %d), so nothing was applied. Run it again on the new text.",
+			rec.Goal, doc.Version, cur.Version))
+		return false
 	}
-	return d.Version
+	return true
 }
 
 // ask offers Apply / Show diff / Discard and returns the choice.

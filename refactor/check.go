@@ -133,6 +133,9 @@ func keepsTests(want []string, c *Check) (bool, []string) {
 
 // testVerdict classifies failing tests the way a judge would.
 func testVerdict(r *runner.TestReport) Verdict {
+	if r == nil {
+		return VerdictWrongAnswer
+	}
 	if r.TimedOut {
 		return VerdictTimeLimit
 	}

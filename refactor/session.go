@@ -269,7 +269,9 @@ func (s *session) judge(rd *Round, d *promptData) {
 	keeps, lost := keepsTests(s.baselinePassed, chk)
 	cmp := metrics.Compare(s.rec.Original, s.rec.Baseline.Alerts, rd.Candidate, chk.Alerts)
 	fixed := countIn(cmp.FixedAlerts, s.rec.Targets)
-	remaining := s.opts.Scope.Select(cmp.Remaining)
+	// Targets are decided on the original's side (Compare pairs moved
+	// alerts), so an alert that only moved is still a remaining target.
+	remainingTargets := len(s.rec.Targets) - fixed
 	rd.Metrics = RoundMetrics{
 		Alerts: len(chk.Alerts), Fixed: fixed, New: cmp.New,
 		LinesEdited: metrics.LinesEdited(s.rec.Original, rd.Candidate),
@@ -278,13 +280,14 @@ func (s *session) judge(rd *Round, d *promptData) {
 	}
 	d.CompileErrors = compileLines(chk.CompileErrors)
 	d.TimedOut = chk.Tests != nil && chk.Tests.TimedOut
-	d.Remaining = alertLines(remaining)
+	d.Remaining = alertLines(remainingAlerts(cmp, s.rec.Targets))
 	d.New = alertLines(cmp.NewAlerts)
 
+	testsOK := chk.Tests == nil || chk.Tests.OK() // no tests (no module): nothing failed
 	switch {
 	case !chk.Compiles():
 		rd.Verdict = VerdictCompileError
-	case s.opts.Goal == GoalRepair && !chk.Tests.OK():
+	case s.opts.Goal == GoalRepair && !testsOK:
 		rd.Verdict = testVerdict(chk.Tests)
 		d.Failures = failureLines(chk.Tests, nil)
 	case s.opts.Goal == GoalRefactor && !keeps:
@@ -295,10 +298,19 @@ func (s *session) judge(rd *Round, d *promptData) {
 				d.Failures = append(d.Failures, failureLine{Test: name, Message: "did not pass"})
 			}
 		}
-	case s.opts.Goal == GoalRefactor && (len(remaining) > 0 || cmp.New > 0):
+	case s.opts.Goal == GoalRefactor && (remainingTargets > 0 || cmp.New > 0):
 		rd.Verdict = VerdictAlertsRemaining
 	default:
 		rd.Verdict = VerdictAccepted
+	}
+	// A round is accepted only when its candidate can be offered, so a
+	// solved session always has a result.
+	if rd.Verdict == VerdictAccepted && !s.eligible(rd) {
+		rd.Verdict = VerdictAlertsRemaining
+		if rd.Candidate == s.rec.Original {
+			rd.Verdict = VerdictNoCode
+			d.ExtractFeedback = "your answer is the file unchanged. Make the change the task asks for and answer with the complete file in one ```" + s.fence + " block."
+		}
 	}
 	if s.eligible(rd) {
 		if s.best == nil || s.better(rd, s.best) {
@@ -330,8 +342,11 @@ func (s *session) eligible(rd *Round) bool {
 		return false
 	}
 	b := s.rec.Baseline
+	if !b.Compiles() {
+		return true // it builds now, and did not before
+	}
 	if s.opts.Goal == GoalRepair {
-		return !b.Compiles() || m.TestsPassed > b.TestsPassed() || m.Fixed-m.New > 0 || rd.Verdict == VerdictAccepted
+		return m.TestsPassed > b.TestsPassed() || m.Fixed-m.New > 0 || rd.Verdict == VerdictAccepted
 	}
 	return m.Fixed-m.New > 0
 }
@@ -350,6 +365,24 @@ func (s *session) better(a, b *Round) bool {
 		return an > bn
 	}
 	return am.LinesEdited < bm.LinesEdited
+}
+
+// remainingAlerts lists the candidate's alerts paired with a target, for
+// the feedback.
+func remainingAlerts(cmp metrics.Comparison, targets []runner.Alert) []runner.Alert {
+	if len(targets) == 0 {
+		return nil
+	}
+	var out []runner.Alert
+	for _, a := range cmp.Remaining {
+		for _, t := range targets {
+			if a.Source == t.Source && a.Code == t.Code && metrics.KeyOf(a) == metrics.KeyOf(t) {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // countIn counts the alerts of fixed that are among targets.
@@ -377,6 +410,9 @@ func (s *session) finish() {
 			o.Solved, o.SolvedRound = true, rd.Round
 			break
 		}
+	}
+	if s.best == nil {
+		o.Solved, o.SolvedRound = false, 0
 	}
 	if s.best != nil {
 		m := s.best.Metrics
