@@ -2,10 +2,10 @@ package handlers
 
 import (
 	"context"
-	"runtime/debug"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
