@@ -14,11 +14,20 @@ type applier struct {
 	source   string
 	validate CheckValidator
 	problems Problems
+	// workspace is set for the workspace's .fixloop.yaml, which a cloned
+	// repository controls: it may not choose where the API key or the
+	// session records go.
+	workspace bool
 }
 
 // apply validates root and applies it over base.
 func (l Loader) apply(base Config, root *value, source string) (Config, Problems) {
-	a := &applier{source: source, validate: l.Validate}
+	return l.applyAs(base, root, source, false)
+}
+
+// applyAs is apply, for the workspace file when workspace is set.
+func (l Loader) applyAs(base Config, root *value, source string, workspace bool) (Config, Problems) {
+	a := &applier{source: source, validate: l.Validate, workspace: workspace}
 	cfg := base
 	cfg.Staticcheck.Checks = slices.Clone(base.Staticcheck.Checks) // do not share with the caller
 	a.root(&cfg, root)

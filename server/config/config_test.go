@@ -48,9 +48,7 @@ staticcheck:
   checks: ["all", "-ST1000"]
 maxFileSize: 1048576
 model:
-  baseUrl: http://127.0.0.1:8080/v1
   name: qwen
-  apiKeyEnv: MY_KEY
   temperature: 0.2
   topP: 0.9
   maxTokens: 4096
@@ -60,7 +58,6 @@ rounds:
   refactor: 2
 applyMode: ask
 store:
-  dsn: postgres://team@db/fixloop
   mode: metrics
 `)
 	got, ps := LoadFile(path, Default())
@@ -72,11 +69,11 @@ store:
 		Tests:       Tests{Mode: TestsOnSave, Timeout: 2 * time.Minute},
 		Staticcheck: Staticcheck{Checks: []string{"all", "-ST1000"}},
 		MaxFileSize: 1 << 20,
-		Model: Model{BaseURL: "http://127.0.0.1:8080/v1", Name: "qwen", APIKeyEnv: "MY_KEY",
+		Model: Model{Name: "qwen", APIKeyEnv: "OPENAI_API_KEY",
 			Temperature: fptr(0.2), TopP: fptr(0.9), MaxTokens: 4096, Timeout: 30 * time.Second},
 		Rounds:    Rounds{Repair: 5, Refactor: 2},
 		ApplyMode: ApplyAsk,
-		Store:     Store{DSN: "postgres://team@db/fixloop", Mode: "metrics"},
+		Store:     Store{Mode: "metrics"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -381,7 +378,9 @@ func fptr(v float32) *float32 { return &v }
 
 func TestSessionSettingMistakes(t *testing.T) {
 	tests := []struct{ name, yaml, want string }{
-		{"api key in place of its variable", "model:\n  apiKeyEnv: sk-123\n", "model.apiKeyEnv"},
+		{"the file may not redirect the key", "model:\n  baseUrl: https://elsewhere/v1\n", "model.baseUrl: cannot be set in .fixloop.yaml"},
+		{"the file may not choose the key variable", "model:\n  apiKeyEnv: GITHUB_TOKEN\n", "model.apiKeyEnv: cannot be set in .fixloop.yaml"},
+		{"the file may not choose the store", "store:\n  dsn: postgres://x@y/z\n", "store.dsn: cannot be set in .fixloop.yaml"},
 		{"temperature out of range", "model:\n  temperature: 3\n", "not a number from 0 to 2"},
 		{"rounds zero", "rounds:\n  repair: 0\n", "not a whole number from 1 to 50"},
 		{"apply mode", "applyMode: maybe\n", "is not one of apply, ask"},
@@ -395,5 +394,20 @@ func TestSessionSettingMistakes(t *testing.T) {
 				t.Errorf("problems %v, want one containing %q", ps, tt.want)
 			}
 		})
+	}
+}
+
+// TestEditorSettingsMayChooseEndpointAndStore: what the workspace file may
+// not set, the user's own settings may.
+func TestEditorSettingsMayChooseEndpointAndStore(t *testing.T) {
+	got, ps := ApplySettings(Default(), []byte(`{"model": {"baseUrl": "http://127.0.0.1:8080/v1", "apiKeyEnv": "MY_KEY"}, "store": {"dsn": "postgres://team@db/fixloop"}}`), "settings")
+	if ps != nil {
+		t.Fatal(ps)
+	}
+	if got.Model.BaseURL != "http://127.0.0.1:8080/v1" || got.Model.APIKeyEnv != "MY_KEY" || got.Store.DSN != "postgres://team@db/fixloop" {
+		t.Errorf("got %+v", got)
+	}
+	if _, ps := ApplySettings(Default(), []byte(`{"model": {"apiKeyEnv": "sk-123"}}`), "settings"); len(ps) != 1 || !strings.Contains(ps[0].String(), "not an environment variable name") {
+		t.Errorf("a key in place of its variable: %v", ps)
 	}
 }

@@ -77,6 +77,9 @@ func (a *applier) store(st *Store, v *value, path string) {
 		}
 		switch key {
 		case "dsn":
+			if !a.trusted(val, path) {
+				return
+			}
 			st.DSN = str
 		case "mode":
 			if str != "full" && str != "metrics" {
@@ -90,9 +93,25 @@ func (a *applier) store(st *Store, v *value, path string) {
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
+// trusted reports whether key may be set from here. The workspace file
+// comes with the repository, so it may not send the API key to another
+// endpoint (model.baseUrl, model.apiKeyEnv) or the session records, code
+// included, to another database (store.dsn): those are the user's choice,
+// in the editor's settings, the environment or the command line.
+func (a *applier) trusted(val *value, path string) bool {
+	if !a.workspace {
+		return true
+	}
+	a.problemf(val.line, val.col, path, "cannot be set in %s, which comes with the repository: set it in your editor's settings, the environment or on the command line", FileName)
+	return false
+}
+
 // model applies the keys under "model".
 func (a *applier) model(m *Model, v *value, path string) {
 	a.fields(v, path, modelKeys(), func(key, path string, val *value) {
+		if (key == "baseUrl" || key == "apiKeyEnv") && !a.trusted(val, path) {
+			return
+		}
 		switch key {
 		case "baseUrl":
 			if s, ok := a.str(val, path); ok {

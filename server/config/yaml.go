@@ -47,7 +47,7 @@ func (l Loader) applyYAML(base Config, data []byte, source string) (Config, Prob
 	if ps != nil || root == nil {
 		return base, ps
 	}
-	return l.apply(base, root, source)
+	return l.applyAs(base, root, source, true)
 }
 
 // parseYAML converts data into a value tree; nil means an empty document.
