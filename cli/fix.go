@@ -285,7 +285,7 @@ func saveToStore(ctx context.Context, rec *refactor.Record, cfg config.Config, f
 		fmt.Fprintln(progress, "fixloop: store.mode:", err)
 		return
 	}
-	w := store.NewWriter(dsn, server.DefaultQueueDir(), mode, nil)
+	w := store.NewWriter(dsn, store.QueueDir(server.DefaultQueueDir(), dsn, mode), mode, nil)
 	defer w.Close()
 	w.Save(rec, filepath.Dir(rec.File))
 	fctx, cancel := context.WithTimeout(ctx, storeFlush)

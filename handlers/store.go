@@ -53,7 +53,7 @@ func (s *Server) storeSession(rec *refactor.Record) {
 	sw := s.writer
 	if sw == nil || sw.dsn != dsn || sw.mode != mode {
 		old := sw
-		sw = &sessionWriter{dsn: dsn, mode: mode, w: store.NewWriter(dsn, s.queueDir, mode, s.logger)}
+		sw = &sessionWriter{dsn: dsn, mode: mode, w: store.NewWriter(dsn, store.QueueDir(s.queueDir, dsn, mode), mode, s.logger)}
 		s.writer = sw
 		if old != nil {
 			go old.close(s.logger)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -326,4 +327,12 @@ func (w *Writer) save(q queued) error {
 	}
 	w.logger.Debug("session store: saved", "id", q.Record.ID, "store", st)
 	return nil
+}
+
+// QueueDir is the queue directory under base for one store and mode, so
+// that sessions queued for one store are never drained into another (a
+// team database, say) when the settings change.
+func QueueDir(base, dsn string, mode Mode) string {
+	sum := sha256.Sum256([]byte(dsn + "\x00" + string(mode)))
+	return filepath.Join(base, hex.EncodeToString(sum[:8]))
 }

@@ -191,3 +191,13 @@ func TestSQLiteForms(t *testing.T) {
 		}
 	}
 }
+
+func TestQueueDirPerStoreAndMode(t *testing.T) {
+	a := QueueDir("/q", "/x/sessions.db", ModeFull)
+	if a == QueueDir("/q", "postgres://team@db/f", ModeFull) || a == QueueDir("/q", "/x/sessions.db", ModeMetrics) {
+		t.Error("two stores or modes share a queue directory")
+	}
+	if a != QueueDir("/q", "/x/sessions.db", ModeFull) || filepath.Dir(a) != "/q" {
+		t.Errorf("QueueDir is not stable under its base: %s", a)
+	}
+}

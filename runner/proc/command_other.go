@@ -16,3 +16,6 @@ func Command(ctx context.Context, dir, name string, args ...string) *exec.Cmd {
 	cmd.WaitDelay = WaitDelay
 	return cmd
 }
+
+// KillGroup does nothing on platforms without process groups.
+func KillGroup(cmd *exec.Cmd) {}

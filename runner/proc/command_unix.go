@@ -31,3 +31,13 @@ func Command(ctx context.Context, dir, name string, args ...string) *exec.Cmd {
 	cmd.WaitDelay = WaitDelay
 	return cmd
 }
+
+// KillGroup kills what is left of cmd's process group after cmd exited:
+// children a program started and did not reap would otherwise outlive it.
+// It is a no-op when the group is already gone.
+func KillGroup(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}

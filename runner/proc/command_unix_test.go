@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -119,5 +120,28 @@ func TestCommandRunsInDir(t *testing.T) {
 	want, _ := os.Stat(dir)
 	if got == nil || want == nil || !os.SameFile(got, want) {
 		t.Errorf("pwd = %q, want %q", out, dir)
+	}
+}
+
+// TestKillGroupAfterExit: a child left running by a command that exited is
+// killed by KillGroup.
+func TestKillGroupAfterExit(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := Command(context.Background(), t.TempDir(), "sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $! > "+pidFile)
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	KillGroup(cmd)
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the left-behind child %d is still alive", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

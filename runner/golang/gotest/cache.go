@@ -129,9 +129,12 @@ func (r *Runner) Invalidate(dir string) {
 			delete(r.cache, k)
 		}
 	}
-	for _, f := range r.flights {
+	for k, f := range r.flights {
 		if within(f.dir, dir) {
+			// Its result must not be cached, and later callers must not
+			// join it: they would get a report from before the change.
 			f.stale = true
+			delete(r.flights, k)
 		}
 	}
 }

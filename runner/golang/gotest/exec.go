@@ -72,6 +72,7 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 	r.logger.DebugContext(ctx, "go test: started", "dir", req.dir, "pid", cmd.Process.Pid, "overlay", len(req.overlay),
 		"memory_limit", req.sandbox.MemoryLimit, "isolate", req.sandbox.Isolate)
 	waitErr := cmd.Wait()
+	proc.KillGroup(cmd) // children a test started and left behind die with it
 	pw.Close()
 	if err := <-parsed; err != nil {
 		r.logger.WarnContext(ctx, "go test: reading output", "dir", req.dir, "err", err)
