@@ -151,11 +151,6 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
-	if f.record != "" {
-		if err := refactor.WriteRecord(f.record, rec); err != nil {
-			return nil, err
-		}
-	}
 	saveToStore(ctx, rec, cfg, f.store, progress)
 	if err := reportFix(stdout, progress, rec, abs, f.json); err != nil {
 		return nil, err
@@ -165,6 +160,13 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 			return nil, err
 		}
 		fmt.Fprintf(progress, "wrote %s\n", displayPath(abs))
+	}
+	// The record comes last: failing to write it must not lose the result
+	// (the session is in the store, and the diff was printed).
+	if f.record != "" {
+		if err := refactor.WriteRecord(f.record, rec); err != nil {
+			return nil, err
+		}
 	}
 	return rec, nil
 }

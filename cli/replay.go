@@ -100,6 +100,11 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 				}
 				return &refactor.Checker{Linter: a, Tester: gotest.NewSandboxed(logger, gotest.CandidateSandbox()), TestTimeout: config.DefaultTestTimeout}, nil
 			}
+			if f.out != "" {
+				if err := os.MkdirAll(f.out, 0o755); err != nil {
+					return &exitError{code: ExitUsage, err: fmt.Errorf("--out: %w", err)}
+				}
+			}
 			results := replayAll(cmd.Context(), paths, f, newChecker, cmd.ErrOrStderr())
 			differ := printReplay(cmd.OutOrStdout(), results, f)
 			for _, r := range results {

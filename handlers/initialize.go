@@ -79,7 +79,7 @@ func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams)
 	}
 	w, err := watch.New(s.ctx, watch.Options{
 		Roots:  roots,
-		Match:  watch.GoRelevant,
+		Match:  watchedFile,
 		Logger: s.logger,
 	}, s.filesChanged)
 	if err != nil {

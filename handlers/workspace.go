@@ -2,12 +2,15 @@ package handlers
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/server/watch"
 )
 
 // DidChangeConfiguration applies the editor's new settings and re-diagnoses
@@ -32,20 +35,22 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 }
 
 // filesChanged reacts to files changed outside the editor (from the
-// watcher): a changed config file is reloaded; go.mod, go.sum and test files
-// drop cached results for their module or package, and the open documents
-// they affect are diagnosed again.
+// watcher): a changed config file is reloaded; a changed go.mod or go.sum
+// drops the analysis and test results of its module, a changed Go file the
+// test results of its module; the open documents they affect are diagnosed
+// again.
 func (s *Server) filesChanged(paths []string) {
-	var dirs []string
 	reload := false
+	var goPaths []string
 	for _, p := range paths {
-		switch base := filepath.Base(p); {
-		case base == config.FileName:
+		if filepath.Base(p) == config.FileName {
 			reload = true
-		default:
-			dirs = append(dirs, filepath.Dir(p))
+		} else {
+			goPaths = append(goPaths, p)
 		}
 	}
+	paths = goPaths
+	dirs := make([]string, len(paths))
 	s.logger.Info("files changed outside the editor", "paths", paths)
 	if reload {
 		s.mu.Lock()
@@ -55,26 +60,34 @@ func (s *Server) filesChanged(paths []string) {
 			s.logger.Error("reloading configuration", "error", err)
 		}
 		s.reportConfigProblems(s.ctx)
-		s.rediagnose(func(string) bool { return true })
-		return
 	}
 	s.mu.Lock()
 	linter := s.linter
 	s.mu.Unlock()
-	for _, p := range paths {
+	for i, p := range paths {
 		d := filepath.Dir(p)
-		// The analyzer notices changed Go files by itself; a module change
-		// needs a fresh load. Test results are cached by content, but a
-		// change outside the package (a go.mod replace target, testdata)
-		// may matter, so they are dropped for the directory.
-		if base := filepath.Base(p); linter != nil && (base == "go.mod" || base == "go.sum") {
-			linter.Invalidate(d)
+		if base := filepath.Base(p); base == "go.mod" || base == "go.sum" {
+			// The analyzer notices changed Go files by itself; a module
+			// change needs a fresh load.
+			if linter != nil {
+				linter.Invalidate(d)
+			}
+		} else {
+			// A Go file changed outside the editor can change the results
+			// of any package of its module that imports it.
+			d = moduleRoot(d)
 		}
-		if s.tester != nil {
-			s.tester.Invalidate(d)
+		dirs[i] = d
+		for _, t := range []runner.Tester{s.tester, s.candidates} {
+			if t != nil {
+				t.Invalidate(d)
+			}
 		}
 	}
 	s.rediagnose(func(path string) bool {
+		if reload {
+			return true
+		}
 		for _, d := range dirs {
 			if path == d || strings.HasPrefix(path, d+string(filepath.Separator)) {
 				return true
@@ -95,6 +108,24 @@ func (s *Server) rediagnose(match func(path string) bool) {
 		s.scheduleLint(d.URI, 0)
 		if mode != config.TestsOff {
 			s.scheduleTests(d.URI)
+		}
+	}
+}
+
+// watchedFile says which files changed outside the editor matter: Go
+// sources, go.mod, go.sum and the configuration file.
+func watchedFile(path string) bool {
+	return watch.GoRelevant(path) || strings.HasSuffix(path, ".go")
+}
+
+// moduleRoot is the directory of the go.mod at or above dir, or dir.
+func moduleRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
 		}
 	}
 }
