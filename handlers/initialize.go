@@ -139,6 +139,15 @@ func workspaceRoots(params *protocol.InitializeParams) []string {
 // applyConfig resolves the configuration for roots and settings and swaps in
 // a linter built for it.
 func (s *Server) applyConfig(roots []string, settings []byte) error {
+	// One configuration change at a time, so that a reload from the file
+	// watcher cannot put back settings the editor has just replaced.
+	s.configMu.Lock()
+	defer s.configMu.Unlock()
+	return s.applyConfigLocked(roots, settings)
+}
+
+// applyConfigLocked is applyConfig with configMu held.
+func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 	root := ""
 	if len(roots) > 0 {
 		root = roots[0]

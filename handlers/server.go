@@ -93,6 +93,9 @@ type Server struct {
 	// followed by a late publication for the closed document.
 	publishMu sync.Mutex
 
+	// configMu serialises configuration changes (applyConfig).
+	configMu sync.Mutex
+
 	mu       sync.Mutex
 	cfg      config.Config
 	settings []byte // the editor's settings, re-applied when the file changes

@@ -123,6 +123,14 @@ func (s *Server) scopeFor(doc *docstore.Document, args sessionArgs) metrics.Scop
 		if len(scope.Alerts) > 0 {
 			return scope
 		}
+		// Diagnostics that are not lint alerts (a compiler error, a failing
+		// test): the session targets their lines.
+		first, last := args.Diagnostics[0].Range.Start.Line, args.Diagnostics[0].Range.End.Line
+		for _, d := range args.Diagnostics[1:] {
+			first, last = min(first, d.Range.Start.Line), max(last, d.Range.End.Line)
+		}
+		scope.StartLine, scope.EndLine = int(first)+1, int(last)+1
+		return scope
 	}
 	if args.Range != nil && *args.Range != (protocol.Range{}) {
 		scope.StartLine = int(args.Range.Start.Line) + 1

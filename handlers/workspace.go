@@ -53,10 +53,7 @@ func (s *Server) filesChanged(paths []string) {
 	dirs := make([]string, len(paths))
 	s.logger.Info("files changed outside the editor", "paths", paths)
 	if reload {
-		s.mu.Lock()
-		roots, settings := s.roots, s.settings
-		s.mu.Unlock()
-		if err := s.applyConfig(roots, settings); err != nil {
+		if err := s.reloadConfig(); err != nil {
 			s.logger.Error("reloading configuration", "error", err)
 		}
 		s.reportConfigProblems(s.ctx)
@@ -128,4 +125,16 @@ func moduleRoot(dir string) string {
 			return dir
 		}
 	}
+}
+
+// reloadConfig resolves the configuration again with the current roots and
+// editor settings, read under the configuration lock so that a concurrent
+// settings change is not undone.
+func (s *Server) reloadConfig() error {
+	s.configMu.Lock()
+	defer s.configMu.Unlock()
+	s.mu.Lock()
+	roots, settings := s.roots, s.settings
+	s.mu.Unlock()
+	return s.applyConfigLocked(roots, settings)
 }
