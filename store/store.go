@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -94,6 +95,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		dsn = DefaultDSN()
 	}
 	s := &Store{name: Redact(dsn)}
+	if keywordDSN.MatchString(dsn) {
+		return nil, s.wrap(errors.New("write a PostgreSQL store as a URL: postgres://user:password@host:port/database"))
+	}
 	var driver, source string
 	if isPostgres(dsn) {
 		s.dialect, driver, source = postgres, "pgx", dsn
@@ -137,6 +141,14 @@ func isPostgres(dsn string) bool {
 	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
 }
 
+// keywordDSN matches a PostgreSQL DSN in keyword=value form ("host=db
+// password=..."), which the store does not take: it would otherwise be read
+// as a SQLite path and its password printed in messages.
+var keywordDSN = regexp.MustCompile(`(^|\s)(host|hostaddr|dbname|user|password|port|sslmode)=`)
+
+// keywordPassword is the password field of a keyword=value DSN.
+var keywordPassword = regexp.MustCompile(`password=\S*`)
+
 // sqliteSource turns a SQLite DSN into the driver's data source name, with
 // a busy timeout, write-ahead logging and immediate write transactions, and
 // creates the file's directory.
@@ -172,6 +184,9 @@ func sqliteSource(dsn string) (string, error) {
 
 // Redact returns dsn without its password, for messages.
 func Redact(dsn string) string {
+	if keywordDSN.MatchString(dsn) {
+		return keywordPassword.ReplaceAllString(dsn, "password=xxxxx")
+	}
 	if !isPostgres(dsn) {
 		return dsn
 	}

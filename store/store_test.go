@@ -306,3 +306,13 @@ func testFilters(t *testing.T, dsn string) {
 		}
 	}
 }
+
+func TestKeywordDSNRefusedWithoutItsPassword(t *testing.T) {
+	_, err := Open(t.Context(), "host=db.internal user=me password=s3cret dbname=fixloop")
+	if err == nil || !strings.Contains(err.Error(), "postgres://user:password@host") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("keyword DSN: %v", err)
+	}
+	if got := Redact("host=db password=s3cret"); strings.Contains(got, "s3cret") {
+		t.Errorf("Redact = %q", got)
+	}
+}
