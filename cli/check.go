@@ -209,6 +209,10 @@ func printCheck(w io.Writer, o *checkOutput) {
 	case t.BuildFailed:
 		fmt.Fprintf(w, "\ntests: the package does not build\n")
 		for _, e := range t.BuildErrors {
+			if e.File == "" {
+				fmt.Fprintf(w, "  %s\n", e.Message)
+				continue
+			}
 			fmt.Fprintf(w, "  %s:%d:%d: %s\n", displayPath(e.File), e.Line, e.Column, e.Message)
 		}
 	default:

@@ -179,7 +179,10 @@ func buildDiagnostics(doc *docstore.Document, rep *runner.TestReport) []protocol
 	msg := "tests did not run: the package does not build"
 	if len(rep.BuildErrors) > 0 {
 		e := rep.BuildErrors[0]
-		msg += fmt.Sprintf(": %s:%d: %s", filepath.Base(e.File), e.Line, e.Message)
+		if e.File != "" {
+			msg += fmt.Sprintf(": %s:%d", filepath.Base(e.File), e.Line)
+		}
+		msg += ": " + e.Message
 	}
 	return []protocol.Diagnostic{fileDiagnostic(doc, protocol.DiagnosticSeverityError, "go test", msg, related)}
 }

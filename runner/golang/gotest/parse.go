@@ -453,8 +453,9 @@ func (c *collector) buildErrors(stderr string) []runner.Alert {
 	if msg == "" {
 		msg = "build failed"
 	}
+	// Not placed in a file: the cached report is shared by every file of
+	// the package, so it must not name the one that asked first.
 	return []runner.Alert{{
-		File:     c.req.file,
 		Line:     1,
 		Column:   1,
 		Severity: runner.SeverityError,
