@@ -89,7 +89,11 @@ func (rt *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	limit := rt.limit
 	if streamReq {
-		limit = -1 // the provider stops reading at its reply cap
+		// The provider stops reading at its reply cap, but a stream of
+		// events with no content, or one endless line, would never reach
+		// it: bound the raw stream too, generously (events carry JSON
+		// envelopes around small deltas).
+		limit = 4 * rt.limit
 	}
 	resp.Body = &watchedBody{rc: resp.Body, ex: ex, left: limit}
 	return resp, nil
