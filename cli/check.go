@@ -226,7 +226,7 @@ func printCheck(w io.Writer, o *checkOutput) {
 			if f.File != "" {
 				where = fmt.Sprintf(" (%s:%d)", displayPath(f.File), f.Line)
 			}
-			fmt.Fprintf(w, "  FAIL %s%s: %s\n", f.Test, where, firstLine(f.Message))
+			fmt.Fprintf(w, "  FAIL %s%s: %s\n", f.Test, where, f.FirstLine())
 		}
 	}
 }
@@ -243,15 +243,6 @@ func displayPath(path string) string {
 		return path
 	}
 	return rel
-}
-
-func firstLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i] + " …"
-		}
-	}
-	return s
 }
 
 // exactlyOneFile accepts one FILE argument for the named command.

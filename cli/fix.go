@@ -117,7 +117,11 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 		return nil, err
 	}
 	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout}
-	goal, err := chooseGoal(ctx, f.goal, checker, abs, string(original))
+	baseline, err := checker.Check(ctx, abs, string(original))
+	if err != nil {
+		return nil, fmt.Errorf("checking %s: %w", path, err)
+	}
+	goal, err := chooseGoal(f.goal, baseline)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +138,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	}
 	fmt.Fprintf(progress, "fixloop %s %s with %s (k=%d)\n", goal, displayPath(abs), describeProvider(prov.Name(), prov.Model()), rounds)
 	rec, err := refactor.Run(ctx, abs, string(original), refactor.Options{
-		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker,
+		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker, Baseline: baseline,
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
 		Tools:    toolVersions(),
 		Observer: refactor.Observer{
@@ -194,17 +198,14 @@ func providerSettings(cfg config.Config, f fixFlags) provider.Settings {
 	return s
 }
 
-// chooseGoal returns the requested goal, or repair when the file does not
-// build or a test fails and refactor otherwise.
-func chooseGoal(ctx context.Context, requested string, checker *refactor.Checker, file, text string) (refactor.Goal, error) {
+// chooseGoal returns the requested goal, or, from the file's baseline
+// check, repair when it does not build or a test fails and refactor
+// otherwise.
+func chooseGoal(requested string, baseline *refactor.Check) (refactor.Goal, error) {
 	if requested != "" {
 		return refactor.ParseGoal(requested)
 	}
-	chk, err := checker.Check(ctx, file, text)
-	if err != nil {
-		return "", fmt.Errorf("checking %s: %w", file, err)
-	}
-	if !chk.Compiles() || (chk.Tests != nil && !chk.Tests.OK()) {
+	if !baseline.Compiles() || (baseline.Tests != nil && !baseline.Tests.OK()) {
 		return refactor.GoalRepair, nil
 	}
 	return refactor.GoalRefactor, nil

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -68,11 +67,10 @@ func pointRange(line, col int) protocol.Range {
 
 // lineRange covers the text of a 1-based line, without its indentation.
 func lineRange(doc *docstore.Document, line int) protocol.Range {
-	lines := bytes.Split(doc.Text, []byte("\n"))
-	if line < 1 || line > len(lines) {
+	if line < 1 || line > doc.LineCount() {
 		return doc.Range(len(doc.Text), len(doc.Text))
 	}
-	text := strings.TrimRight(string(lines[line-1]), "\r")
+	text := string(doc.Line(line))
 	indent := len(text) - len(strings.TrimLeft(text, " \t"))
 	return protocol.Range{
 		Start: doc.LinePosition(line, indent+1),
@@ -145,10 +143,10 @@ func failureSummary(doc *docstore.Document, rep *runner.TestReport, failures []r
 			fmt.Fprintf(&b, " (%s:%d)", filepath.Base(f.File), f.Line)
 			related = append(related, protocol.DiagnosticRelatedInformation{
 				Location: protocol.Location{URI: uri.File(f.File), Range: pointRange(f.Line, 1)},
-				Message:  truncate(fmt.Sprintf("%s: %s", f.Test, firstLine(f.Message)), maxMessage),
+				Message:  truncate(fmt.Sprintf("%s: %s", f.Test, f.FirstLine()), maxMessage),
 			})
 		}
-		if m := firstLine(f.Message); m != "" {
+		if m := f.FirstLine(); m != "" {
 			b.WriteString(" " + m)
 		}
 	}
@@ -185,14 +183,6 @@ func buildDiagnostics(doc *docstore.Document, rep *runner.TestReport) []protocol
 		msg += ": " + e.Message
 	}
 	return []protocol.Diagnostic{fileDiagnostic(doc, protocol.DiagnosticSeverityError, "go test", msg, related)}
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }
 
 func truncate(s string, n int) string {

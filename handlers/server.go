@@ -47,8 +47,9 @@ type Options struct {
 	NewProvider func(cfg config.Config) (model.Provider, string, error)
 	// RecordDir is where session records are written ("" = nowhere).
 	RecordDir string
-	// Tools are the checking tools' versions, recorded with sessions.
-	Tools map[string]string
+	// ToolVersions names the checking tools' versions, recorded with
+	// sessions; it is called when a session starts, not at start-up.
+	ToolVersions func() map[string]string
 	// StoreDSN is the session store used when the configuration names
 	// none ("" = no store unless configured); QueueDir holds sessions on
 	// their way to the store.
@@ -78,7 +79,7 @@ type Server struct {
 
 	newProvider func(config.Config) (model.Provider, string, error)
 	recordDir   string
-	tools       map[string]string
+	tools       func() map[string]string
 	storeDSN    string
 	queueDir    string
 
@@ -133,7 +134,7 @@ func New(opts Options) *Server {
 
 		newProvider: opts.NewProvider,
 		recordDir:   opts.RecordDir,
-		tools:       opts.Tools,
+		tools:       opts.ToolVersions,
 		storeDSN:    opts.StoreDSN,
 		queueDir:    opts.QueueDir,
 		sessions:    make(map[uri.URI]*fixSession),

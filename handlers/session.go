@@ -453,8 +453,10 @@ func providerLabel(opts refactor.Options) string {
 // toolVersions are the versions recorded with a session.
 func (s *Server) toolVersions() map[string]string {
 	v := map[string]string{"fixloop": s.version}
-	for k, val := range s.tools {
-		v[k] = val
+	if s.tools != nil {
+		for k, val := range s.tools() {
+			v[k] = val
+		}
 	}
 	return v
 }

@@ -84,21 +84,14 @@ type RoundMetrics struct {
 	Compiles    bool `json:"compiles"`
 }
 
-// Outcome is what the session offers.
+// Outcome is what the session offers: which round's candidate, its text,
+// and its measures (the baseline's when nothing is offered). Its JSON keys
+// are those of FinalSummary plus text, solved and solved_round.
 type Outcome struct {
-	// Round is the round whose candidate is offered; 0 when none is.
-	Round       int    `json:"round"`
+	FinalSummary
 	Text        string `json:"text,omitempty"`
 	Solved      bool   `json:"solved"`
 	SolvedRound int    `json:"solved_round"`
-	// Final measures of the offered candidate (the baseline's when none).
-	TestsPassed  int `json:"tests_passed"`
-	TestsTotal   int `json:"tests_total"`
-	AlertsBefore int `json:"alerts_before"`
-	AlertsAfter  int `json:"alerts_after"`
-	Fixed        int `json:"fixed"`
-	New          int `json:"new"`
-	LinesEdited  int `json:"lines_edited"`
 }
 
 // Offered reports whether the session has a result to apply.

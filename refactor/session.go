@@ -22,6 +22,9 @@ type Options struct {
 	Scope    metrics.Scope
 	Provider model.Provider
 	Checker  *Checker
+	// Baseline is the check of the original text when the caller already
+	// made it (fixloop fix does, to choose the goal); nil checks it here.
+	Baseline *Check
 	Observer Observer
 	// Settings and Tools are recorded as they are.
 	Settings Settings
@@ -111,9 +114,12 @@ func newSession(file, original string, opts Options) (*session, error) {
 
 // baseline checks the original text and writes the first prompt.
 func (s *session) baseline(ctx context.Context) error {
-	chk, err := s.opts.Checker.Check(ctx, s.rec.File, s.rec.Original)
-	if err != nil {
-		return fmt.Errorf("checking the file before the session: %w", err)
+	chk := s.opts.Baseline
+	if chk == nil {
+		var err error
+		if chk, err = s.opts.Checker.Check(ctx, s.rec.File, s.rec.Original); err != nil {
+			return fmt.Errorf("checking the file before the session: %w", err)
+		}
 	}
 	s.rec.Baseline = chk
 	s.rec.Targets = s.opts.Scope.Select(chk.Alerts)
@@ -403,8 +409,8 @@ func countIn(fixed, targets []runner.Alert) int {
 func (s *session) finish() {
 	r := s.rec
 	r.WallMS = time.Since(s.start).Milliseconds()
-	o := Outcome{AlertsBefore: len(r.Targets), AlertsAfter: len(r.Targets),
-		TestsPassed: r.Baseline.TestsPassed(), TestsTotal: r.Baseline.TestsTotal()}
+	o := Outcome{FinalSummary: FinalSummary{AlertsBefore: len(r.Targets), AlertsAfter: len(r.Targets),
+		TestsPassed: r.Baseline.TestsPassed(), TestsTotal: r.Baseline.TestsTotal()}}
 	for _, rd := range r.Rounds {
 		if rd.Verdict == VerdictAccepted {
 			o.Solved, o.SolvedRound = true, rd.Round

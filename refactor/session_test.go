@@ -11,6 +11,7 @@ import (
 
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/metrics"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/model/openai"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
@@ -320,5 +321,47 @@ func TestCandidateThatDeletesItsWorkingDirectory(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); string(b) != text {
 		t.Error("the user's file changed")
+	}
+}
+
+// TestRepairOutsideAModule: with no module there are no tests (a nil
+// report); a candidate that builds is judged without panicking.
+func TestRepairOutsideAModule(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "main.go")
+	text := "package main\n\nfunc main() {}\n"
+	os.WriteFile(file, []byte(text), 0o644)
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", text+"\n// checked\n")})
+	rec, err := refactor.Run(context.Background(), file, text, refactor.Options{
+		Goal: refactor.GoalRepair, Rounds: 1, Provider: openaiProvider(t, srv), Checker: checker(t, time.Minute),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := verdicts(rec); got != "accepted" || !rec.Offered() {
+		t.Errorf("verdicts %q, offered %v", got, rec.Offered())
+	}
+}
+
+// TestMovedTargetIsStillRemaining: a candidate that only moves the
+// targeted alert (a line inserted above it) has not fixed it.
+func TestMovedTargetIsStillRemaining(t *testing.T) {
+	t.Parallel()
+	file, text := calcModule(t)
+	moved := replace(t, text, "// Greeting is a friendly greeting.\n", "// Greeting is a friendly greeting.\n// It says hello.\n")
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", moved)})
+	rec, err := refactor.Run(context.Background(), file, text, refactor.Options{
+		Goal: refactor.GoalRefactor, Rounds: 1, Provider: openaiProvider(t, srv), Checker: checker(t, time.Minute),
+		Scope: metrics.Scope{StartLine: 25, EndLine: 25},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := verdicts(rec); got != "alerts_remaining" || rec.Outcome.Solved || rec.Offered() {
+		t.Errorf("verdicts %q, solved %v, offered %v", got, rec.Outcome.Solved, rec.Offered())
+	}
+	if fb := rec.Rounds[0].Feedback; !strings.Contains(fb, "S1039") {
+		t.Errorf("the feedback does not name the remaining alert:\n%s", fb)
 	}
 }

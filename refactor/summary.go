@@ -32,7 +32,8 @@ type RoundSummary struct {
 	WallMS      int64   `json:"wall_ms"`
 }
 
-// FinalSummary describes the offered result.
+// FinalSummary describes the offered result. Round is 0 when nothing is
+// offered; the other measures are then the baseline's.
 type FinalSummary struct {
 	Round        int `json:"round"`
 	TestsPassed  int `json:"tests_passed"`
@@ -50,11 +51,7 @@ func (r *Record) Summary() Summary {
 		File: r.File, Language: r.Language, Goal: r.Goal, Provider: r.Provider, Model: r.Model,
 		Solved: r.Outcome.Solved, SolvedRound: r.Outcome.SolvedRound, Rounds: []RoundSummary{},
 		Stop: r.Stop, Error: r.Error, ID: r.ID,
-		Final: FinalSummary{
-			Round: r.Outcome.Round, TestsPassed: r.Outcome.TestsPassed, TestsTotal: r.Outcome.TestsTotal,
-			AlertsBefore: r.Outcome.AlertsBefore, AlertsAfter: r.Outcome.AlertsAfter,
-			Fixed: r.Outcome.Fixed, New: r.Outcome.New, LinesEdited: r.Outcome.LinesEdited,
-		},
+		Final: r.Outcome.FinalSummary,
 	}
 	for _, rd := range r.Rounds {
 		s.Rounds = append(s.Rounds, RoundSummary{

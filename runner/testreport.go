@@ -1,6 +1,9 @@
 package runner
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // TestReport is the outcome of running one package's tests.
 type TestReport struct {
@@ -31,6 +34,16 @@ type TestFailure struct {
 	Message string `json:"message"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
+}
+
+// FirstLine is the failure message's first line, with "…" when more
+// follows: what fits in a one-line summary.
+func (f TestFailure) FirstLine() string {
+	msg := strings.TrimSpace(f.Message)
+	if first, _, more := strings.Cut(msg, "\n"); more {
+		return first + " …"
+	}
+	return msg
 }
 
 // OK reports whether the run built and no test failed or timed out.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func (l *scriptedLinter) Lint(ctx context.Context, file string, overlay map[stri
 	for i := 0; i <= len(text); i++ {
 		if i == len(text) || text[i] == '\n' {
 			lineText := string(text[start:i])
-			if idx := indexOf(lineText, "BAD"); idx >= 0 {
+			if idx := strings.Index(lineText, "BAD"); idx >= 0 {
 				res.Alerts = append(res.Alerts, runner.Alert{
 					File: file, Start: start + idx, End: start + idx + 3,
 					Line: line, Column: idx + 1, EndLine: line, EndColumn: idx + 4,
@@ -85,15 +86,6 @@ func (l *scriptedLinter) Calls() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.calls
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // noTests is a Tester with no tests.

@@ -124,7 +124,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		ValidateChecks:  golang.ValidateChecks,
 		NewProvider:     opts.NewProvider,
 		RecordDir:       opts.RecordDir,
-		Tools:           golang.ToolVersions(),
+		ToolVersions:    golang.ToolVersions,
 		StoreDSN:        opts.StoreDSN,
 		QueueDir:        opts.QueueDir,
 	})

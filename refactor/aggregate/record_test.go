@@ -79,7 +79,7 @@ func TestFromRecordSynthetic(t *testing.T) {
 				Check:   &refactor.Check{Alerts: []runner.Alert{st, printf}},
 				Metrics: refactor.RoundMetrics{TestsPassed: 2, KeepsTests: true, Compiles: true, Fixed: 1, New: 1, LinesEdited: 2}},
 		},
-		Outcome: refactor.Outcome{Round: 2, Text: cand, Fixed: 1, New: 1, LinesEdited: 2},
+		Outcome: refactor.Outcome{FinalSummary: refactor.FinalSummary{Round: 2, Fixed: 1, New: 1, LinesEdited: 2}, Text: cand},
 	}
 	got := FromRecord(rec)
 	want := Session{

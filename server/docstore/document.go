@@ -99,6 +99,16 @@ func (d *Document) lineBounds(i int) (start, end int) {
 	return start, end
 }
 
+// Line returns the text of a 1-based line without its terminator, or nil
+// when there is no such line.
+func (d *Document) Line(n int) []byte {
+	if n < 1 || n > len(d.lines) {
+		return nil
+	}
+	start, end := d.lineBounds(n - 1)
+	return d.Text[start:end]
+}
+
 // Offset converts an LSP position to a byte offset into Text.
 //
 // Out-of-range positions are clamped, per the LSP spec: a character past the

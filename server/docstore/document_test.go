@@ -266,3 +266,19 @@ func TestLineCount(t *testing.T) {
 		}
 	}
 }
+
+func TestLine(t *testing.T) {
+	s := NewStore()
+	d, err := s.Open(protocol.TextDocumentItem{URI: "file:///l.go", LanguageID: "go", Version: 1, Text: "a\r\nbb\rccc\n\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int]string{1: "a", 2: "bb", 3: "ccc", 4: "", 5: ""} {
+		if got := string(d.Line(n)); got != want {
+			t.Errorf("Line(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if d.Line(0) != nil || d.Line(6) != nil {
+		t.Error("lines outside the document should be nil")
+	}
+}
