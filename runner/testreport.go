@@ -34,7 +34,26 @@ type TestFailure struct {
 	Message string `json:"message"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
+	// Kind is how the test failed, when the runner knows it (judge cases
+	// always say); "" means a failed assertion (wrong answer).
+	Kind FailureKind `json:"kind,omitempty"`
+	// Input, Expected and Actual are a judge case's standard input, the
+	// expected output and what the program printed (each truncated).
+	Input    string `json:"input,omitempty"`
+	Expected string `json:"expected,omitempty"`
+	Actual   string `json:"actual,omitempty"`
 }
+
+// FailureKind classifies a failed test the way a judge does.
+type FailureKind string
+
+// Failure kinds; the names match the session verdicts.
+const (
+	FailureWrongAnswer  FailureKind = "wrong_answer"
+	FailureRuntimeError FailureKind = "runtime_error"
+	FailureTimeLimit    FailureKind = "time_limit_exceeded"
+	FailureMemoryLimit  FailureKind = "memory_limit_exceeded"
+)
 
 // FirstLine is the failure message's first line, with "…" when more
 // follows: what fits in a one-line summary.

@@ -1,0 +1,165 @@
+// Package junitxml reads JUnit-style XML test reports, as written by
+// pytest --junitxml, the JUnit 5 console launcher (--reports-dir), ctest
+// --output-junit and many other test runners, into runner.TestReport.
+package junitxml
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+type testsuites struct {
+	Suites []testsuite `xml:"testsuite"`
+}
+
+type testsuite struct {
+	Name   string      `xml:"name,attr"`
+	Cases  []testcase  `xml:"testcase"`
+	Suites []testsuite `xml:"testsuite"`
+}
+
+type testcase struct {
+	Name      string    `xml:"name,attr"`
+	Classname string    `xml:"classname,attr"`
+	File      string    `xml:"file,attr"`
+	Line      int       `xml:"line,attr"`
+	Time      string    `xml:"time,attr"`
+	Failures  []problem `xml:"failure"`
+	Errors    []problem `xml:"error"`
+	Skipped   *problem  `xml:"skipped"`
+	SystemOut string    `xml:"system-out"`
+	SystemErr string    `xml:"system-err"`
+}
+
+type problem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// Parse reads one report (a <testsuites> or a <testsuite> root) and adds its
+// test cases to r. A test is named "classname.name" (or "name" without a
+// class). A case with <error> is a runtime error; with <failure>, a wrong
+// answer.
+func Parse(rd io.Reader, r *runner.TestReport) error {
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return fmt.Errorf("reading the JUnit XML report: %w", err)
+	}
+	var root struct{ XMLName xml.Name }
+	if err := xml.Unmarshal(data, &root); err != nil {
+		return fmt.Errorf("parsing the JUnit XML report: %w", err)
+	}
+	var suites []testsuite
+	switch root.XMLName.Local {
+	case "testsuites":
+		var all testsuites
+		if err := xml.Unmarshal(data, &all); err != nil {
+			return fmt.Errorf("parsing the JUnit XML report: %w", err)
+		}
+		suites = all.Suites
+	case "testsuite":
+		var one testsuite
+		if err := xml.Unmarshal(data, &one); err != nil {
+			return fmt.Errorf("parsing the JUnit XML report: %w", err)
+		}
+		suites = []testsuite{one}
+	default:
+		return fmt.Errorf("parsing the JUnit XML report: root element <%s>, want <testsuites> or <testsuite>", root.XMLName.Local)
+	}
+	for _, s := range suites {
+		addSuite(s, r)
+	}
+	return nil
+}
+
+// ParseFiles parses every *.xml file matched by pattern into r.
+func ParseFiles(pattern string, r *runner.TestReport) error {
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		return fmt.Errorf("finding JUnit XML reports: %w", err)
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return fmt.Errorf("reading JUnit XML report: %w", err)
+		}
+		err = Parse(fh, r)
+		fh.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(f), err)
+		}
+	}
+	return nil
+}
+
+func addSuite(s testsuite, r *runner.TestReport) {
+	for _, c := range s.Cases {
+		addCase(c, r)
+	}
+	for _, sub := range s.Suites {
+		addSuite(sub, r)
+	}
+}
+
+func addCase(c testcase, r *runner.TestReport) {
+	name := c.Name
+	if c.Classname != "" {
+		name = c.Classname + "." + c.Name
+	}
+	if secs, err := time.ParseDuration(strings.TrimSpace(c.Time) + "s"); err == nil && c.Time != "" {
+		r.Duration += secs
+	}
+	r.Total++
+	switch {
+	case c.Skipped != nil:
+		r.Skipped++
+	case len(c.Errors) > 0 || len(c.Failures) > 0:
+		r.Failed++
+		p, kind := firstProblem(c)
+		msg := strings.TrimSpace(p.Text)
+		if msg == "" {
+			msg = p.Message
+		} else if p.Message != "" && !strings.Contains(msg, p.Message) {
+			msg = p.Message + "\n" + msg
+		}
+		if strings.TrimSpace(c.SystemErr) != "" {
+			msg += "\n" + strings.TrimSpace(c.SystemErr)
+		}
+		r.Failures = append(r.Failures, runner.TestFailure{Test: name, Message: msg, File: c.File, Line: c.Line, Kind: kind})
+	default:
+		r.Passed++
+		r.PassedTests = append(r.PassedTests, name)
+	}
+}
+
+// firstProblem returns the case's first error (a runtime error) or failure
+// (a wrong answer).
+func firstProblem(c testcase) (problem, runner.FailureKind) {
+	if len(c.Errors) > 0 {
+		kind := runner.FailureRuntimeError
+		if strings.Contains(c.Errors[0].Type, "AssertionError") || strings.Contains(c.Errors[0].Type, "AssertionFailedError") {
+			kind = runner.FailureWrongAnswer
+		}
+		return c.Errors[0], kind
+	}
+	kind := runner.FailureWrongAnswer
+	if t := c.Failures[0].Type; t != "" && !strings.Contains(t, "Assert") && !strings.Contains(t, "assert") && !strings.Contains(t, "ComparisonFailure") {
+		// JUnit 5 reports an exception thrown by the test as a failure of
+		// the exception's type.
+		if strings.HasSuffix(t, "Exception") || strings.HasSuffix(t, "Error") {
+			kind = runner.FailureRuntimeError
+			if strings.Contains(t, "OutOfMemoryError") {
+				kind = runner.FailureMemoryLimit
+			}
+		}
+	}
+	return c.Failures[0], kind
+}

@@ -1,0 +1,22 @@
+// Package sandbox runs a command the way a judge runs a submission: in a
+// directory of its own, under a time limit and a memory limit, with its whole
+// process group killed on timeout or cancel, and, where the platform allows,
+// without network and without write access outside its directory.
+//
+// What is enforced (Linux):
+//
+//   - Time: a wall-clock deadline (the process group is killed with SIGKILL)
+//     and a CPU-time rlimit one second above it (RLIMIT_CPU).
+//   - Memory: RLIMIT_DATA, which Linux checks on every private writable
+//     mapping (heap, mmap'd arenas, thread stacks). The program's own runtime
+//     then reports the failed allocation (std::bad_alloc, MemoryError,
+//     OutOfMemoryError, "runtime: out of memory"); such a failure, or a peak
+//     resident set (ru_maxrss) at or above the limit, is MemoryExceeded.
+//   - Network and writes: when `unshare --map-root-user --mount --net` works
+//     (unprivileged user namespaces), the command runs in a new network
+//     namespace with only a downed loopback, and every mount but the work
+//     directory, /proc, /sys and /dev is remounted read-only. Where it does
+//     not work, the command runs without these two and Capabilities says so.
+//
+// On other systems only the deadline and the process-group kill apply.
+package sandbox

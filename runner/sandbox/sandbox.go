@@ -1,0 +1,303 @@
+//go:build unix
+
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fixloop/fixloop/runner/proc"
+)
+
+// Defaults of the LintEval protocol for one test case.
+const (
+	DefaultTimeLimit   = 10 * time.Second
+	DefaultMemoryLimit = int64(1) << 30
+	// DefaultOutputLimit bounds the bytes kept of stdout and of stderr.
+	DefaultOutputLimit = 1 << 20
+)
+
+// Limits confine one command.
+type Limits struct {
+	// Time is the wall-clock limit; 0 means none.
+	Time time.Duration
+	// Memory caps the data segment in bytes (RLIMIT_DATA); 0 means none.
+	Memory int64
+	// AllowNetwork keeps the network; by default it is cut where possible.
+	AllowNetwork bool
+	// AllowWrites keeps the rest of the file system writable; by default
+	// only the command's directory is, where possible.
+	AllowWrites bool
+}
+
+// Cmd is one command to run.
+type Cmd struct {
+	// Dir is the working directory and the one writable place.
+	Dir  string
+	Args []string
+	// Env is added to the environment fixloop runs in.
+	Env []string
+	// Stdin is the standard input; nil means none.
+	Stdin []byte
+	// OutputLimit bounds what is kept of stdout and of stderr each
+	// (0: DefaultOutputLimit).
+	OutputLimit int
+	Limits      Limits
+}
+
+// Result is how a command ended.
+type Result struct {
+	// ExitCode is the exit status, -1 when a signal ended the command.
+	ExitCode int
+	// Signal names the signal that ended it ("killed", "segmentation
+	// fault"), "" otherwise.
+	Signal         string
+	Stdout, Stderr string
+	// TimedOut is set when the time limit ended the command.
+	TimedOut bool
+	// MemoryExceeded is set when the command failed for lack of memory
+	// under the limit, or its peak resident set reached the limit.
+	MemoryExceeded bool
+	// MaxRSS is the peak resident set in bytes.
+	MaxRSS int64
+	Wall   time.Duration
+}
+
+// OK reports whether the command exited 0 within its limits.
+func (r *Result) OK() bool {
+	return r.ExitCode == 0 && r.Signal == "" && !r.TimedOut && !r.MemoryExceeded
+}
+
+// Capabilities says what this machine lets the sandbox enforce.
+type Capabilities struct {
+	Rlimits  bool // time and memory rlimits (a POSIX shell)
+	Network  bool // network cut (new network namespace)
+	ReadOnly bool // writes confined to the work directory (mount namespace)
+}
+
+// String describes the capabilities for `fixloop check --tools` and logs.
+func (c Capabilities) String() string {
+	var have, lack []string
+	add := func(ok bool, what string) {
+		if ok {
+			have = append(have, what)
+		} else {
+			lack = append(lack, what)
+		}
+	}
+	add(true, "wall-clock limit and process-group kill")
+	add(c.Rlimits, "CPU and memory rlimits")
+	add(c.Network, "no network")
+	add(c.ReadOnly, "read-only outside the work directory")
+	s := "enforced: " + strings.Join(have, ", ")
+	if len(lack) > 0 {
+		s += "; not available here: " + strings.Join(lack, ", ")
+	}
+	return s
+}
+
+// Probe returns what the sandbox can enforce on this machine. It runs a
+// probe command the first time and remembers the answer (a fact about the
+// machine, not state).
+func Probe() Capabilities { return probe() }
+
+var probe = sync.OnceValue(func() Capabilities {
+	var c Capabilities
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		return c
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		return c
+	}
+	c.Rlimits = true
+	if runtime.GOOS != "linux" {
+		return c
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		return c
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// The same steps a confined run takes, on a throwaway directory.
+	dir, err := os.MkdirTemp("", "fixloop-probe-")
+	if err != nil {
+		return c
+	}
+	defer os.RemoveAll(dir)
+	args := append(unshareArgs(), "sh", "-c", confineScript(Limits{}, true), "fixloop-sandbox", dir, "true")
+	if err := exec.CommandContext(ctx, args[0], args[1:]...).Run(); err == nil {
+		c.Network, c.ReadOnly = true, true
+	}
+	return c
+})
+
+func unshareArgs() []string {
+	return []string{"unshare", "--map-root-user", "--mount", "--net", "--propagation", "private"}
+}
+
+// confineScript is the shell program a confined command runs through. It is
+// called as: sh -c SCRIPT fixloop-sandbox DIR ARGS..., sets the rlimits,
+// optionally makes every mount but DIR, /proc, /sys and /dev read-only,
+// then execs ARGS.
+func confineScript(l Limits, readOnly bool) string {
+	var s strings.Builder
+	s.WriteString("W=\"$1\"; shift\nfail() { echo \"" + setupErrorPrefix + "$1\" >&2; exit 125; }\n")
+	if l.Memory > 0 {
+		fmt.Fprintf(&s, "ulimit -d %d || fail 'cannot set the memory limit'\n", max(l.Memory/1024, 1))
+	}
+	if l.Time > 0 {
+		secs := int64(l.Time/time.Second) + 2
+		fmt.Fprintf(&s, "ulimit -t %d || fail 'cannot set the CPU time limit'\n", secs)
+	}
+	if readOnly {
+		s.WriteString(`mount --bind "$W" "$W" || fail 'cannot bind the work directory'
+for m in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do
+  case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$W") continue;; esac
+  mount -o remount,bind,ro "$m" 2>/dev/null || true
+done
+`)
+	}
+	s.WriteString("exec \"$@\"\n")
+	return s.String()
+}
+
+// setupErrorPrefix starts the line the confining script prints when it
+// cannot set a limit up; it then exits 125.
+const setupErrorPrefix = "fixloop sandbox error: "
+
+// ErrNotFound is returned (wrapped) when the command's program is missing.
+var ErrNotFound = errors.New("program not found")
+
+// Run runs c to completion under its limits. The error is non-nil only when
+// the command could not be run at all (missing program, no directory) or ctx
+// was done; everything the command did, including failing, is in Result.
+func Run(ctx context.Context, c Cmd) (*Result, error) {
+	if len(c.Args) == 0 {
+		return nil, errors.New("sandbox: no command")
+	}
+	prog, err := exec.LookPath(c.Args[0])
+	if err != nil && !strings.Contains(c.Args[0], "/") {
+		return nil, fmt.Errorf("running %s: %w", c.Args[0], ErrNotFound)
+	}
+	if err == nil {
+		c.Args[0] = prog
+	}
+	if st, err := os.Stat(c.Dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("sandbox: work directory %q: %w", c.Dir, cmpErr(err, errors.New("not a directory")))
+	}
+	caps := Probe()
+	argv := c.Args
+	confine := (caps.Rlimits && (c.Limits.Memory > 0 || c.Limits.Time > 0)) ||
+		(caps.Network && !c.Limits.AllowNetwork) || (caps.ReadOnly && !c.Limits.AllowWrites)
+	if confine {
+		readOnly := caps.ReadOnly && !c.Limits.AllowWrites
+		wrapped := []string{"sh", "-c", confineScript(c.Limits, readOnly), "fixloop-sandbox", c.Dir}
+		if (caps.Network && !c.Limits.AllowNetwork) || readOnly {
+			wrapped = append(unshareArgs(), wrapped...)
+		}
+		argv = append(wrapped, argv...)
+	}
+
+	runCtx := ctx
+	var cancel context.CancelFunc
+	if c.Limits.Time > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, c.Limits.Time)
+		defer cancel()
+	}
+	limit := c.OutputLimit
+	if limit <= 0 {
+		limit = DefaultOutputLimit
+	}
+	stdout, stderr := proc.NewLimitedBuffer(limit), proc.NewLimitedBuffer(limit)
+	cmd := proc.Command(runCtx, c.Dir, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if c.Stdin != nil {
+		cmd.Stdin = strings.NewReader(string(c.Stdin))
+	}
+	start := time.Now()
+	err = cmd.Run()
+	wall := time.Since(start)
+	proc.KillGroup(cmd)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	res := &Result{Stdout: stdout.String(), Stderr: stderr.String(), Wall: wall}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exitErr):
+	case errors.Is(err, exec.ErrWaitDelay):
+	default:
+		return nil, fmt.Errorf("running %s: %w", c.Args[0], err)
+	}
+	if ps := cmd.ProcessState; ps != nil {
+		res.ExitCode = ps.ExitCode()
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.Signal = ws.Signal().String()
+			if ws.Signal() == syscall.SIGXCPU {
+				res.TimedOut = true
+			}
+		}
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			res.MaxRSS = maxRSSBytes(ru)
+		}
+	}
+	if runCtx.Err() != nil {
+		res.TimedOut = true
+	}
+	if confine && res.ExitCode == 125 {
+		if _, msg, ok := strings.Cut(res.Stderr, setupErrorPrefix); ok {
+			return nil, fmt.Errorf("running %s in the sandbox: %s", c.Args[0], strings.TrimSpace(msg))
+		}
+	}
+	if !res.TimedOut && c.Limits.Memory > 0 {
+		res.MemoryExceeded = res.MaxRSS >= c.Limits.Memory ||
+			(!res.OK() && OutOfMemory(res.Stderr+res.Stdout))
+	}
+	return res, nil
+}
+
+// OutOfMemory reports whether a program's output says that an allocation
+// failed: the words the C++, Python, Java, Go and C runtimes use.
+func OutOfMemory(output string) bool {
+	for _, sig := range []string{
+		"std::bad_alloc", "MemoryError", "java.lang.OutOfMemoryError",
+		"runtime: out of memory", "fatal error: out of memory",
+		"Cannot allocate memory", "insufficient memory for the Java Runtime",
+		"out of memory",
+	} {
+		if strings.Contains(output, sig) {
+			return true
+		}
+	}
+	return false
+}
+
+func cmpErr(err, alt error) error {
+	if err != nil {
+		return err
+	}
+	return alt
+}
+
+// ExitText describes how a command ended, for messages: "exit status 2",
+// "killed by signal segmentation fault".
+func (r *Result) ExitText() string {
+	switch {
+	case r.TimedOut:
+		return "time limit exceeded"
+	case r.Signal != "":
+		return "killed by signal " + r.Signal
+	}
+	return "exit status " + strconv.Itoa(r.ExitCode)
+}

@@ -1,0 +1,114 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MaxCopyBytes bounds the bytes Workdir copies, so that a candidate opened
+// at the root of a huge tree fails clearly instead of filling the disk.
+const MaxCopyBytes = 512 << 20
+
+// skipDirs are not copied: version control, caches and installed packages
+// that tests do not read from the project.
+var skipDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, "node_modules": true,
+	"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".tox": true,
+}
+
+// Workdir copies the tree under src into a new temporary directory,
+// applies overlay (absolute paths under src mapped to the text that stands in
+// for them) and returns the copy's path with a function that removes it.
+// Version-control and cache directories are left out.
+func Workdir(ctx context.Context, src string, overlay map[string][]byte) (string, func(), error) {
+	src, err := filepath.Abs(src)
+	if err != nil {
+		return "", nil, fmt.Errorf("copying %s: %w", src, err)
+	}
+	dst, err := os.MkdirTemp("", "fixloop-run-")
+	if err != nil {
+		return "", nil, fmt.Errorf("making a work directory: %w", err)
+	}
+	cleanup := func() { _ = os.RemoveAll(dst) }
+	if err := copyTree(ctx, src, dst); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	for path, text := range overlay {
+		rel, err := filepath.Rel(src, path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		target := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			cleanup()
+			return "", nil, fmt.Errorf("writing %s into the work directory: %w", rel, err)
+		}
+		if err := os.WriteFile(target, text, 0o644); err != nil {
+			cleanup()
+			return "", nil, fmt.Errorf("writing %s into the work directory: %w", rel, err)
+		}
+	}
+	return dst, cleanup, nil
+}
+
+// copyTree copies regular files, directories and symlinks from src to dst.
+func copyTree(ctx context.Context, src, dst string) error {
+	var total int64
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("copying %s: %w", path, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			if rel != "." && skipDirs[d.Name()] {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(path)
+			if err != nil {
+				return fmt.Errorf("copying %s: %w", rel, err)
+			}
+			return os.Symlink(link, target)
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return fmt.Errorf("copying %s: %w", rel, err)
+			}
+			total += info.Size()
+			if total > MaxCopyBytes {
+				return fmt.Errorf("copying %s: the tree holds more than %d MiB; open a smaller project or configure its root", src, MaxCopyBytes>>20)
+			}
+			return copyFile(path, target, info.Mode().Perm())
+		}
+		return nil // sockets, devices, pipes
+	})
+}
+
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("copying %s: %w", src, err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm|0o200)
+	if err != nil {
+		return fmt.Errorf("copying %s: %w", src, err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("copying %s: %w", src, err)
+	}
+	return out.Close()
+}

@@ -1,0 +1,30 @@
+package runner
+
+import "context"
+
+// Trigger says why a lint pass runs, so that linters configured to run on
+// save only can skip passes made while the user types.
+type Trigger int
+
+// Triggers.
+const (
+	// TriggerUnknown is a pass with no stated reason (the CLI, candidates):
+	// every linter runs.
+	TriggerUnknown Trigger = iota
+	TriggerOpen
+	TriggerChange
+	TriggerSave
+)
+
+type triggerKey struct{}
+
+// WithTrigger returns ctx carrying t.
+func WithTrigger(ctx context.Context, t Trigger) context.Context {
+	return context.WithValue(ctx, triggerKey{}, t)
+}
+
+// TriggerFrom returns the trigger ctx carries (TriggerUnknown if none).
+func TriggerFrom(ctx context.Context) Trigger {
+	t, _ := ctx.Value(triggerKey{}).(Trigger)
+	return t
+}
