@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
 )
@@ -34,7 +34,13 @@ type checkDiagnostic struct {
 
 // checkTests is the test part of check's JSON output.
 type checkTests struct {
-	Ran         bool                 `json:"ran"`
+	Ran bool `json:"ran"`
+	// Tool names what ran the tests: go test, pytest, junit, judge, or
+	// a configured command.
+	Tool string `json:"tool,omitempty"`
+	// Verdict is the judge's verdict for judge-style cases ("Accepted",
+	// "Wrong Answer", "Time Limit Exceeded", ...).
+	Verdict     string               `json:"verdict,omitempty"`
 	Passed      int                  `json:"passed"`
 	Failed      int                  `json:"failed"`
 	Skipped     int                  `json:"skipped"`
@@ -56,29 +62,51 @@ type checkOutput struct {
 type checkFlags struct {
 	json    bool
 	tests   bool
+	tools   bool
 	timeout time.Duration
 }
 
 func newCheckCommand(logs *logFlags) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
-		Use:   "check [--json] FILE",
+		Use:   "check [--json] FILE | check --tools [--json]",
 		Short: "Print the diagnostics and test results fixloop would show for FILE",
-		Long: `Analyse FILE's package with the go vet analyzers and staticcheck (in-process,
-honouring .fixloop.yaml found above FILE), run the package's tests, and print
-FILE's diagnostics and the test results.
+		Long: `Lint FILE with the linters of its language (Go: the go vet analyzers and
+staticcheck, in-process; Python: pylint, flake8, pyright; C++: g++ and
+clang-tidy; Java: javac and checkstyle; plus the command linters of
+.fixloop.yaml), honouring .fixloop.yaml found above FILE, run its tests
+(go test, pytest, JUnit 5, a configured command, or judge-style cases), and
+print FILE's diagnostics and the test results.
+
+With --tools, list the tools fixloop can use, where they were found and
+their versions, and what provides the missing ones.
 
 Exit status: 0 when there are no errors and no failing tests, 1 when there are
 diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
-		Example: "  fixloop check testdata/goexample/shapes.go\n  fixloop check --json --tests=false main.go",
-		Args:    exactlyOneFile("check"),
+		Example: "  fixloop check testdata/goexample/shapes.go\n  fixloop check --json --tests=false main.go\n  fixloop check --tools",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if f.tools {
+				if len(args) > 0 {
+					return &exitError{code: ExitUsage, err: fmt.Errorf("check --tools takes no FILE")}
+				}
+				return nil
+			}
+			return exactlyOneFile("check")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			defer closeLog()
-			out, err := runCheck(cmd.Context(), args[0], f, server.GoLinter(logger), gotest.New(logger))
+			if f.tools {
+				return runTools(cmd.Context(), cmd.OutOrStdout(), f.json)
+			}
+			ts := server.NewToolset(logger)
+			out, err := runCheck(cmd.Context(), args[0], f, ts.Linter, func(cfg config.Config) runner.Tester {
+				tests, _ := ts.Testers(cfg)
+				return tests
+			})
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
@@ -98,13 +126,14 @@ diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
 		},
 	}
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON instead of a table")
-	cmd.Flags().BoolVar(&f.tests, "tests", true, "run the package's tests")
+	cmd.Flags().BoolVar(&f.tests, "tests", true, "run the file's tests")
+	cmd.Flags().BoolVar(&f.tools, "tools", false, "list the linters and test tools found, with versions, instead of checking a file")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "test timeout (default: tests.timeout from .fixloop.yaml, else 60s)")
 	return cmd
 }
 
 // runCheck lints and tests path and gathers check's output.
-func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(config.Config) (runner.Linter, error), tester runner.Tester) (*checkOutput, error) {
+func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) (*checkOutput, error) {
 	abs, cfg, err := resolveFile(path)
 	if err != nil {
 		return nil, err
@@ -131,7 +160,7 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 	if timeout <= 0 {
 		timeout = cfg.Tests.Timeout
 	}
-	rep, err := tester.Test(ctx, abs, nil, timeout)
+	rep, err := newTester(cfg).Test(ctx, abs, nil, timeout)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
@@ -139,9 +168,11 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 		return nil, fmt.Errorf("running the tests of %s: %w", path, err)
 	case rep == nil:
 		out.Tests.Message = "tests not run: the file is not in a Go module"
+	case rep.Total == 0 && !rep.BuildFailed && !rep.TimedOut:
+		out.Tests.Message = "no tests found for this file"
 	default:
 		out.Tests = checkTests{
-			Ran: true, Passed: rep.Passed, Failed: rep.Failed, Skipped: rep.Skipped, Total: rep.Total,
+			Ran: true, Tool: reportTool(rep), Passed: rep.Passed, Failed: rep.Failed, Skipped: rep.Skipped, Total: rep.Total,
 			BuildFailed: rep.BuildFailed, TimedOut: rep.TimedOut, Failures: rep.Failures,
 		}
 		if out.Tests.Failures == nil {
@@ -150,8 +181,19 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 		for _, e := range rep.BuildErrors {
 			out.Tests.BuildErrors = append(out.Tests.BuildErrors, toCheckDiagnostic(e))
 		}
+		if rep.Tool == judge.ToolName {
+			out.Tests.Verdict = judge.Verdict(rep)
+		}
 	}
 	return out, nil
+}
+
+// reportTool names what ran a report's tests ("go test" when unsaid).
+func reportTool(rep *runner.TestReport) string {
+	if rep.Tool != "" {
+		return rep.Tool
+	}
+	return "go test"
 }
 
 // configRoot is the nearest directory at or above file's that holds a
@@ -206,8 +248,13 @@ func printCheck(w io.Writer, o *checkOutput) {
 	switch {
 	case !t.Ran:
 		fmt.Fprintf(w, "\n%s\n", t.Message)
+	case t.BuildFailed && t.Verdict != "":
+		fmt.Fprintf(w, "\njudge: %s\n", t.Verdict)
+		for _, e := range t.BuildErrors {
+			fmt.Fprintf(w, "  %s:%d:%d: %s\n", displayPath(e.File), e.Line, e.Column, e.Message)
+		}
 	case t.BuildFailed:
-		fmt.Fprintf(w, "\ntests: the package does not build\n")
+		fmt.Fprintf(w, "\ntests: the code does not build\n")
 		for _, e := range t.BuildErrors {
 			if e.File == "" {
 				fmt.Fprintf(w, "  %s\n", e.Message)
@@ -216,7 +263,11 @@ func printCheck(w io.Writer, o *checkOutput) {
 			fmt.Fprintf(w, "  %s:%d:%d: %s\n", displayPath(e.File), e.Line, e.Column, e.Message)
 		}
 	default:
-		fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped, %d total", t.Passed, t.Failed, t.Skipped, t.Total)
+		if t.Verdict != "" {
+			fmt.Fprintf(w, "\njudge: %s: %d/%d cases passed", t.Verdict, t.Passed, t.Total)
+		} else {
+			fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped, %d total", t.Passed, t.Failed, t.Skipped, t.Total)
+		}
 		if t.TimedOut {
 			fmt.Fprint(w, " (timed out)")
 		}
@@ -269,12 +320,12 @@ func resolveFile(path string) (string, config.Config, error) {
 	if info.IsDir() {
 		return "", config.Config{}, fmt.Errorf("%s is a directory: name a file", path)
 	}
-	if filepath.Ext(abs) != ".go" {
-		return "", config.Config{}, fmt.Errorf("%s: fixloop checks Go files (.go) for now; Python, C++ and Java are planned", path)
-	}
 	cfg, problems := config.Resolve(configRoot(abs), nil)
 	if len(problems) > 0 {
 		return "", config.Config{}, fmt.Errorf("configuration: %w", problems)
+	}
+	if !checked(abs, cfg) {
+		return "", config.Config{}, fmt.Errorf("%s: fixloop has no linter for %s files; it checks Go (.go), Python (.py), C++ (.cc, .cpp, .cxx, .h, .hpp) and Java (.java), and the file types of the linters in .fixloop.yaml", path, extName(abs))
 	}
 	return abs, cfg, nil
 }

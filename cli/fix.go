@@ -18,7 +18,6 @@ import (
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
-	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/store"
@@ -65,7 +64,11 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 				return err
 			}
 			defer closeLog()
-			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), server.GoLinter(logger), gotest.NewSandboxed(logger, gotest.CandidateSandbox()))
+			ts := server.NewToolset(logger)
+			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), ts.Linter, func(cfg config.Config) runner.Tester {
+				_, candidates := ts.Testers(cfg)
+				return candidates
+			})
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
@@ -92,7 +95,7 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 }
 
 // runFix runs a session on path and reports it.
-func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writer, newLinter func(config.Config) (runner.Linter, error), tester runner.Tester) (*refactor.Record, error) {
+func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writer, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) (*refactor.Record, error) {
 	abs, cfg, err := resolveFile(path)
 	if err != nil {
 		return nil, err
@@ -116,7 +119,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
-	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout}
+	checker := &refactor.Checker{Linter: linter, Tester: newTester(cfg), TestTimeout: cfg.Tests.Timeout}
 	baseline, err := checker.Check(ctx, abs, string(original))
 	if err != nil {
 		return nil, fmt.Errorf("checking %s: %w", path, err)

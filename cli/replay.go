@@ -18,7 +18,6 @@ import (
 
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/provider"
-	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/store"
@@ -93,12 +92,15 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 				}
 				paths = append(paths, fromStore...)
 			}
+			ts := server.NewToolset(logger)
 			newChecker := func() (*refactor.Checker, error) {
-				a, err := server.GoLinter(logger)(config.Default())
+				cfg := config.Default()
+				a, err := ts.Linter(cfg)
 				if err != nil {
 					return nil, err
 				}
-				return &refactor.Checker{Linter: a, Tester: gotest.NewSandboxed(logger, gotest.CandidateSandbox()), TestTimeout: config.DefaultTestTimeout}, nil
+				_, candidates := ts.Testers(cfg)
+				return &refactor.Checker{Linter: a, Tester: candidates, TestTimeout: config.DefaultTestTimeout}, nil
 			}
 			if f.out != "" {
 				if err := os.MkdirAll(f.out, 0o755); err != nil {

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -77,7 +78,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			})
 		}
 	}
-	if isGo(doc) {
+	if s.supports(doc) {
 		actions = append(actions, s.modelActions(doc, params)...)
 	}
 	return actions, nil
@@ -108,7 +109,7 @@ func (s *Server) modelActions(doc *docstore.Document, params *protocol.CodeActio
 	scope := "file"
 	var ours []protocol.Diagnostic
 	for _, d := range params.Context.Diagnostics {
-		if src, _ := d.Source.Get(); src == "vet" || src == "staticcheck" || src == "compiler" || src == "go test" {
+		if src, _ := d.Source.Get(); s.ownSource(src) {
 			ours = append(ours, d)
 		}
 	}
@@ -233,4 +234,25 @@ func overlapsAny(picked, cand []runner.Edit) bool {
 // computed for the version the document has when the request arrives.
 func versionedEdit(doc *docstore.Document, edits []protocol.TextEdit) *protocol.WorkspaceEdit {
 	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{doc.URI: edits}}
+}
+
+// builtinSources are the diagnostic sources of fixloop's own tools.
+var builtinSources = []string{
+	"vet", "staticcheck", "compiler", "go test",
+	"pylint", "flake8", "pyright", "pytest",
+	"clang-tidy", "tests", "checkstyle", "junit", "judge",
+}
+
+// ownSource reports whether a diagnostic with this source came from fixloop
+// (a built-in tool or a configured command linter), not another server.
+func (s *Server) ownSource(src string) bool {
+	if slices.Contains(builtinSources, src) {
+		return true
+	}
+	for _, l := range s.config().Linters {
+		if l.Name == src {
+			return true
+		}
+	}
+	return false
 }

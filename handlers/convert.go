@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/server/docstore"
 )
 
@@ -98,7 +99,8 @@ func testDiagnostics(doc *docstore.Document, rep *runner.TestReport, timeout tim
 	if rep.BuildFailed {
 		return buildDiagnostics(doc, rep)
 	}
-	isTestFile := strings.HasSuffix(doc.Path, "_test.go")
+	isTestFile := isTestFile(doc.Path)
+	tool := reportTool(rep)
 	var diags []protocol.Diagnostic
 	var elsewhere []runner.TestFailure
 	for _, f := range rep.Failures {
@@ -106,7 +108,7 @@ func testDiagnostics(doc *docstore.Document, rep *runner.TestReport, timeout tim
 			diags = append(diags, protocol.Diagnostic{
 				Range:    lineRange(doc, f.Line),
 				Severity: protocol.DiagnosticSeverityError,
-				Source:   protocol.NewOptional("go test"),
+				Source:   protocol.NewOptional(tool),
 				Code:     protocol.String(f.Test),
 				Message:  protocol.String(truncate(fmt.Sprintf("%s failed: %s", f.Test, f.Message), maxMessage)),
 			})
@@ -123,10 +125,53 @@ func testDiagnostics(doc *docstore.Document, rep *runner.TestReport, timeout tim
 	return diags
 }
 
+// reportTool names what ran a report's tests, the diagnostics' source.
+func reportTool(rep *runner.TestReport) string {
+	if rep.Tool != "" {
+		return rep.Tool
+	}
+	return "go test"
+}
+
+// isTestFile reports whether path holds tests, by the conventions of its
+// language: x_test.go, test_x.py or x_test.py, XTest.java or XTests.java,
+// test_x.cc or x_test.cc.
+func isTestFile(path string) bool {
+	base := filepath.Base(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	switch strings.ToLower(filepath.Ext(base)) {
+	case ".go":
+		return strings.HasSuffix(base, "_test.go")
+	case ".py":
+		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
+	case ".java":
+		return strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasPrefix(stem, "Test")
+	case ".cc", ".cpp", ".cxx":
+		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
+	}
+	return false
+}
+
+// testSource names the test tool of doc's language, for messages about
+// runs that produced no report.
+func testSource(doc *docstore.Document) string {
+	switch strings.ToLower(filepath.Ext(doc.Path)) {
+	case ".py":
+		return "pytest"
+	case ".java":
+		return "junit"
+	case ".go":
+		return "go test"
+	}
+	return "tests"
+}
+
 // failureSummary is the file-level diagnostic listing failing tests.
 func failureSummary(doc *docstore.Document, rep *runner.TestReport, failures []runner.TestFailure, timeout time.Duration) protocol.Diagnostic {
 	var b strings.Builder
 	switch {
+	case rep.Tool == judge.ToolName:
+		b.WriteString(judge.Summary(rep))
 	case rep.TimedOut:
 		fmt.Fprintf(&b, "tests timed out after %s", timeout)
 	default:
@@ -150,7 +195,7 @@ func failureSummary(doc *docstore.Document, rep *runner.TestReport, failures []r
 			b.WriteString(" " + m)
 		}
 	}
-	return fileDiagnostic(doc, protocol.DiagnosticSeverityError, "go test", b.String(), related)
+	return fileDiagnostic(doc, protocol.DiagnosticSeverityError, reportTool(rep), b.String(), related)
 }
 
 // buildDiagnostics shows why the tests could not be built.
@@ -174,7 +219,7 @@ func buildDiagnostics(doc *docstore.Document, rep *runner.TestReport) []protocol
 	if len(diags) > 0 {
 		return diags
 	}
-	msg := "tests did not run: the package does not build"
+	msg := "tests did not run: the code does not build"
 	if len(rep.BuildErrors) > 0 {
 		e := rep.BuildErrors[0]
 		if e.File != "" {
@@ -182,7 +227,7 @@ func buildDiagnostics(doc *docstore.Document, rep *runner.TestReport) []protocol
 		}
 		msg += ": " + e.Message
 	}
-	return []protocol.Diagnostic{fileDiagnostic(doc, protocol.DiagnosticSeverityError, "go test", msg, related)}
+	return []protocol.Diagnostic{fileDiagnostic(doc, protocol.DiagnosticSeverityError, reportTool(rep), msg, related)}
 }
 
 func truncate(s string, n int) string {

@@ -26,9 +26,40 @@ type fileState struct {
 func lintKey(u uri.URI) string { return "lint:" + string(u) }
 func testKey(u uri.URI) string { return "test:" + string(u) }
 
-// isGo reports whether fixloop's Go tools apply to doc.
+// isGo reports whether doc is a Go file.
 func isGo(doc *docstore.Document) bool {
 	return doc.Path != "" && (doc.LanguageID == "go" || strings.HasSuffix(doc.Path, ".go"))
+}
+
+// fileApplier is a linter that checks only some files (langs.Linter).
+type fileApplier interface {
+	Applies(file string) bool
+}
+
+// saveLinter is a linter with passes that run only on save (generic
+// linters configured with onSave).
+type saveLinter interface {
+	LintsOnSave(file string) bool
+}
+
+// supported reports whether linter checks doc: any file it applies to, or,
+// for a linter that does not say, Go files.
+func supported(linter runner.Linter, doc *docstore.Document) bool {
+	if doc == nil || doc.Path == "" {
+		return false
+	}
+	if a, ok := linter.(fileApplier); ok {
+		return a.Applies(doc.Path)
+	}
+	return isGo(doc)
+}
+
+// supports reports whether the current linter checks doc.
+func (s *Server) supports(doc *docstore.Document) bool {
+	s.mu.Lock()
+	linter := s.linter
+	s.mu.Unlock()
+	return supported(linter, doc)
 }
 
 // ensureFile makes sure u has a state entry, so that results for it are kept.
@@ -40,9 +71,13 @@ func (s *Server) ensureFile(u uri.URI) {
 	}
 }
 
-// scheduleLint lints u after delay, cancelling any pass still running for it.
-func (s *Server) scheduleLint(u uri.URI, delay time.Duration) {
-	s.debounce.Trigger(s.ctx, lintKey(u), delay, func(ctx context.Context) { s.lintPass(ctx, u) })
+// scheduleLint lints u after delay, cancelling any pass still running for
+// it. trigger tells linters why the pass runs (on-save-only linters skip
+// passes made while the user types).
+func (s *Server) scheduleLint(u uri.URI, delay time.Duration, trigger runner.Trigger) {
+	s.debounce.Trigger(s.ctx, lintKey(u), delay, func(ctx context.Context) {
+		s.lintPass(runner.WithTrigger(ctx, trigger), u)
+	})
 }
 
 // scheduleTests runs u's tests, cancelling any run still going for it.
@@ -76,7 +111,7 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 	s.mu.Lock()
 	linter := s.linter
 	s.mu.Unlock()
-	if linter == nil || !isGo(doc) {
+	if linter == nil || !supported(linter, doc) {
 		s.setLint(doc, nil)
 		s.publish(ctx, doc.URI)
 		return
@@ -219,11 +254,14 @@ func (s *Server) publish(ctx context.Context, u uri.URI) {
 // open document of that package.
 func (s *Server) testPass(ctx context.Context, u uri.URI) {
 	docs, overlay, doc := s.openSnapshot(u)
-	if doc == nil || !isGo(doc) || s.tester == nil {
+	s.mu.Lock()
+	tester := s.tester
+	s.mu.Unlock()
+	if doc == nil || !s.supports(doc) || tester == nil {
 		return
 	}
 	timeout := s.config().Tests.Timeout
-	rep, err := s.tester.Test(ctx, doc.Path, overlay, timeout)
+	rep, err := tester.Test(ctx, doc.Path, overlay, timeout)
 	if ctx.Err() != nil {
 		s.logger.Debug("test run cancelled", "uri", u)
 		return
@@ -231,14 +269,14 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 	s.testPasses.Add(1)
 	dir := filepath.Dir(doc.Path)
 	for _, d := range docs {
-		if d.Path == "" || filepath.Dir(d.Path) != dir || !isGo(d) {
+		if d.Path == "" || filepath.Dir(d.Path) != dir || !s.supports(d) {
 			continue
 		}
 		var diags []protocol.Diagnostic
 		switch {
 		case err != nil:
 			s.logger.Error("test run failed", "uri", u, "error", err)
-			diags = []protocol.Diagnostic{fileDiagnostic(d, protocol.DiagnosticSeverityWarning, "go test",
+			diags = []protocol.Diagnostic{fileDiagnostic(d, protocol.DiagnosticSeverityWarning, testSource(d),
 				fmt.Sprintf("fixloop could not run the tests: %v", err), nil)}
 		case rep != nil:
 			diags = testDiagnostics(d, rep, timeout)

@@ -1,9 +1,11 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
 
 	"go.lsp.dev/jsonrpc2"
@@ -169,7 +171,14 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 			return err
 		}
 	}
+	var tester, candidates runner.Tester
+	if s.newTesters != nil {
+		tester, candidates = s.newTesters(cfg)
+	}
 	s.mu.Lock()
+	if s.newTesters != nil {
+		s.tester, s.candidates = tester, cmp.Or(candidates, tester)
+	}
 	s.cfg = cfg
 	s.roots = roots
 	s.settings = settings
@@ -183,7 +192,9 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 // that its caches survive unrelated setting changes.
 func sameLinterSettings(a, b config.Config) bool {
 	return a.MaxFileSize == b.MaxFileSize && slices.Equal(a.Staticcheck.Checks, b.Staticcheck.Checks) &&
-		(a.Staticcheck.Checks == nil) == (b.Staticcheck.Checks == nil)
+		(a.Staticcheck.Checks == nil) == (b.Staticcheck.Checks == nil) &&
+		reflect.DeepEqual(a.Python, b.Python) && reflect.DeepEqual(a.Cpp, b.Cpp) &&
+		reflect.DeepEqual(a.Java, b.Java) && reflect.DeepEqual(a.Linters, b.Linters)
 }
 
 // buildLinter returns the linter for cfg, or nil when none is configured.

@@ -39,6 +39,11 @@ type Options struct {
 	// CandidateTester runs tests for repair and refactor sessions, in a
 	// sandbox (nil: Tester).
 	CandidateTester runner.Tester
+	// NewTesters, if set, builds the test runners (Tester and
+	// CandidateTester) for a configuration; it is called again when the
+	// configuration changes. Unset, Tester and CandidateTester serve every
+	// configuration.
+	NewTesters func(cfg config.Config) (tester, candidates runner.Tester)
 	// ValidateChecks checks a staticcheck checks list, for config messages.
 	ValidateChecks config.CheckValidator
 	// NewProvider returns the provider repair and refactor sessions use
@@ -68,11 +73,12 @@ type clientCaps struct {
 type Server struct {
 	protocol.UnimplementedServer
 
-	client    protocol.Client
-	logger    *slog.Logger
-	version   string
-	newLinter func(config.Config) (runner.Linter, error)
-	tester    runner.Tester
+	client     protocol.Client
+	logger     *slog.Logger
+	version    string
+	newLinter  func(config.Config) (runner.Linter, error)
+	newTesters func(config.Config) (runner.Tester, runner.Tester)
+	tester     runner.Tester
 	// candidates tests session candidates, sandboxed.
 	candidates runner.Tester
 	validate   config.CheckValidator
@@ -128,6 +134,7 @@ func New(opts Options) *Server {
 		logger:     logger,
 		version:    opts.Version,
 		newLinter:  opts.NewLinter,
+		newTesters: opts.NewTesters,
 		tester:     opts.Tester,
 		candidates: cmp.Or[runner.Tester](opts.CandidateTester, opts.Tester),
 		validate:   opts.ValidateChecks,

@@ -58,8 +58,8 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fixloop.%s: decoding the argument: %v", goal, err))
 	}
 	doc, ok := s.store.Get(args.URI)
-	if !ok || !isGo(doc) {
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fixloop.%s: not an open Go document: %s", goal, args.URI))
+	if !ok || !s.supports(doc) {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fixloop.%s: not an open document of a language fixloop checks: %s", goal, args.URI))
 	}
 	if args.Version != nil && *args.Version != doc.Version {
 		return jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("the document changed since the action was offered (version %d, now %d): ask for the action again", *args.Version, doc.Version))
@@ -73,7 +73,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "fixloop: cannot start the session: "+err.Error())
 	}
 	s.mu.Lock()
-	linter := s.linter
+	linter, candidates := s.linter, s.candidates
 	if linter == nil {
 		s.mu.Unlock()
 		return jsonrpc2.NewError(jsonrpc2.InternalError, "no linter is configured")
@@ -93,7 +93,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	}
 	opts := refactor.Options{
 		Goal: goal, Rounds: rounds, Scope: s.scopeFor(doc, args), Provider: provider,
-		Checker:  &refactor.Checker{Linter: linter, Tester: s.candidates, TestTimeout: cfg.Tests.Timeout},
+		Checker:  &refactor.Checker{Linter: linter, Tester: candidates, TestTimeout: cfg.Tests.Timeout},
 		Settings: refactor.Settings{BaseURL: cfg.Model.BaseURL, Temperature: cfg.Model.Temperature, TopP: cfg.Model.TopP, MaxTokens: cfg.Model.MaxTokens},
 		Tools:    s.toolVersions(),
 		Logger:   s.logger,

@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/docstore"
 )
@@ -20,7 +21,7 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	}
 	s.logger.Debug("didOpen", "uri", doc.URI, "version", doc.Version, "bytes", len(doc.Text))
 	s.ensureFile(doc.URI)
-	s.scheduleLint(doc.URI, 0)
+	s.scheduleLint(doc.URI, 0, runner.TriggerOpen)
 	if s.config().Tests.Mode == config.TestsOnOpenAndSave {
 		s.scheduleTests(doc.URI)
 	}
@@ -46,16 +47,23 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	if doc.Clamped() {
 		s.logger.Warn("didChange range past the end of the document: clamped to the text", "uri", id.URI, "version", id.Version)
 	}
-	s.scheduleLint(doc.URI, s.config().Debounce)
+	s.scheduleLint(doc.URI, s.config().Debounce, runner.TriggerChange)
 	return nil
 }
 
-// DidSave runs the tests (per the configured test mode).
+// DidSave runs the tests (per the configured test mode), and lints again
+// when a linter of the file runs only on save.
 func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
 	doc, ok := s.store.Get(params.TextDocument.URI)
 	if !ok {
 		s.logger.Warn("didSave for a document that is not open", "uri", params.TextDocument.URI)
 		return nil
+	}
+	s.mu.Lock()
+	linter := s.linter
+	s.mu.Unlock()
+	if sl, ok := linter.(saveLinter); ok && sl.LintsOnSave(doc.Path) {
+		s.scheduleLint(doc.URI, 0, runner.TriggerSave)
 	}
 	if s.config().Tests.Mode != config.TestsOff {
 		s.scheduleTests(doc.URI)

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/watch"
 )
@@ -59,7 +60,7 @@ func (s *Server) filesChanged(paths []string) {
 		s.reportConfigProblems(s.ctx)
 	}
 	s.mu.Lock()
-	linter := s.linter
+	linter, testers := s.linter, []runner.Tester{s.tester, s.candidates}
 	s.mu.Unlock()
 	for i, p := range paths {
 		d := filepath.Dir(p)
@@ -75,7 +76,7 @@ func (s *Server) filesChanged(paths []string) {
 			d = moduleRoot(d)
 		}
 		dirs[i] = d
-		for _, t := range []runner.Tester{s.tester, s.candidates} {
+		for _, t := range testers {
 			if t != nil {
 				t.Invalidate(d)
 			}
@@ -102,17 +103,18 @@ func (s *Server) rediagnose(match func(path string) bool) {
 		if d.Path == "" || !match(d.Path) {
 			continue
 		}
-		s.scheduleLint(d.URI, 0)
+		s.scheduleLint(d.URI, 0, runner.TriggerUnknown)
 		if mode != config.TestsOff {
 			s.scheduleTests(d.URI)
 		}
 	}
 }
 
-// watchedFile says which files changed outside the editor matter: Go
-// sources, go.mod, go.sum and the configuration file.
+// watchedFile says which files changed outside the editor matter: sources
+// of the languages fixloop checks, go.mod, go.sum and the configuration
+// file.
 func watchedFile(path string) bool {
-	return watch.GoRelevant(path) || strings.HasSuffix(path, ".go")
+	return watch.GoRelevant(path) || langs.Detect(path, "") != ""
 }
 
 // moduleRoot is the directory of the go.mod at or above dir, or dir.

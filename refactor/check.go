@@ -139,6 +139,21 @@ func testVerdict(r *runner.TestReport) Verdict {
 	if r.TimedOut {
 		return VerdictTimeLimit
 	}
+	// A runner that knows how a test failed (judge cases, JUnit errors)
+	// says so; the first such failure decides, as a judge's first failing
+	// case does.
+	for _, f := range r.Failures {
+		switch f.Kind {
+		case runner.FailureTimeLimit:
+			return VerdictTimeLimit
+		case runner.FailureMemoryLimit:
+			return VerdictMemoryLimit
+		case runner.FailureRuntimeError:
+			return VerdictRuntimeError
+		case runner.FailureWrongAnswer:
+			return VerdictWrongAnswer
+		}
+	}
 	for _, f := range r.Failures {
 		m := strings.ToLower(f.Message)
 		if strings.Contains(m, "out of memory") || strings.Contains(m, "cannot allocate memory") {

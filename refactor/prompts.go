@@ -135,9 +135,32 @@ func failureLines(r *runner.TestReport, only []string) []failureLine {
 			out = append(out, failureLine{Test: "…", Message: "more failures omitted"})
 			break
 		}
-		out = append(out, failureLine{Test: f.Test, Message: truncate(f.Message, maxItem)})
+		out = append(out, failureLine{Test: f.Test, Message: truncate(f.Message, maxItem) + judgeDetail(f)})
 	}
 	return out
+}
+
+// judgeDetail shows a judge case's input, expected and actual output, for
+// a wrong answer: what the model needs to find the bug.
+func judgeDetail(f runner.TestFailure) string {
+	if f.Input == "" && f.Expected == "" && f.Actual == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, part := range []struct{ name, text string }{
+		{"input", f.Input}, {"expected output", f.Expected}, {"actual output", f.Actual},
+	} {
+		fmt.Fprintf(&b, "\n  %s:\n%s", part.name, indent(truncate(part.text, maxItem/2), "    "))
+	}
+	return b.String()
+}
+
+// indent prefixes every line of s with pre.
+func indent(s, pre string) string {
+	if s == "" {
+		return pre + "(empty)"
+	}
+	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
 }
 
 func contains(list []string, s string) bool {

@@ -9,6 +9,9 @@ import (
 type TestReport struct {
 	// Package is the import path (Go) or directory whose tests ran.
 	Package string `json:"package"`
+	// Tool names what ran the tests: "go test", "pytest", "junit",
+	// "judge", or a configured command. "" reads as "go test".
+	Tool    string `json:"tool,omitempty"`
 	Passed  int    `json:"passed"`
 	Failed  int    `json:"failed"`
 	Skipped int    `json:"skipped"`

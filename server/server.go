@@ -36,12 +36,14 @@ import (
 type Options struct {
 	Logger  *slog.Logger
 	Version string
-	// NewLinter and Tester override the Go tools (tests inject scripted
-	// ones); nil means the in-process Go analyzers and go test.
+	// NewLinter and Tester override the tools (tests inject scripted
+	// ones); nil means every language's linters (NewToolset) and test
+	// runners.
 	NewLinter func(config.Config) (runner.Linter, error)
 	Tester    runner.Tester
-	// CandidateTester tests session candidates; nil means go test in
-	// gotest.CandidateSandbox (a memory cap and a private working copy).
+	// CandidateTester tests session candidates when Tester is set; nil
+	// means go test in gotest.CandidateSandbox (a memory cap and a private
+	// working copy).
 	CandidateTester runner.Tester
 	// NewProvider overrides how sessions pick their provider; nil means
 	// provider.New with the configured model settings.
@@ -97,13 +99,14 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	tools := NewToolset(logger)
 	if opts.NewLinter == nil {
-		opts.NewLinter = GoLinter(logger)
+		opts.NewLinter = tools.Linter
 	}
+	var newTesters func(config.Config) (runner.Tester, runner.Tester)
 	if opts.Tester == nil {
-		opts.Tester = gotest.New(logger)
-	}
-	if opts.CandidateTester == nil {
+		newTesters = tools.Testers
+	} else if opts.CandidateTester == nil {
 		opts.CandidateTester = gotest.NewSandboxed(logger, gotest.CandidateSandbox())
 	}
 	if opts.NewProvider == nil {
@@ -121,6 +124,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		NewLinter:       opts.NewLinter,
 		Tester:          opts.Tester,
 		CandidateTester: opts.CandidateTester,
+		NewTesters:      newTesters,
 		ValidateChecks:  golang.ValidateChecks,
 		NewProvider:     opts.NewProvider,
 		RecordDir:       opts.RecordDir,

@@ -15,7 +15,8 @@
 //   - Network and writes: when `unshare --map-root-user --mount --net` works
 //     (unprivileged user namespaces), the command runs in a new network
 //     namespace with only a downed loopback, and every mount but the work
-//     directory, /proc, /sys and /dev is remounted read-only. Where it does
+//     directory, /proc, /sys and /dev is remounted read-only (TMPDIR then
+//     points into the work directory). Where it does
 //     not work, the command runs without these two and Capabilities says so.
 //
 // On other systems only the deadline and the process-group kill apply.

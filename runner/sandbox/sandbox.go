@@ -6,9 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,7 +47,8 @@ type Cmd struct {
 	// Dir is the working directory and the one writable place.
 	Dir  string
 	Args []string
-	// Env is added to the environment fixloop runs in.
+	// Env is added to the environment fixloop runs in. Where the rest of
+	// the file system is read-only, TMPDIR is set to Dir unless Env sets it.
 	Env []string
 	// Stdin is the standard input; nil means none.
 	Stdin []byte
@@ -133,21 +137,33 @@ var probe = sync.OnceValue(func() Capabilities {
 		return c
 	}
 	defer os.RemoveAll(dir)
-	args := append(unshareArgs(), "sh", "-c", confineScript(Limits{}, true), "fixloop-sandbox", dir, "true")
+	args := append(unshareArgs(true), "sh", "-c", confineScript(Limits{}, true), "fixloop-sandbox", dir, "true")
 	if err := exec.CommandContext(ctx, args[0], args[1:]...).Run(); err == nil {
 		c.Network, c.ReadOnly = true, true
 	}
 	return c
 })
 
-func unshareArgs() []string {
-	return []string{"unshare", "--map-root-user", "--mount", "--net", "--propagation", "private"}
+// unshareArgs starts a command in new user and mount namespaces, and in a
+// new network namespace when cutNetwork is set.
+func unshareArgs(cutNetwork bool) []string {
+	args := []string{"unshare", "--map-root-user", "--mount"}
+	if cutNetwork {
+		args = append(args, "--net")
+	}
+	return append(args, "--propagation", "private")
 }
 
 // confineScript is the shell program a confined command runs through. It is
 // called as: sh -c SCRIPT fixloop-sandbox DIR ARGS..., sets the rlimits,
 // optionally makes every mount but DIR, /proc, /sys and /dev read-only,
-// then execs ARGS.
+// then execs ARGS in DIR. DIR must be absolute and free of symlinks, as
+// /proc/self/mountinfo names it.
+//
+// The shell starts in DIR, but that working directory is the one on the
+// mount below the bind mount, which turns read-only with the rest: the
+// script changes into DIR again after binding it, so that relative paths
+// ("g++ -o prog", "javac -d .") land on the writable bind mount.
 func confineScript(l Limits, readOnly bool) string {
 	var s strings.Builder
 	s.WriteString("W=\"$1\"; shift\nfail() { echo \"" + setupErrorPrefix + "$1\" >&2; exit 125; }\n")
@@ -164,6 +180,7 @@ for m in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do
   case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$W") continue;; esac
   mount -o remount,bind,ro "$m" 2>/dev/null || true
 done
+cd "$W" || fail 'cannot enter the work directory'
 `)
 	}
 	s.WriteString("exec \"$@\"\n")
@@ -184,27 +201,32 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	if len(c.Args) == 0 {
 		return nil, errors.New("sandbox: no command")
 	}
-	prog, err := exec.LookPath(c.Args[0])
-	if err != nil && !strings.Contains(c.Args[0], "/") {
-		return nil, fmt.Errorf("running %s: %w", c.Args[0], ErrNotFound)
+	dir, err := workDir(c.Dir)
+	if err != nil {
+		return nil, err
 	}
-	if err == nil {
-		c.Args[0] = prog
+	prog, err := program(dir, c.Args[0])
+	if err != nil {
+		return nil, err
 	}
-	if st, err := os.Stat(c.Dir); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("sandbox: work directory %q: %w", c.Dir, cmpErr(err, errors.New("not a directory")))
-	}
+	// A copy: the caller's Args stay as they were.
+	argv := append([]string{prog}, c.Args[1:]...)
+	env := c.Env
 	caps := Probe()
-	argv := c.Args
-	confine := (caps.Rlimits && (c.Limits.Memory > 0 || c.Limits.Time > 0)) ||
-		(caps.Network && !c.Limits.AllowNetwork) || (caps.ReadOnly && !c.Limits.AllowWrites)
+	cutNetwork := caps.Network && !c.Limits.AllowNetwork
+	readOnly := caps.ReadOnly && !c.Limits.AllowWrites
+	confine := (caps.Rlimits && (c.Limits.Memory > 0 || c.Limits.Time > 0)) || cutNetwork || readOnly
 	if confine {
-		readOnly := caps.ReadOnly && !c.Limits.AllowWrites
-		wrapped := []string{"sh", "-c", confineScript(c.Limits, readOnly), "fixloop-sandbox", c.Dir}
-		if (caps.Network && !c.Limits.AllowNetwork) || readOnly {
-			wrapped = append(unshareArgs(), wrapped...)
+		wrapped := []string{"sh", "-c", confineScript(c.Limits, readOnly), "fixloop-sandbox", dir}
+		if cutNetwork || readOnly {
+			wrapped = append(unshareArgs(cutNetwork), wrapped...)
 		}
 		argv = append(wrapped, argv...)
+	}
+	if readOnly && !hasVar(env, "TMPDIR") {
+		// /tmp is read-only too: temporary files (compilers, go build,
+		// Python's tempfile) go to the one writable place.
+		env = append(slices.Clone(env), "TMPDIR="+dir)
 	}
 
 	runCtx := ctx
@@ -218,8 +240,8 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		limit = DefaultOutputLimit
 	}
 	stdout, stderr := proc.NewLimitedBuffer(limit), proc.NewLimitedBuffer(limit)
-	cmd := proc.Command(runCtx, c.Dir, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd := proc.Command(runCtx, dir, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Stdin != nil {
 		cmd.Stdin = strings.NewReader(string(c.Stdin))
@@ -283,11 +305,58 @@ func OutOfMemory(output string) bool {
 	return false
 }
 
-func cmpErr(err, alt error) error {
-	if err != nil {
-		return err
+// workDir returns dir made absolute and free of symlinks, as the confining
+// script needs it to find dir's mount, or an error when it is no directory.
+func workDir(dir string) (string, error) {
+	if dir == "" {
+		return "", errors.New("sandbox: no work directory")
 	}
-	return alt
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: work directory %q: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: work directory %q: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("sandbox: work directory %q: not a directory", dir)
+	}
+	return abs, nil
+}
+
+// program resolves the program to run: a bare name on PATH, a path with a
+// slash as it is, relative to the work directory dir. A missing one is an
+// error wrapping ErrNotFound.
+func program(dir, name string) (string, error) {
+	if !strings.Contains(name, "/") {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return "", fmt.Errorf("running %s: %w", name, ErrNotFound)
+		}
+		return p, nil
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("running %s: %w", name, ErrNotFound)
+	}
+	return name, nil
+}
+
+// hasVar reports whether env sets the variable name.
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); ok && k == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ExitText describes how a command ended, for messages: "exit status 2",

@@ -41,7 +41,13 @@ type MissingError struct{ Tool Tool }
 
 func (e *MissingError) Error() string {
 	t := e.Tool
-	msg := fmt.Sprintf("%s is not installed (looked for %s on PATH)", t.Name, strings.Join(t.Commands, ", "))
+	where := " on PATH"
+	for _, c := range t.Commands {
+		if strings.ContainsRune(c, '/') {
+			where = "" // files at known places, not commands
+		}
+	}
+	msg := fmt.Sprintf("%s is not installed (looked for %s%s)", t.Name, strings.Join(t.Commands, ", "), where)
 	if t.Package != "" {
 		msg += "; it comes with the " + t.Package
 	}

@@ -28,8 +28,7 @@ func (l Loader) apply(base Config, root *value, source string) (Config, Problems
 // applyAs is apply, for the workspace file when workspace is set.
 func (l Loader) applyAs(base Config, root *value, source string, workspace bool) (Config, Problems) {
 	a := &applier{source: source, validate: l.Validate, workspace: workspace}
-	cfg := base
-	cfg.Staticcheck.Checks = slices.Clone(base.Staticcheck.Checks) // do not share with the caller
+	cfg := base.clone() // do not share slices or maps with the caller
 	a.root(&cfg, root)
 	return cfg, a.problems
 }
@@ -108,6 +107,18 @@ func (a *applier) root(cfg *Config, v *value) {
 			if m, ok := a.applyMode(val, path); ok {
 				cfg.ApplyMode = m
 			}
+		case "python":
+			a.python(&cfg.Python, val, path)
+		case "cpp":
+			a.cpp(&cfg.Cpp, val, path)
+		case "java":
+			a.java(&cfg.Java, val, path)
+		case "linters":
+			if ls, ok := a.linters(val, path); ok {
+				cfg.Linters = ls
+			}
+		case "judge":
+			a.judge(&cfg.Judge, val, path)
 		}
 	})
 }

@@ -41,6 +41,19 @@ type Config struct {
 	ApplyMode ApplyMode
 	// Store says where session records go.
 	Store Store
+	// Python configures the Python linters (key "python").
+	Python Python
+	// Cpp configures C++ checks and tests (key "cpp").
+	Cpp Cpp
+	// Java configures Java checks (key "java").
+	Java Java
+	// Linters are generic command linters (key "linters"), in the order
+	// written. An entry with any mistake is left out as a whole; nil and an
+	// empty list both mean none.
+	Linters []Linter
+	// Judge configures judge-style test cases: a program reads each case's
+	// input and its output is compared with the expected one (key "judge").
+	Judge Judge
 }
 
 // Tests configures test runs.
@@ -79,5 +92,13 @@ func Default() Config {
 	}
 	c.Model, c.Rounds, c.ApplyMode = defaultSession()
 	c.Store.Mode = "full"
+	c.Java.Checkstyle = CheckstyleSun
+	c.Judge = Judge{
+		Dir:         DefaultJudgeDir,
+		TimeLimit:   DefaultJudgeTimeLimit,
+		MemoryLimit: DefaultJudgeMemoryLimit,
+		Compare:     CompareWhitespace,
+		Mode:        JudgeAuto,
+	}
 	return c
 }

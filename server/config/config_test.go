@@ -29,12 +29,19 @@ func TestDefault(t *testing.T) {
 		Rounds:      Rounds{Repair: 10, Refactor: 3},
 		ApplyMode:   ApplyAtOnce,
 		Store:       Store{Mode: "full"},
+		Java:        Java{Checkstyle: "sun"},
+		Judge: Judge{Dir: "tests", TimeLimit: 10 * time.Second, MemoryLimit: 1 << 30,
+			Compare: "whitespace", Mode: "auto"},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
 	}
 	if Default().Staticcheck.Checks != nil {
 		t.Error("default checks should be nil (staticcheck's defaults)")
+	}
+	d := Default()
+	if d.Python.Linters != nil || d.Cpp.Flags != nil || d.Cpp.Test != nil || d.Judge.Build != nil || d.Judge.Run != nil || d.Linters != nil {
+		t.Error("default lists should be nil (the integrator's defaults)")
 	}
 }
 
@@ -74,6 +81,8 @@ store:
 		Rounds:    Rounds{Repair: 5, Refactor: 2},
 		ApplyMode: ApplyAsk,
 		Store:     Store{Mode: "metrics"},
+		Java:      Java{Checkstyle: "sun"},
+		Judge:     Default().Judge,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -175,7 +184,7 @@ func TestLoadFileMistakes(t *testing.T) {
 		{"duplicate key", "debounce: 1s\ntests: {}\ndebounce: 2s\n", 3, 1, "debounce",
 			[]string{"key appears more than once (first at line 1)"}},
 		{"list instead of map", "- debounce: 1s\n- tests: {}\n", 1, 1, "",
-			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, store, not a list"}},
+			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, store, python, cpp, java, linters, judge, not a list"}},
 		{"scalar instead of map", "debounce\n", 1, 1, "",
 			[]string{"the settings must be a map", "not a string"}},
 		{"two documents", "debounce: 1s\n---\ndebounce: 2s\n", 2, 1, "",

@@ -21,6 +21,66 @@
 //	  checks: ["all", "-ST1000"]  # staticcheck's "checks" syntax, or one string
 //	                              # "all,-ST1000"; absent = staticcheck's defaults
 //	maxFileSize: 2097152     # bytes analysed per file; a positive whole number
+//	python:
+//	  linters: [pylint, flake8]   # a subset of pylint, flake8, pyright, or one string
+//	                              # "pylint,flake8"; absent = pylint and flake8; [] = none
+//	cpp:
+//	  checks: "-*,bugprone-*"     # clang-tidy -checks, or a list joined with ","; "" = defaults
+//	  flags: [-std=c++17, -Wall]  # g++ and clang-tidy flags; absent = -std=c++17
+//	  test: ctest --output-junit report.xml  # test command (see "Commands"); absent =
+//	                              # make test when the project's Makefile has a test target
+//	  junitXml: "report.xml"      # glob of the JUnit XML reports the test command writes
+//	java:
+//	  checkstyle: sun             # sun | google (any case) | path of a config .xml file
+//	  classpath: [lib/junit.jar]  # jars and class directories, or one "a.jar:b.jar" string
+//	linters:                      # generic command linters
+//	  - name: shellcheck          # required, unique; the diagnostics' source
+//	    command: shellcheck -f gcc ${file}  # required (see "Commands"); ${file} ${dir}
+//	                              # ${root} ${name} are kept for the runner to fill in
+//	    extensions: [.sh, .bash]  # required, each starting with "."
+//	    input: file               # stdin | tempfile | file; absent = the runner's default
+//	    errorformat: ["%f:%l:%c: %m"]  # Vim errorformat patterns, or one pattern
+//	    # json: {items: "0.messages", line: line, column: column, message: message,
+//	    #        code: ruleId, severity: severity, severityMap: {1: warning, 2: error},
+//	    #        columnOffset: 0, lineOffset: 0}   # instead of errorformat: gjson paths;
+//	    #        message required; severityMap values error | warning | information | hint;
+//	    #        offsets -1 to 1 are added to the tool's columns and lines
+//	    output: stdout            # stdout | stderr | both
+//	    exitCodes: [0, 1]         # exit codes meaning the linter ran; absent = default
+//	    debounce: 500ms           # as the top-level debounce; absent = that one
+//	    onSave: false             # run only when the file is saved
+//	    category: Style           # Error-prone | Performance | Refactor | Style | Other
+//	    categories: {SC1: Error-prone}  # code prefix -> category, over category
+//	    package: Debian package shellcheck  # named when the command is missing
+//	    timeout: 30s              # as tests.timeout; absent = the runner's default
+//	    columnUnit: bytes         # bytes | runes | utf16; absent = the runner's default
+//	    env: [LANG=C]             # "KEY=VALUE" strings, or a map {LANG: C}
+//	judge:                        # judge-style test cases
+//	  dir: tests                  # input_N.txt / output_N.txt pairs, relative to the
+//	                              # checked file's directory unless absolute
+//	  cases:                      # inline cases, after those in dir
+//	    - {name: sample, input: "1 2\n", output: "3\n"}
+//	  build: g++ -O2 -o main main.cpp  # absent = the language's default; [] = no build
+//	  run: ./main                 # absent = the language's default
+//	  timeLimit: 10s              # per case; duration or seconds; more than 0s, up to 10m
+//	  memoryLimit: 1GiB           # per case; bytes or a size; 16MiB to 64GiB
+//	  compare: whitespace         # whitespace | exact | lines
+//	  mode: auto                  # auto (when dir holds inputs or cases are listed) | on | off
+//
+// Commands (cpp.test, judge.build, judge.run, linters[].command) and
+// cpp.flags are a list of arguments, or one string split into words as a
+// POSIX shell would (quotes and backslashes respected, nothing expanded, no
+// pipes or redirections: write [sh, -c, "..."] for those).
+//
+// Sizes are a whole number of bytes or a number with a unit, in any case:
+// K, M, G, T and KiB, MiB, GiB, TiB are powers of 1024 (as in ulimit and
+// java -Xmx); KB, MB, GB, TB are powers of 1000; B is bytes.
+//
+// The workspace file may set commands (linters, judge, cpp.test), as a
+// Makefile does, but not model.baseUrl, model.apiKeyEnv or store.dsn.
+// A linter with any mistake is left out as a whole, and so is an inline
+// judge case; the other entries are kept. Lists replace, never extend, the
+// lists from the places before.
 //
 // Editor settings may be the object above or the object wrapped as
 // {"fixloop": {...}}, as VS Code sends them.

@@ -4,10 +4,41 @@ import "strings"
 
 // Keys allowed at each level, in the order they are shown to users.
 func rootKeys() []string {
-	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "model", "rounds", "applyMode", "store"}
+	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "model", "rounds", "applyMode", "store",
+		"python", "cpp", "java", "linters", "judge"}
 }
 func testsKeys() []string       { return []string{"mode", "timeout"} }
 func staticcheckKeys() []string { return []string{"checks"} }
+func pythonKeys() []string      { return []string{"linters"} }
+func cppKeys() []string         { return []string{"checks", "flags", "test", "junitXml"} }
+func javaKeys() []string        { return []string{"checkstyle", "classpath"} }
+func judgeKeys() []string {
+	return []string{"dir", "cases", "build", "run", "timeLimit", "memoryLimit", "compare", "mode"}
+}
+func judgeCaseKeys() []string { return []string{"name", "input", "output"} }
+func linterKeys() []string {
+	return []string{"name", "command", "extensions", "input", "errorformat", "json", "output", "exitCodes",
+		"debounce", "onSave", "category", "categories", "package", "timeout", "columnUnit", "env"}
+}
+func linterJSONKeys() []string {
+	return []string{"items", "file", "line", "column", "endLine", "endColumn", "code", "message",
+		"severity", "severityMap", "columnOffset", "lineOffset"}
+}
+
+// Allowed values, in the order they are shown to users.
+func pythonLinterNames() []string { return []string{PythonPylint, PythonFlake8, PythonPyright} }
+func compareModes() []string      { return []string{CompareWhitespace, CompareExact, CompareLines} }
+func judgeModes() []string        { return []string{JudgeAuto, JudgeOn, JudgeOff} }
+func linterInputs() []string      { return []string{"stdin", "tempfile", "file"} }
+func linterOutputs() []string     { return []string{OutputStdout, OutputStderr, OutputBoth} }
+func columnUnits() []string       { return []string{"bytes", "runes", "utf16"} }
+func categoryNames() []string {
+	return []string{"Error-prone", "Performance", "Refactor", "Style", "Other"}
+}
+func severityNames() []string {
+	return []string{SeverityError, SeverityWarning, SeverityInformation, SeverityHint}
+}
+func placeholderNames() []string { return []string{"file", "dir", "root", "name"} }
 
 // keyList formats keys for messages: "a, b, c".
 func keyList(keys []string) string { return strings.Join(keys, ", ") }

@@ -2,6 +2,7 @@ package lsptest
 
 import (
 	"context"
+	"github.com/fixloop/fixloop/runner/langs"
 	"io"
 	"log/slog"
 	"net"
@@ -167,9 +168,9 @@ func (h *Harness) Open(path string, text ...string) uri.URI {
 		body = string(b)
 	}
 	u := uri.File(path)
-	lang := protocol.LanguageKind("go")
-	if !strings.HasSuffix(path, ".go") {
-		lang = "plaintext"
+	lang := protocol.LanguageKind("plaintext")
+	if l := langs.Detect(path, ""); l != "" {
+		lang = protocol.LanguageKind(l)
 	}
 	if err := h.Server.DidOpen(h.Ctx(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
 		URI: u, LanguageID: lang, Version: 1, Text: body,

@@ -262,6 +262,43 @@ local function main()
     'the summary says solved in round 2')
   srv.close()
 
+  -- A Python file: pylint's and flake8's alerts appear, and a model
+  -- refactor removes the unused import.
+  local pydir = vim.env.FIXLOOP_PYDIR
+  if pydir and vim.fn.executable('pylint') == 1 and vim.fn.executable('flake8') == 1 then
+    local pyfile = pydir .. '/stats.py'
+    local pyorig = table.concat(vim.fn.readfile(pyfile), '\n')
+    local pyfixed = pyorig:gsub('import os\n', '', 1)
+    check(pyfixed ~= pyorig, 'stats.py has the unused import')
+    local pysrv = scripted_server({ 'Here is the file.\n\n```python\n' .. pyfixed .. '\n```\n' })
+    fixloop.config.settings.model.baseUrl = 'http://127.0.0.1:' .. pysrv.port .. '/v1'
+    vim.cmd('edit ' .. vim.fn.fnameescape(pyfile))
+    local pybuf = vim.api.nvim_get_current_buf()
+    check(vim.bo[pybuf].filetype == 'python', 'stats.py has filetype python')
+    wait_for(10000, 'the fixloop client attached to stats.py', function()
+      return fixloop.get_client(pybuf) ~= nil
+    end)
+    local seen = {}
+    wait_for(60000, 'pylint W0611 and flake8 F401 at line 3 of stats.py', function()
+      for _, d in ipairs(vim.diagnostic.get(pybuf)) do
+        if d.lnum == 2 then
+          seen[tostring(d.source) .. ' ' .. tostring(d.code)] = true
+        end
+      end
+      return seen['pylint W0611'] and seen['flake8 F401']
+    end)
+    vim.cmd('FixloopRefactor')
+    wait_for(90000, 'the Python refactor applied (no import os)', function()
+      return #pysrv.errors > 0 or not buf_text(pybuf):find('import os', 1, true)
+    end)
+    check(#pysrv.errors == 0 and #pysrv.requests >= 1, 'the scripted server was asked for the Python file')
+    check(tostring(pysrv.requests[1].messages[2].content):find('W0611', 1, true) ~= nil,
+      'the Python prompt names the pylint alert W0611')
+    pysrv.close()
+  else
+    out('skip - pylint or flake8 not installed: the Python part is skipped')
+  end
+
   -- :checkhealth fixloop must not error
   -- (on 0.7 the health#report_* functions only work inside :checkhealth)
   local ok, err = pcall(vim.cmd, 'checkhealth fixloop')

@@ -13,6 +13,7 @@ echo "building fixloop..."
 (cd "$repo" && go build -o "$tmp/fixloop" .)
 mkdir -p "$tmp/work" "$tmp/state"
 cp -R "$repo/testdata/calc" "$tmp/work/calc"
+cp -R "$repo/testdata/pyexample" "$tmp/work/pyexample"
 
 set +e
 env -u FIXLOOP_MODEL -u OPENAI_BASE_URL \
@@ -20,6 +21,7 @@ env -u FIXLOOP_MODEL -u OPENAI_BASE_URL \
   XDG_STATE_HOME="$tmp/state" \
   FIXLOOP_BIN="$tmp/fixloop" \
   FIXLOOP_WORKDIR="$tmp/work/calc" \
+  FIXLOOP_PYDIR="$tmp/work/pyexample" \
   PATH="$tmp:$PATH" \
   timeout 180 nvim --headless -u NONE -i NONE \
     --cmd "set rtp+=$plugin" \

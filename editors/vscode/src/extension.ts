@@ -52,8 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      // linters is not sent to the server yet: a change needs no restart.
-      if (e.affectsConfiguration(SECTION) && !onlyLinters(e)) {
+      if (e.affectsConfiguration(SECTION)) {
         output.appendLine('[fixloop] settings changed: restarting the server');
         void restart();
       }
@@ -65,11 +64,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
 export async function deactivate(): Promise<void> {
   await stopClient();
-}
-
-function onlyLinters(e: vscode.ConfigurationChangeEvent): boolean {
-  const keys = ['path', 'logLevel', 'model', 'rounds', 'applyMode', 'tests'];
-  return !keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`));
 }
 
 function setStatus(state: 'starting' | 'ready' | 'stopped' | string): void {

@@ -12,12 +12,16 @@ export interface InitializationOptions {
   model?: { baseUrl?: string; name?: string; apiKeyEnv?: string; temperature?: number };
   rounds?: { repair?: number; refactor?: number };
   applyMode?: string;
+  python?: { linters?: string[] };
+  cpp?: { checks?: string };
+  java?: { checkstyle?: string };
 }
 
 export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 const TEST_MODES = ['off', 'save', 'open_save'];
 const APPLY_MODES = ['apply', 'ask'];
+const PYTHON_LINTERS = ['pylint', 'flake8', 'pyright'];
 
 function str(cfg: ConfigLike, key: string): string | undefined {
   const v = cfg.get(key);
@@ -40,9 +44,9 @@ function oneOf(cfg: ConfigLike, key: string, allowed: string[]): string | undefi
  * Maps `fixloop.*` settings (keys relative to the `fixloop` section, e.g.
  * `model.name`) to the server's initializationOptions. Unset (undefined,
  * null, empty string) or invalid values are omitted, so the server's own
- * defaults and .fixloop.yaml apply. Only keys the server knows are sent:
- * `fixloop.linters` is not a server setting yet and is deliberately not sent
- * (the server rejects unknown keys with a warning).
+ * defaults and .fixloop.yaml apply. Only keys the server knows are sent
+ * (the server rejects unknown keys with a warning); `path` and `logLevel`
+ * are the extension's own.
  */
 export function initializationOptions(cfg: ConfigLike): InitializationOptions {
   const out: InitializationOptions = {};
@@ -70,6 +74,16 @@ export function initializationOptions(cfg: ConfigLike): InitializationOptions {
 
   const applyMode = oneOf(cfg, 'applyMode', APPLY_MODES);
   if (applyMode !== undefined) out.applyMode = applyMode;
+
+  const pyLinters = cfg.get('python.linters');
+  if (Array.isArray(pyLinters)) {
+    const valid = pyLinters.filter((l): l is string => typeof l === 'string' && PYTHON_LINTERS.includes(l));
+    out.python = { linters: valid };
+  }
+  const checks = str(cfg, 'cpp.checks');
+  if (checks !== undefined) out.cpp = { checks };
+  const checkstyle = str(cfg, 'java.checkstyle');
+  if (checkstyle !== undefined) out.java = { checkstyle };
 
   return out;
 }

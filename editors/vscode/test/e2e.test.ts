@@ -139,7 +139,7 @@ test('refactor with model: the real server, a scripted model, progress and apply
     'model.name': 'scripted-model',
     'tests.mode': 'save',
     applyMode: 'apply',
-    linters: { python: ['ruff'] },
+    'python.linters': ['pylint', 'flake8'],
   };
   const initOptions = initializationOptions({ get: (k: string) => (settings as Record<string, unknown>)[k] });
   const env = serverEnv('sk-test-key', undefined, { ...process.env, XDG_STATE_HOME: stateHome });

@@ -10,7 +10,7 @@ test('defaults: nothing set sends nothing', () => {
   assert.deepEqual(initializationOptions(cfg({})), {});
 });
 
-test('VS Code defaults (empty strings, nulls, {} linters) are omitted except enums', () => {
+test('VS Code defaults (empty strings, nulls) are omitted except enums', () => {
   const opts = initializationOptions(
     cfg({
       path: '',
@@ -22,7 +22,9 @@ test('VS Code defaults (empty strings, nulls, {} linters) are omitted except enu
       'rounds.refactor': null,
       applyMode: 'apply',
       'tests.mode': 'open_save',
-      linters: {},
+      'python.linters': null,
+      'cpp.checks': '',
+      'java.checkstyle': '',
       logLevel: 'info',
     }),
   );
@@ -81,14 +83,23 @@ test('invalid values are omitted', () => {
   );
 });
 
-test('linters, path and logLevel are never sent', () => {
-  const opts = initializationOptions(
-    cfg({ linters: { python: ['ruff'] }, path: '/usr/bin/fixloop', logLevel: 'debug', 'model.name': 'm' }),
-  );
+test('path and logLevel are never sent', () => {
+  const opts = initializationOptions(cfg({ path: '/usr/bin/fixloop', logLevel: 'debug', 'model.name': 'm' }));
   assert.deepEqual(opts, { model: { name: 'm' } });
-  const allowed = ['debounce', 'tests', 'staticcheck', 'maxFileSize', 'model', 'rounds', 'applyMode', 'store'];
+});
+
+test('language settings map to the server keys; unknown linters are dropped', () => {
+  const opts = initializationOptions(
+    cfg({ 'python.linters': ['pylint', 'ruff', 'pyright'], 'cpp.checks': ' -*,bugprone-* ', 'java.checkstyle': 'google' }),
+  );
+  assert.deepEqual(opts, {
+    python: { linters: ['pylint', 'pyright'] },
+    cpp: { checks: '-*,bugprone-*' },
+    java: { checkstyle: 'google' },
+  });
+  const allowed = ['debounce', 'tests', 'staticcheck', 'maxFileSize', 'model', 'rounds', 'applyMode', 'store', 'python', 'cpp', 'java', 'linters', 'judge'];
   for (const k of Object.keys(opts)) assert.ok(allowed.includes(k), k);
-  assert.ok(!JSON.stringify(opts).includes('ruff'));
+  assert.deepEqual(initializationOptions(cfg({ 'python.linters': [] })), { python: { linters: [] } });
 });
 
 test('serverEnv puts a stored key in the named variable', () => {

@@ -1,4 +1,4 @@
--- fixloop: Neovim client for the fixloop Go language server.
+-- fixloop: Neovim client for the fixloop language server (Go, Python, C++, Java).
 -- Works on Neovim 0.7 (vim.lsp.start_client + vim.lsp.buf_attach_client)
 -- and 0.8+ (vim.lsp.start).
 local M = {}
@@ -6,8 +6,8 @@ local M = {}
 local defaults = {
   name = 'fixloop',
   cmd = { 'fixloop', 'serve' },
-  filetypes = { 'go' },
-  root_markers = { 'go.mod', '.git' },
+  filetypes = { 'go', 'python', 'cpp', 'java' },
+  root_markers = { '.fixloop.yaml', 'go.mod', 'pyproject.toml', 'pom.xml', 'build.gradle', '.git' },
   settings = {},
   -- echo $/progress messages ("title: message") in the message area
   echo_progress = true,

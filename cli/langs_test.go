@@ -1,0 +1,574 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fixloop/fixloop/internal/testtree"
+	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/model/openaitest"
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/java"
+)
+
+// Command-line tests of the Python, C++ and Java support and of judge-style
+// cases, with the real tools. The facts about the example projects and the
+// edits scripted model answers are made of are in
+// testdata/sessions-langs/langs.json, shared with server/langs_e2e_test.go.
+
+// langEdit replaces Old by New once in a file.
+type langEdit struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// langFixture describes one language's example project (see langs.json).
+type langFixture struct {
+	Name   string   `json:"name"`
+	Dir    string   `json:"dir"`
+	Main   string   `json:"main"`
+	Fence  string   `json:"fence"`
+	Tools  []string `json:"tools"`
+	Alerts []struct {
+		Source string `json:"source"`
+		Code   string `json:"code"`
+		Line   int    `json:"line"`
+	} `json:"alerts"`
+	Failing   string     `json:"failing"`
+	FailureAt string     `json:"failureAt"`
+	Feedback  []string   `json:"feedback"`
+	Passed    int        `json:"passed"`
+	Total     int        `json:"total"`
+	Bug       langEdit   `json:"bug"`
+	Lint      []langEdit `json:"lint"`
+}
+
+// loadLangFixtures reads testdata/sessions-langs/langs.json.
+func loadLangFixtures(t *testing.T) []langFixture {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "sessions-langs", "langs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Languages []langFixture `json:"languages"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("decoding langs.json: %v", err)
+	}
+	return doc.Languages
+}
+
+// requireTools skips the test when one of the tools is missing.
+func requireTools(t *testing.T, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		if !toolInstalled(name) {
+			t.Skipf("%s is not installed (CI installs it)", name)
+		}
+	}
+}
+
+// toolInstalled looks a tool up the way fixloop does: the JUnit 5 console
+// launcher is a jar, pytest may be pytest-3.
+func toolInstalled(name string) bool {
+	switch name {
+	case "junit5":
+		_, err := java.FindJUnit()
+		return err == nil
+	case "pytest":
+		return lookPath("pytest-3") || lookPath("pytest")
+	}
+	return lookPath(name)
+}
+
+func lookPath(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
+}
+
+// copyExample copies the example to a temporary directory and returns its
+// main file and the file's text.
+func (f langFixture) copyExample(t *testing.T) (file, text string) {
+	t.Helper()
+	dir := testtree.Copy(t, filepath.Join("..", "testdata", f.Dir))
+	file = filepath.Join(dir, filepath.FromSlash(f.Main))
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file, string(b)
+}
+
+// applyEdits applies edits to text; each must match exactly once.
+func applyEdits(t *testing.T, text string, edits ...langEdit) string {
+	t.Helper()
+	for _, e := range edits {
+		if n := strings.Count(text, e.Old); n != 1 {
+			t.Fatalf("the example changed: %q occurs %d times, want once", e.Old, n)
+		}
+		text = strings.Replace(text, e.Old, e.New, 1)
+	}
+	return text
+}
+
+// checkJSON runs check --json with args and decodes its output.
+func checkJSON(t *testing.T, wantCode int, args ...string) checkOutput {
+	t.Helper()
+	code, out, errOut := run(t, append([]string{"check", "--json"}, args...)...)
+	if code != wantCode {
+		t.Fatalf("check %v: exit %d, want %d\nstdout: %s\nstderr: %s", args, code, wantCode, out, errOut)
+	}
+	var got checkOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("decoding %s: %v", out, err)
+	}
+	return got
+}
+
+// fixJSON runs fix --json against the scripted model srv and decodes the
+// summary.
+func fixJSON(t *testing.T, srv *openaitest.Server, wantCode int, args ...string) refactor.Summary {
+	t.Helper()
+	base := []string{"fix", "--json", "--provider", "openai", "--model", "m", "--base-url", srv.URL,
+		"--api-key-env", "FIXLOOP_LANGS_TEST_KEY", "--store", "off"}
+	code, out, errOut := run(t, append(base, args...)...)
+	if code != wantCode {
+		t.Fatalf("fix %v: exit %d, want %d\nstdout: %s\nstderr: %s", args, code, wantCode, out, errOut)
+	}
+	var s refactor.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("decoding the summary %s: %v", out, err)
+	}
+	return s
+}
+
+// hasDiagnostic reports whether diags hold one with source and code at line.
+func hasDiagnostic(diags []checkDiagnostic, source, code string, line int) bool {
+	for _, d := range diags {
+		if d.Source == source && d.Code == code && d.Line == line {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCheckJSONLangs(t *testing.T) {
+	t.Parallel()
+	for _, f := range loadLangFixtures(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel()
+			requireTools(t, f.Tools...)
+			file, _ := f.copyExample(t)
+			got := checkJSON(t, ExitProblems, file)
+			if got.File != file {
+				t.Errorf("file %q, want %q", got.File, file)
+			}
+			for _, want := range f.Alerts {
+				if !hasDiagnostic(got.Diagnostics, want.Source, want.Code, want.Line) {
+					t.Errorf("no %s %s diagnostic at line %d in %+v", want.Source, want.Code, want.Line, got.Diagnostics)
+				}
+			}
+			if len(got.Diagnostics) != len(f.Alerts) {
+				t.Errorf("%d diagnostics, want %d: %+v", len(got.Diagnostics), len(f.Alerts), got.Diagnostics)
+			}
+			for _, d := range got.Diagnostics {
+				if d.File != file || d.Category == "" || d.Severity == "" || d.EndLine < d.Line || d.Column < 1 {
+					t.Errorf("incomplete diagnostic: %+v", d)
+				}
+			}
+
+			tests := got.Tests
+			if !tests.Ran || tests.BuildFailed || tests.Passed != f.Passed || tests.Failed != f.Total-f.Passed || tests.Total != f.Total || len(tests.Failures) != 1 {
+				t.Fatalf("tests = %+v, want %d of %d passing and one failure", tests, f.Passed, f.Total)
+			}
+			fail := tests.Failures[0]
+			if !strings.Contains(fail.Test, f.Failing) {
+				t.Errorf("failing test %q, want %q", fail.Test, f.Failing)
+			}
+			if fail.Kind != "" && fail.Kind != runner.FailureWrongAnswer {
+				t.Errorf("failure kind %q, want a wrong answer", fail.Kind)
+			}
+			if f.FailureAt != "" {
+				if at := filepath.Base(fail.File) + ":" + strconv.Itoa(fail.Line); at != f.FailureAt {
+					t.Errorf("failure at %s, want %s", at, f.FailureAt)
+				}
+			}
+			for _, want := range f.Feedback {
+				if !strings.Contains(fail.Test+" "+fail.Message, want) {
+					t.Errorf("the failure does not mention %q: %+v", want, fail)
+				}
+			}
+		})
+	}
+}
+
+func TestFixJSONRepairLangs(t *testing.T) {
+	t.Parallel()
+	for _, f := range loadLangFixtures(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel()
+			requireTools(t, f.Tools...)
+			file, text := f.copyExample(t)
+			stillBuggy := applyEdits(t, text, f.Lint...)
+			repaired := applyEdits(t, stillBuggy, f.Bug)
+			srv := openaitest.New(t,
+				openaitest.Reply{Content: openaitest.CodeReply(f.Fence, stillBuggy)},
+				openaitest.Reply{Content: openaitest.CodeReply(f.Fence, repaired)},
+			)
+			s := fixJSON(t, srv, ExitOK, "--goal", "repair", "--rounds", "3", "--write", file)
+
+			if s.Language != f.Fence || s.Goal != refactor.GoalRepair || s.Provider != "openai" || s.Model != "m" {
+				t.Errorf("summary header: %+v", s)
+			}
+			if !s.Solved || s.SolvedRound != 2 || len(s.Rounds) != 2 {
+				t.Fatalf("solved %v in round %d after %d rounds, want solved in round 2 of 2: %+v", s.Solved, s.SolvedRound, len(s.Rounds), s)
+			}
+			if s.Rounds[0].Verdict != refactor.VerdictWrongAnswer || s.Rounds[1].Verdict != refactor.VerdictAccepted {
+				t.Errorf("verdicts %q, %q; want wrong_answer, accepted", s.Rounds[0].Verdict, s.Rounds[1].Verdict)
+			}
+			for _, want := range f.Feedback {
+				if !strings.Contains(s.Rounds[0].Feedback, want) {
+					t.Errorf("round 1's feedback does not mention %q:\n%s", want, s.Rounds[0].Feedback)
+				}
+			}
+			if s.Final.Round != 2 || s.Final.TestsPassed != f.Total || s.Final.TestsTotal != f.Total || s.Final.New != 0 {
+				t.Errorf("final: %+v, want round 2 with all %d tests passing and no new alert", s.Final, f.Total)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 || reqs[1].Messages[len(reqs[1].Messages)-1].Content != s.Rounds[0].Feedback {
+				t.Errorf("round 2 did not send round 1's feedback to the model (%d requests)", len(reqs))
+			}
+			if after, _ := os.ReadFile(file); string(after) != repaired {
+				t.Errorf("--write wrote:\n%s", after)
+			}
+		})
+	}
+}
+
+func TestCheckToolsJSONLangs(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run(t, "check", "--tools", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got toolsOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("decoding %s: %v", out, err)
+	}
+	byName := make(map[string]toolEntry)
+	for _, e := range got.Tools {
+		byName[e.Name] = e
+	}
+	tests := []struct{ name, language string }{
+		{"pylint", "python"}, {"flake8", "python"}, {"pyright", "python"}, {"pytest", "python"},
+		{"g++", "cpp"}, {"clang-tidy", "cpp"},
+		{"javac", "java"}, {"checkstyle", "java"}, {"junit5", "java"},
+	}
+	for _, tt := range tests {
+		e, ok := byName[tt.name]
+		switch {
+		case !ok:
+			t.Errorf("%s is not listed", tt.name)
+		case e.Language != tt.language:
+			t.Errorf("%s: language %q, want %q", tt.name, e.Language, tt.language)
+		case toolInstalled(tt.name):
+			if !e.Found || e.Path == "" || e.Version == "" {
+				t.Errorf("%s is installed but listed as %+v", tt.name, e)
+			}
+		default:
+			if e.Found || e.Package == "" || !strings.Contains(e.Message, "not installed") {
+				t.Errorf("%s is missing but listed as %+v", tt.name, e)
+			}
+		}
+	}
+	if len(got.Notes) == 0 || !strings.HasPrefix(got.Notes[0], "sandbox: ") {
+		t.Errorf("notes: %q", got.Notes)
+	}
+}
+
+// narrowPath makes PATH a directory holding links to only the named
+// programs (those installed), for the rest of the test. python3 is
+// Debian's, which the Python tools run on.
+func narrowPath(t *testing.T, names ...string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range names {
+		target, err := exec.LookPath(name)
+		if name == "python3" {
+			target, err = "/usr/bin/python3", nil
+		}
+		if err != nil {
+			continue
+		}
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir)
+}
+
+// TestCheckWithMissingTools narrows PATH (so it cannot run in parallel):
+// a missing linter leaves a "fixloop" note naming its package among the
+// other linters' diagnostics, and nothing crashes.
+func TestCheckWithMissingTools(t *testing.T) {
+	fixtures := map[string]langFixture{}
+	for _, f := range loadLangFixtures(t) {
+		fixtures[f.Name] = f
+	}
+	base := []string{"sh", "bash", "env", "make", "go"}
+	tests := []struct {
+		lang    string
+		missing string
+		onPath  []string
+		args    []string
+		code    int
+		// present is a diagnostic (source code) the other linters still give.
+		present string
+		install string
+	}{
+		{"python", "pylint", []string{"python3", "flake8", "pytest-3"}, nil, ExitProblems, "flake8 F401", "apt install pylint"},
+		{"cpp", "clang-tidy", []string{"g++"}, []string{"--tests=false"}, ExitOK, "", "apt install clang-tidy"},
+		{"java", "checkstyle", []string{"javac", "java"}, []string{"--tests=false"}, ExitOK, "", "apt install checkstyle"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			f := fixtures[tt.lang]
+			requireTools(t, f.Tools...)
+			file, _ := f.copyExample(t)
+			narrowPath(t, append(base, tt.onPath...)...)
+			if lookPath(tt.missing) {
+				t.Fatalf("%s is still on PATH", tt.missing)
+			}
+			code, out, errOut := run(t, append(append([]string{"check", "--json"}, tt.args...), file)...)
+			if code != tt.code || strings.Contains(errOut, "panic") {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out, errOut)
+			}
+			var got checkOutput
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("decoding %s: %v", out, err)
+			}
+			notes := 0
+			for _, d := range got.Diagnostics {
+				switch {
+				case d.Source == tt.missing:
+					t.Errorf("a diagnostic from the missing %s: %+v", tt.missing, d)
+				case d.Source == "fixloop" && strings.Contains(d.Message, tt.missing) && strings.Contains(d.Message, tt.install):
+					notes++
+					if d.Line != 1 || d.Severity != "warning" {
+						t.Errorf("note: %+v, want a warning at line 1", d)
+					}
+				case d.Source == "fixloop":
+					t.Errorf("an unexpected note: %s", d.Message)
+				}
+			}
+			if notes != 1 {
+				t.Errorf("%d notes naming %s and %q, want 1: %+v", notes, tt.missing, tt.install, got.Diagnostics)
+			}
+			if tt.present != "" {
+				source, code, _ := strings.Cut(tt.present, " ")
+				found := false
+				for _, d := range got.Diagnostics {
+					found = found || d.Source == source && d.Code == code
+				}
+				if !found {
+					t.Errorf("no %s diagnostic: the other linters' alerts are lost: %+v", tt.present, got.Diagnostics)
+				}
+			}
+			if len(tt.args) == 0 && (!got.Tests.Ran || got.Tests.Total != f.Total) {
+				t.Errorf("tests = %+v, want the %d tests run", got.Tests, f.Total)
+			}
+		})
+	}
+
+	// A missing test tool: the tests cannot run, and check says what to
+	// install. (Today check then stops with exit 2 and prints none of the
+	// lint diagnostics; the server shows them with a warning instead.)
+	t.Run("java tests without javac", func(t *testing.T) {
+		f := fixtures["java"]
+		requireTools(t, f.Tools...)
+		file, _ := f.copyExample(t)
+		narrowPath(t, append(base, "java", "checkstyle")...)
+		code, out, errOut := run(t, "check", "--json", file)
+		if code == ExitOK || strings.Contains(errOut, "panic") || !strings.Contains(out+errOut, "apt install default-jdk-headless") {
+			t.Errorf("exit %d, want a failure naming the package to install\nstdout: %s\nstderr: %s", code, out, errOut)
+		}
+	})
+}
+
+// judgeCopy copies testdata/judge/LANG and returns the copy's directory.
+func judgeCopy(t *testing.T, lang string) string {
+	t.Helper()
+	return testtree.Copy(t, filepath.Join("..", "testdata", "judge", lang))
+}
+
+// judgeLimits are small limits for the variants that run out of them.
+const judgeLimits = "judge:\n  timeLimit: 1s\n  memoryLimit: 256MiB\n"
+
+func TestCheckJudgeAccepted(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		lang, main string
+		tools      []string
+	}{
+		{"cpp", "sum.cc", []string{"g++"}},
+		{"python", "sum.py", []string{"python3"}},
+		{"java", "Main.java", []string{"javac", "java"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			t.Parallel()
+			requireTools(t, tt.tools...)
+			got := checkJSON(t, ExitOK, filepath.Join(judgeCopy(t, tt.lang), tt.main))
+			if tests := got.Tests; !tests.Ran || tests.Passed != 3 || tests.Total != 3 || len(tests.Failures) != 0 {
+				t.Errorf("tests = %+v, want 3 accepted cases", tests)
+			}
+		})
+	}
+}
+
+func TestCheckJudgeVerdicts(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		variant string
+		kind    runner.FailureKind
+		failed  int
+	}{
+		{"wrong.cc", runner.FailureWrongAnswer, 1}, // only the case that overflows an int
+		{"slow.cc", runner.FailureTimeLimit, 3},
+		{"hog.cc", runner.FailureMemoryLimit, 3},
+		{"crash.cc", runner.FailureRuntimeError, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.variant, func(t *testing.T) {
+			t.Parallel()
+			requireTools(t, "g++")
+			dir := judgeCopy(t, "cpp")
+			writeTestFile(t, filepath.Join(dir, ".fixloop.yaml"), judgeLimits)
+			main := filepath.Join(dir, "sum.cc")
+			variant, err := os.ReadFile(filepath.Join(dir, "variants", tt.variant))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeTestFile(t, main, string(variant))
+
+			tests := checkJSON(t, ExitProblems, main).Tests
+			if !tests.Ran || tests.BuildFailed || tests.Total != 3 || tests.Failed != tt.failed || len(tests.Failures) != tt.failed {
+				t.Fatalf("tests = %+v, want %d of 3 cases failing", tests, tt.failed)
+			}
+			for _, fail := range tests.Failures {
+				if fail.Kind != tt.kind {
+					t.Errorf("%s: kind %q, want %q (%s)", fail.Test, fail.Kind, tt.kind, fail.Message)
+				}
+			}
+			if tt.kind == runner.FailureWrongAnswer {
+				fail := tests.Failures[0]
+				if fail.Input != "3000000000 4000000000\n" || fail.Expected != "7000000000\n" || fail.Actual == fail.Expected {
+					t.Errorf("wrong answer details: input %q, expected %q, actual %q", fail.Input, fail.Expected, fail.Actual)
+				}
+			}
+		})
+	}
+
+	t.Run("broken.cc", func(t *testing.T) {
+		t.Parallel()
+		requireTools(t, "g++")
+		dir := judgeCopy(t, "cpp")
+		main := filepath.Join(dir, "sum.cc")
+		variant, err := os.ReadFile(filepath.Join(dir, "variants", "broken.cc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeTestFile(t, main, string(variant))
+		got := checkJSON(t, ExitProblems, main)
+		if !got.Tests.BuildFailed && !hasErrorDiagnostic(got.Diagnostics) {
+			t.Errorf("a program that does not compile: %+v", got)
+		}
+	})
+}
+
+func hasErrorDiagnostic(diags []checkDiagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == "error" {
+			return true
+		}
+	}
+	return false
+}
+
+func writeTestFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFixJudgeRepair(t *testing.T) {
+	t.Parallel()
+	requireTools(t, "g++")
+	dir := judgeCopy(t, "cpp")
+	writeTestFile(t, filepath.Join(dir, ".fixloop.yaml"), judgeLimits)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	accepted, slow := read("sum.cc"), read("variants/slow.cc")
+	main := filepath.Join(dir, "sum.cc")
+	writeTestFile(t, main, read("variants/wrong.cc"))
+	srv := openaitest.New(t,
+		openaitest.Reply{Content: openaitest.CodeReply("cpp", slow)},
+		openaitest.Reply{Content: openaitest.CodeReply("cpp", accepted)},
+	)
+	s := fixJSON(t, srv, ExitOK, "--goal", "repair", "--rounds", "3", main)
+	if !s.Solved || s.SolvedRound != 2 || len(s.Rounds) != 2 {
+		t.Fatalf("solved %v in round %d after %d rounds, want solved in round 2 of 2: %+v", s.Solved, s.SolvedRound, len(s.Rounds), s)
+	}
+	if s.Rounds[0].Verdict != refactor.VerdictTimeLimit || s.Rounds[1].Verdict != refactor.VerdictAccepted {
+		t.Errorf("verdicts %q, %q; want %q, accepted", s.Rounds[0].Verdict, s.Rounds[1].Verdict, refactor.VerdictTimeLimit)
+	}
+	if s.Final.TestsPassed != 3 || s.Final.TestsTotal != 3 {
+		t.Errorf("final tests %d/%d, want 3/3", s.Final.TestsPassed, s.Final.TestsTotal)
+	}
+	// The first prompt shows the case the program gets wrong.
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	if first := reqs[0].Messages[len(reqs[0].Messages)-1].Content; !strings.Contains(first, "7000000000") {
+		t.Errorf("the first prompt does not show the expected output of the failing case:\n%s", first)
+	}
+	if fb := s.Rounds[0].Feedback; !strings.Contains(fb, "did not finish") {
+		t.Errorf("round 1's feedback does not say the time limit was exceeded:\n%s", fb)
+	}
+	if after := read("sum.cc"); after != read("variants/wrong.cc") {
+		t.Error("fix without --write changed the file")
+	}
+}
+
+func TestCheckUnsupportedFile(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	writeTestFile(t, path, "not code\n")
+	for _, command := range []string{"check", "fix"} {
+		code, out, errOut := run(t, command, path)
+		if code != ExitUsage {
+			t.Errorf("%s on a .txt file: exit %d, want %d", command, code, ExitUsage)
+		}
+		if out != "" {
+			t.Errorf("%s on a .txt file printed %q", command, out)
+		}
+		for _, want := range []string{".txt", "Go (.go)", "Python (.py)", "C++ (.cc", "Java (.java)"} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("%s: stderr %q does not mention %q", command, errOut, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fixloop/fixloop/runner/langs"
+	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/server/config"
+)
+
+// toolEntry is one tool in `check --tools --json`.
+type toolEntry struct {
+	Name     string `json:"name"`
+	Language string `json:"language,omitempty"`
+	Found    bool   `json:"found"`
+	Path     string `json:"path,omitempty"`
+	Version  string `json:"version,omitempty"`
+	Package  string `json:"package,omitempty"`
+	Install  string `json:"install,omitempty"`
+	Message  string `json:"message,omitempty"`
+}
+
+// toolsOutput is `check --tools --json`.
+type toolsOutput struct {
+	Tools []toolEntry `json:"tools"`
+	Notes []string    `json:"notes"`
+}
+
+// runTools lists the tools fixloop can use (with the command linters of the
+// .fixloop.yaml above the working directory), what was found and the
+// versions, and what provides the missing ones.
+func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
+	cfg, problems := config.Resolve(configRoot("."), nil)
+	if len(problems) > 0 {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("configuration: %w", problems)}
+	}
+	out := toolsOutput{Notes: server.Diagnose(ctx)}
+	for _, st := range server.Discover(ctx, cfg) {
+		e := toolEntry{
+			Name: st.Tool.Name, Language: st.Tool.Language, Found: st.Err == nil, Path: st.Path,
+			Version: st.Version, Package: st.Tool.Package, Install: st.Tool.Install,
+		}
+		if st.Err != nil {
+			e.Message = st.Err.Error()
+		}
+		out.Tools = append(out.Tools, e)
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("writing JSON: %w", err)}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tLANGUAGE\tSTATUS\tVERSION / HOW TO INSTALL")
+	for _, e := range out.Tools {
+		lang := e.Language
+		if lang == "" {
+			lang = "-"
+		}
+		if e.Found {
+			fmt.Fprintf(tw, "%s\t%s\tfound %s\t%s\n", e.Name, lang, e.Path, e.Version)
+			continue
+		}
+		how := e.Package
+		if e.Install != "" {
+			how += ": " + e.Install
+		}
+		fmt.Fprintf(tw, "%s\t%s\tMISSING\t%s\n", e.Name, lang, how)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range out.Notes {
+		fmt.Fprintln(w, "note: "+n)
+	}
+	return nil
+}
+
+// checked reports whether fixloop has a linter for path: a language it
+// knows, or a command linter of cfg.
+func checked(path string, cfg config.Config) bool {
+	if langs.Detect(path, "") != "" {
+		return true
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, l := range cfg.Linters {
+		if slices.Contains(l.Extensions, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// extName names a file's extension for messages ("Rust (.rs)" is beyond
+// us: just ".rs", or "extension-less").
+func extName(path string) string {
+	if ext := filepath.Ext(path); ext != "" {
+		return ext
+	}
+	return "extension-less"
+}

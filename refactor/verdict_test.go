@@ -1,0 +1,52 @@
+package refactor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+func TestTestVerdict(t *testing.T) {
+	tests := []struct {
+		name string
+		rep  *runner.TestReport
+		want Verdict
+	}{
+		{"no report", nil, VerdictWrongAnswer},
+		{"timed out", &runner.TestReport{TimedOut: true}, VerdictTimeLimit},
+		{"judge TLE", &runner.TestReport{Failures: []runner.TestFailure{{Test: "case 2", Kind: runner.FailureTimeLimit}}}, VerdictTimeLimit},
+		{"judge MLE", &runner.TestReport{Failures: []runner.TestFailure{{Test: "case 1", Kind: runner.FailureMemoryLimit}}}, VerdictMemoryLimit},
+		{"judge RE first", &runner.TestReport{Failures: []runner.TestFailure{
+			{Test: "case 1", Kind: runner.FailureRuntimeError}, {Test: "case 2", Kind: runner.FailureTimeLimit},
+		}}, VerdictRuntimeError},
+		{"judge WA", &runner.TestReport{Failures: []runner.TestFailure{{Test: "case 1", Kind: runner.FailureWrongAnswer}}}, VerdictWrongAnswer},
+		{"go panic", &runner.TestReport{Failures: []runner.TestFailure{{Test: "TestX", Message: "panic: boom"}}}, VerdictRuntimeError},
+		{"go oom", &runner.TestReport{Failures: []runner.TestFailure{{Test: "TestX", Message: "fatal error: runtime: out of memory"}}}, VerdictMemoryLimit},
+		{"assertion", &runner.TestReport{Failures: []runner.TestFailure{{Test: "TestX", Message: "got 1, want 2"}}}, VerdictWrongAnswer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := testVerdict(tt.rep); got != tt.want {
+				t.Errorf("testVerdict = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFailureLinesShowJudgeCase(t *testing.T) {
+	rep := &runner.TestReport{Failures: []runner.TestFailure{{
+		Test: "case 3", Message: `line 1: expected "5", got "4"`, Kind: runner.FailureWrongAnswer,
+		Input: "2 3\n", Expected: "5\n", Actual: "4\n",
+	}}}
+	lines := failureLines(rep, nil)
+	if len(lines) != 1 {
+		t.Fatalf("got %d lines", len(lines))
+	}
+	msg := lines[0].Message
+	for _, want := range []string{`expected "5"`, "input:\n    2 3", "expected output:\n    5", "actual output:\n    4"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("feedback lacks %q:\n%s", want, msg)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package cpp
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// buildErrorRe matches a g++ (or clang) error line in its classic form:
+// "file:line:col: error: message" or "file:line:col: fatal error: message".
+var buildErrorRe = regexp.MustCompile(`^(\S[^:]*):(\d+):(\d+): (?:fatal )?error: (.+)$`)
+
+// buildErrors returns the compiler errors in a test command's output that
+// are in files of the project, with paths mapped from the work copy back to
+// root and positions placed in the text that was compiled (the copy, which
+// holds the overlay). Paths may be relative to the copy or absolute (in the
+// copy or in root). Errors in other files, such as system headers, are
+// left out.
+func buildErrors(output, work, root string) []runner.Alert {
+	var alerts []runner.Alert
+	type key struct {
+		file      string
+		line, col int
+		msg       string
+	}
+	seen := make(map[key]bool)
+	texts := make(map[string][]byte)
+	for line := range strings.Lines(output) {
+		m := buildErrorRe.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+		if m == nil {
+			continue
+		}
+		rel, ok := projectRel(m[1], work, root)
+		if !ok {
+			continue
+		}
+		lineNo, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		k := key{rel, lineNo, col, m[4]}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		text, ok := texts[rel]
+		if !ok {
+			text, _ = os.ReadFile(filepath.Join(work, rel))
+			texts[rel] = text
+		}
+		a := runner.Alert{
+			File:     filepath.Join(root, rel),
+			Severity: runner.SeverityError,
+			Source:   "compiler",
+			Message:  m[4],
+			Category: Category("compiler"),
+		}
+		a.Start, a.End = runner.Span(text, lineNo, col, 0, 0, runner.ColumnBytes)
+		setLineCols(&a, text)
+		alerts = append(alerts, a)
+	}
+	return alerts
+}
+
+// projectRel returns a compiler's path relative to the project when it
+// names a file of the work copy.
+func projectRel(p, work, root string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(work, p)
+	}
+	p = filepath.Clean(p)
+	rel, ok := within(work, p)
+	if !ok {
+		if rel, ok = within(root, p); !ok {
+			return "", false
+		}
+	}
+	if st, err := os.Stat(filepath.Join(work, rel)); err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	return rel, true
+}

@@ -1,0 +1,193 @@
+package cpp
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/tool"
+)
+
+// DefaultChecks is the clang-tidy -checks value used when none is
+// configured: the bugprone, performance, modernize and readability groups,
+// without the checks that flag nearly every line of ordinary code:
+//
+//   - readability-magic-numbers: every literal other than 0 and 1
+//   - readability-identifier-length: every i, n, x
+//   - modernize-use-trailing-return-type: every function
+//   - modernize-use-nodiscard: every const member function
+//   - bugprone-easily-swappable-parameters: every pair of adjacent
+//     parameters of one type
+//   - readability-implicit-bool-conversion: every `if (ptr)` and `while (n--)`
+const DefaultChecks = "-*,bugprone-*,performance-*,modernize-*,readability-*," +
+	"-readability-magic-numbers,-readability-identifier-length," +
+	"-modernize-use-trailing-return-type,-modernize-use-nodiscard," +
+	"-bugprone-easily-swappable-parameters,-readability-implicit-bool-conversion"
+
+// defaultMaxFileSize bounds the files the linter checks.
+const defaultMaxFileSize = 2 << 20
+
+// LinterOptions configure a Linter.
+type LinterOptions struct {
+	// Checks is the clang-tidy -checks value; "" means DefaultChecks.
+	Checks string
+	// Flags are the compile flags for g++ and clang-tidy; nil means
+	// ["-std=c++17"]. Relative include directories (-I, -iquote, -isystem,
+	// -idirafter, -include) are taken relative to the linted file's
+	// directory.
+	Flags []string
+	// Logger receives debug logs; nil discards them.
+	Logger *slog.Logger
+	// MaxFileSize is the largest file, in bytes, that is checked; a larger
+	// one gets a single note instead. 0 means 2 MiB.
+	MaxFileSize int
+}
+
+// Linter checks C++ files with g++ and clang-tidy. It implements
+// runner.Linter, keeps no cache and is safe for concurrent use.
+type Linter struct {
+	checks      string
+	flags       []string
+	log         *slog.Logger
+	maxFileSize int
+}
+
+var _ runner.Linter = (*Linter)(nil)
+
+// checkPatternRe is one element of a -checks list.
+var checkPatternRe = regexp.MustCompile(`^-?[A-Za-z0-9_.*-]+$`)
+
+// NewLinter returns a Linter, or an error if opts.Checks is malformed.
+func NewLinter(opts LinterOptions) (*Linter, error) {
+	l := &Linter{
+		checks:      opts.Checks,
+		flags:       slices.Clone(opts.Flags),
+		log:         opts.Logger,
+		maxFileSize: opts.MaxFileSize,
+	}
+	if l.checks == "" {
+		l.checks = DefaultChecks
+	}
+	for p := range strings.SplitSeq(l.checks, ",") {
+		if !checkPatternRe.MatchString(strings.TrimSpace(p)) {
+			return nil, fmt.Errorf("reading the clang-tidy checks %q: bad pattern %q", l.checks, p)
+		}
+	}
+	if l.flags == nil {
+		l.flags = []string{"-std=c++17"}
+	}
+	if l.log == nil {
+		l.log = slog.New(slog.DiscardHandler)
+	}
+	if l.maxFileSize <= 0 {
+		l.maxFileSize = defaultMaxFileSize
+	}
+	return l, nil
+}
+
+// sourceExts are the file name extensions the linter checks; headerExts
+// are those compiled with -x c++ (a .h would otherwise be C).
+var (
+	sourceExts = []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h"}
+	headerExts = []string{".hpp", ".hh", ".hxx", ".h"}
+)
+
+// IsSource reports whether the linter checks files named like path.
+func IsSource(path string) bool {
+	return slices.Contains(sourceExts, strings.ToLower(filepath.Ext(path)))
+}
+
+func isHeader(path string) bool {
+	return slices.Contains(headerExts, strings.ToLower(filepath.Ext(path)))
+}
+
+// Invalidate does nothing: the linter keeps no cache.
+func (l *Linter) Invalidate(dir string) {}
+
+// Lint checks file: its overlay text if there is one, else the file on
+// disk. g++ and clang-tidy run at once on a copy in a temporary directory. A
+// missing tool, or one that fails, yields a "fixloop" note in place of its
+// alerts; the error is non-nil only when the file cannot be read or ctx is
+// done.
+func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	file, err := filepath.Abs(file)
+	if err != nil {
+		return nil, fmt.Errorf("linting %s: %w", file, err)
+	}
+	if !IsSource(file) {
+		return nil, fmt.Errorf("linting %s: not a C++ file", file)
+	}
+	text, ok := overlay[file]
+	if !ok {
+		if text, err = os.ReadFile(file); err != nil {
+			return nil, fmt.Errorf("linting %s: %w", file, err)
+		}
+	}
+	res := &runner.LintResult{Unit: filepath.Dir(file), Files: []string{file}}
+	if len(text) > l.maxFileSize {
+		res.Alerts = []runner.Alert{tool.Note(file, fmt.Errorf(
+			"%s is %d bytes, more than the C++ linter's limit of %d; it was not checked",
+			filepath.Base(file), len(text), l.maxFileSize))}
+		return res, nil
+	}
+	ws, err := newWorkspace(file, text, overlay, l.flags)
+	if err != nil {
+		return nil, fmt.Errorf("linting %s: %w", file, err)
+	}
+	defer ws.cleanup()
+
+	var (
+		wg         sync.WaitGroup
+		gxx        []runner.Alert
+		tidy       *tidyResult
+		gErr, tErr error
+	)
+	wg.Go(func() { gxx, gErr = runGXX(ctx, ws) })
+	wg.Go(func() { tidy, tErr = l.runClangTidy(ctx, ws) })
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Alerts = l.merge(ws, gxx, gErr, tidy, tErr)
+	l.log.Debug("cpp lint", "file", file, "alerts", len(res.Alerts))
+	return res, nil
+}
+
+// merge joins the two tools' alerts, turning their errors into notes.
+func (l *Linter) merge(ws *workspace, gxx []runner.Alert, gErr error, tidy *tidyResult, tErr error) []runner.Alert {
+	var alerts []runner.Alert
+	if gErr != nil {
+		l.log.Debug("g++ failed", "file", ws.file, "err", gErr)
+		alerts = append(alerts, tool.Note(ws.file, gErr))
+	}
+	alerts = append(alerts, gxx...)
+	if tErr != nil {
+		l.log.Debug("clang-tidy failed", "file", ws.file, "err", tErr)
+		alerts = append(alerts, tool.Note(ws.file, tErr))
+	}
+	if tidy != nil {
+		alerts = append(alerts, tidy.alerts...)
+		// g++ reports compile errors; but when it found none (or is
+		// missing) and clang-tidy could not compile the file, its checks
+		// are incomplete and the user should know why.
+		if len(tidy.compileErrors) > 0 && len(gxx) == 0 {
+			alerts = append(alerts, tool.Note(ws.file, errors.New(
+				"clang-tidy could not compile "+filepath.Base(ws.file)+
+					", so its checks may be incomplete: "+tidy.compileErrors[0])))
+		}
+	}
+	slices.SortStableFunc(alerts, func(a, b runner.Alert) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Start, b.Start),
+			cmp.Compare(a.Source, b.Source), cmp.Compare(a.Code, b.Code))
+	})
+	return alerts
+}

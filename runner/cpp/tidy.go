@@ -1,0 +1,246 @@
+package cpp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/proc"
+)
+
+// CheckURL returns the documentation page of a clang-tidy check, in the
+// LLVM 14 layout (one page per check, named after it); "" for the
+// clang-diagnostic-* pseudo checks, which have none.
+func CheckURL(check string) string {
+	if check == "" || strings.HasPrefix(check, "clang-diagnostic-") {
+		return ""
+	}
+	return "https://releases.llvm.org/14.0.0/tools/clang/tools/extra/docs/clang-tidy/checks/" + check + ".html"
+}
+
+// tidyResult is what clang-tidy found.
+type tidyResult struct {
+	alerts []runner.Alert
+	// compileErrors are the compiler errors clang-tidy met, which are not
+	// alerts (g++ reports them).
+	compileErrors []string
+}
+
+// runClangTidy runs clang-tidy on the workspace's file and reads its text
+// output and its exported fixes.
+func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, error) {
+	path, err := ClangTidy().Find()
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"-checks=" + l.checks, "--export-fixes=" + ws.fixesFile, "--quiet", ws.tmpFile, "--"}
+	if isHeader(ws.file) {
+		args = append(args, "-x", "c++")
+	}
+	args = append(args, ws.flags...)
+	stdout, stderr := proc.NewLimitedBuffer(outputLimit), proc.NewLimitedBuffer(outputLimit)
+	cmd := proc.Command(ctx, ws.src, path, args...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return nil, fmt.Errorf("running clang-tidy: %w", runErr)
+	}
+	res := parseTidyOutput(ws, stdout.String())
+	if runErr != nil && len(res.alerts) == 0 && len(res.compileErrors) == 0 {
+		return nil, fmt.Errorf("clang-tidy failed (%v): %s", runErr, tail(stderr.String()+stdout.String(), 500))
+	}
+	fixes, err := readTidyFixes(ws.fixesFile)
+	if err != nil {
+		return nil, err
+	}
+	n := attachTidyFixes(ws, res.alerts, fixes)
+	l.log.Debug("clang-tidy", "file", ws.file, "alerts", len(res.alerts), "fixes", n, "compile_errors", len(res.compileErrors))
+	return res, nil
+}
+
+// tidyLineRe matches a diagnostic line of clang-tidy's text output:
+// "file:line:col: warning: message [check-name]".
+var tidyLineRe = regexp.MustCompile(`^(.+?):(\d+):(\d+): (warning|error|fatal error|note|remark): (.*)$`)
+
+// checkNameRe matches the check name(s) ending a message: "[a-b]" or
+// "[a-b,-warnings-as-errors]".
+var checkNameRe = regexp.MustCompile(` \[([A-Za-z0-9_.,-]+)\]$`)
+
+// parseTidyOutput reads clang-tidy's text output. Warnings in the linted
+// file become alerts; the notes that follow one become its related
+// information; compiler errors (clang-diagnostic-error) are only counted.
+// Source lines and carets between diagnostics are skipped.
+func parseTidyOutput(ws *workspace, out string) *tidyResult {
+	res := &tidyResult{}
+	last := -1 // index of the alert notes attach to
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	for sc.Scan() {
+		m := tidyLineRe.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		file := ws.userPath(m[1])
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		level, msg := m[4], m[5]
+		check := ""
+		if c := checkNameRe.FindStringSubmatch(msg); c != nil {
+			msg = strings.TrimSuffix(msg, c[0])
+			check, _, _ = strings.Cut(c[1], ",")
+		}
+		switch {
+		case level == "note":
+			if last >= 0 {
+				a := &res.alerts[last]
+				a.Related = append(a.Related, runner.Related{File: file, Line: line, Column: col, Message: msg})
+			}
+			continue
+		case level != "warning" && strings.HasPrefix(check, "clang-diagnostic-"):
+			res.compileErrors = append(res.compileErrors, fmt.Sprintf("%s:%d:%d: %s", displayPath(ws, file), line, col, msg))
+			last = -1
+			continue
+		case file != ws.file:
+			last = -1
+			continue
+		}
+		res.alerts = append(res.alerts, tidyAlert(ws, line, col, level, check, msg))
+		last = len(res.alerts) - 1
+	}
+	return res
+}
+
+func tidyAlert(ws *workspace, line, col int, level, check, msg string) runner.Alert {
+	a := runner.Alert{
+		File:     ws.file,
+		Severity: runner.SeverityWarning,
+		Source:   "clang-tidy",
+		Code:     check,
+		URL:      CheckURL(check),
+		Message:  msg,
+		Category: Category(check),
+	}
+	if level != "warning" && level != "remark" {
+		a.Severity = runner.SeverityError
+	}
+	a.Start, a.End = runner.Span(ws.text, line, col, 0, 0, runner.ColumnBytes)
+	setLineCols(&a, ws.text)
+	return a
+}
+
+// tidyFixes is the YAML file clang-tidy --export-fixes writes (LLVM 9 and
+// later: messages with byte offsets).
+type tidyFixes struct {
+	Diagnostics []tidyDiag `yaml:"Diagnostics"`
+}
+
+type tidyDiag struct {
+	DiagnosticName    string        `yaml:"DiagnosticName"`
+	DiagnosticMessage tidyMessage   `yaml:"DiagnosticMessage"`
+	Notes             []tidyMessage `yaml:"Notes"`
+	Level             string        `yaml:"Level"`
+}
+
+type tidyMessage struct {
+	Message      string            `yaml:"Message"`
+	FilePath     string            `yaml:"FilePath"`
+	FileOffset   int               `yaml:"FileOffset"`
+	Replacements []tidyReplacement `yaml:"Replacements"`
+}
+
+type tidyReplacement struct {
+	FilePath        string `yaml:"FilePath"`
+	Offset          int    `yaml:"Offset"`
+	Length          int    `yaml:"Length"`
+	ReplacementText string `yaml:"ReplacementText"`
+}
+
+// readTidyFixes reads the exported fixes; a missing file means none.
+func readTidyFixes(path string) (*tidyFixes, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &tidyFixes{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading clang-tidy's fixes: %w", err)
+	}
+	var f tidyFixes
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("reading clang-tidy's fixes: %w", err)
+	}
+	return &f, nil
+}
+
+// attachTidyFixes gives each alert the fixes of the exported diagnostic
+// with its check name at its offset: the diagnostic's own replacements
+// (titled "clang-tidy: <check>") and those of its notes (titled with the
+// note). It returns the number of fixes attached.
+func attachTidyFixes(ws *workspace, alerts []runner.Alert, fixes *tidyFixes) int {
+	type key struct {
+		check string
+		off   int
+	}
+	byKey := make(map[key][]runner.Fix)
+	for _, d := range fixes.Diagnostics {
+		if ws.userPath(d.DiagnosticMessage.FilePath) != ws.file {
+			continue
+		}
+		k := key{d.DiagnosticName, d.DiagnosticMessage.FileOffset}
+		if f, ok := tidyFix(ws, "clang-tidy: "+d.DiagnosticName, d.DiagnosticMessage.Replacements); ok {
+			byKey[k] = append(byKey[k], f)
+		}
+		for _, n := range d.Notes {
+			if f, ok := tidyFix(ws, "clang-tidy: "+n.Message, n.Replacements); ok {
+				byKey[k] = append(byKey[k], f)
+			}
+		}
+	}
+	n := 0
+	for i := range alerts {
+		k := key{alerts[i].Code, alerts[i].Start}
+		if fs, ok := byKey[k]; ok {
+			alerts[i].Fixes = append(alerts[i].Fixes, fs...)
+			n += len(fs)
+			delete(byKey, k) // one diagnostic, one alert
+		}
+	}
+	return n
+}
+
+// tidyFix turns replacements into a fix, with each path mapped to the
+// user's. A fix that would edit a file that is not the user's (a system
+// header) is dropped whole, as applying part of it would break the code.
+func tidyFix(ws *workspace, title string, reps []tidyReplacement) (runner.Fix, bool) {
+	if len(reps) == 0 {
+		return runner.Fix{}, false
+	}
+	f := runner.Fix{Title: title}
+	for _, r := range reps {
+		file := ws.userPath(r.FilePath)
+		if !ws.isUserFile(file) {
+			return runner.Fix{}, false
+		}
+		f.Edits = append(f.Edits, runner.Edit{File: file, Start: r.Offset, End: r.Offset + r.Length, NewText: r.ReplacementText})
+	}
+	slices.SortStableFunc(f.Edits, func(a, b runner.Edit) int {
+		if a.File != b.File {
+			return strings.Compare(a.File, b.File)
+		}
+		return a.Start - b.Start
+	})
+	return f, true
+}

@@ -1,0 +1,172 @@
+package cpp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// workspace is the temporary directory a file is checked in. The linted
+// text is written to src/<base name>, and so is the overlay text of every
+// other file under the file's directory (at its relative path), so that
+// quoted includes find unsaved headers first; -iquote and -I flags naming
+// the original directory make every other include resolve as it would
+// there.
+type workspace struct {
+	root    string // removed by cleanup
+	src     string // root/src, stands in for origDir
+	origDir string
+	file    string // the user's path of the linted file
+	tmpFile string // src/<base name>
+	text    []byte
+	// flags are the compile flags with include directories made absolute
+	// and the original directory added.
+	flags []string
+	// userDirs hold the user's files: the original directory and the -I
+	// and -iquote directories of the flags.
+	userDirs []string
+	// fixesFile is where clang-tidy exports its fixes.
+	fixesFile string
+}
+
+// newWorkspace writes text (and the overlay files under file's directory)
+// into a new temporary directory.
+func newWorkspace(file string, text []byte, overlay map[string][]byte, flags []string) (*workspace, error) {
+	root, err := os.MkdirTemp("", "fixloop-cpp-")
+	if err != nil {
+		return nil, fmt.Errorf("making a temporary directory: %w", err)
+	}
+	ws := &workspace{
+		root:      root,
+		src:       filepath.Join(root, "src"),
+		origDir:   filepath.Dir(file),
+		file:      file,
+		text:      text,
+		fixesFile: filepath.Join(root, "fixes.yaml"),
+	}
+	ws.tmpFile = filepath.Join(ws.src, filepath.Base(file))
+	ws.flags, ws.userDirs = resolveFlags(flags, ws.origDir)
+	ws.flags = append(ws.flags, "-iquote", ws.origDir, "-I", ws.origDir)
+	ws.userDirs = append(ws.userDirs, ws.origDir)
+	if err := ws.write(overlay); err != nil {
+		ws.cleanup()
+		return nil, err
+	}
+	return ws, nil
+}
+
+func (ws *workspace) write(overlay map[string][]byte) error {
+	if err := os.MkdirAll(ws.src, 0o755); err != nil {
+		return fmt.Errorf("making a temporary directory: %w", err)
+	}
+	for path, text := range overlay {
+		rel, ok := within(ws.origDir, path)
+		if !ok || path == ws.file || !IsSource(path) {
+			continue
+		}
+		target := filepath.Join(ws.src, rel)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("writing the unsaved %s: %w", rel, err)
+		}
+		if err := os.WriteFile(target, text, 0o644); err != nil {
+			return fmt.Errorf("writing the unsaved %s: %w", rel, err)
+		}
+	}
+	if err := os.WriteFile(ws.tmpFile, ws.text, 0o644); err != nil {
+		return fmt.Errorf("writing a copy of %s: %w", filepath.Base(ws.file), err)
+	}
+	return nil
+}
+
+func (ws *workspace) cleanup() { _ = os.RemoveAll(ws.root) }
+
+// userPath maps a path a tool printed (absolute, or relative to src) back
+// to the user's tree: a file in the temporary directory becomes the file it
+// stands in for; any other path is returned cleaned.
+func (ws *workspace) userPath(p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(ws.src, p)
+	}
+	p = filepath.Clean(p)
+	if rel, ok := within(ws.src, p); ok {
+		return filepath.Join(ws.origDir, rel)
+	}
+	return p
+}
+
+// isUserFile reports whether path (already mapped by userPath) is one of
+// the user's files rather than a system header.
+func (ws *workspace) isUserFile(path string) bool {
+	for _, d := range ws.userDirs {
+		if _, ok := within(d, path); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// within returns path relative to dir when path is dir or under it.
+func within(dir, path string) (string, bool) {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// dirFlags are the flags whose value is a path; userDirFlags name
+// directories of the user's own headers.
+var (
+	dirFlags     = []string{"-iquote", "-isystem", "-idirafter", "-include", "-I"}
+	userDirFlags = map[string]bool{"-I": true, "-iquote": true}
+)
+
+// resolveFlags makes the paths of include flags absolute (relative to dir),
+// since the tools run in another directory, and returns the user's include
+// directories.
+func resolveFlags(flags []string, dir string) (out, userDirs []string) {
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(dir, p)
+	}
+	for i := 0; i < len(flags); i++ {
+		f := flags[i]
+		name, value, ok := splitDirFlag(f)
+		switch {
+		case !ok:
+			out = append(out, f)
+			continue
+		case value == "" && i+1 < len(flags):
+			i++
+			value = flags[i]
+		case value == "":
+			out = append(out, f)
+			continue
+		}
+		value = abs(value)
+		out = append(out, name, value)
+		if userDirFlags[name] {
+			userDirs = append(userDirs, value)
+		}
+	}
+	return out, userDirs
+}
+
+// splitDirFlag splits "-Ifoo" into ("-I", "foo"); value is "" when the
+// path is the next argument.
+func splitDirFlag(f string) (name, value string, ok bool) {
+	for _, n := range dirFlags {
+		if f == n {
+			return n, "", true
+		}
+		// Only -I takes its value attached; "-includefoo" is not a thing
+		// people write, and "-isystemfoo" is rare but valid.
+		if strings.HasPrefix(f, n) && n != "-include" {
+			return n, strings.TrimPrefix(f, n), true
+		}
+	}
+	return "", "", false
+}

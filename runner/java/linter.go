@@ -1,0 +1,348 @@
+package java
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/tool"
+)
+
+// outputLimit bounds the bytes kept of a tool's stdout and of its stderr.
+const outputLimit = 1 << 20
+
+// maxStyleCache bounds the cached checkstyle results.
+const maxStyleCache = 256
+
+// LinterOptions configure a Linter.
+type LinterOptions struct {
+	// Checkstyle is the checkstyle configuration: "sun" (the default when
+	// empty), "google", or the path of a configuration file.
+	Checkstyle string
+	// Classpath lists jars and class directories javac resolves imports
+	// from, besides the JUnit 5 console launcher jar when installed.
+	Classpath []string
+	// Logger receives debug logs; nil discards them.
+	Logger *slog.Logger
+	// MaxFileSize is the largest file, in bytes, that is checked; 0 means no
+	// limit. A larger file gets one note instead of alerts.
+	MaxFileSize int
+}
+
+// Linter checks Java files with javac and checkstyle. It is safe for
+// concurrent use.
+type Linter struct {
+	opts     LinterOptions
+	config   string // checkstyle's -c argument
+	tabWidth int
+	logger   *slog.Logger
+
+	mu    sync.Mutex
+	cache map[string]*styleEntry
+	clock uint64
+}
+
+var _ runner.Linter = (*Linter)(nil)
+
+// styleEntry is a cached checkstyle result for one file's text.
+type styleEntry struct {
+	file   string
+	alerts []runner.Alert
+	used   uint64
+}
+
+// NewLinter returns a Linter. It fails when opts.Checkstyle names a
+// configuration file that cannot be read. Missing tools are not an error
+// here: Lint reports them as notes.
+func NewLinter(opts LinterOptions) (*Linter, error) {
+	if opts.Checkstyle != "" && opts.Checkstyle != "sun" && opts.Checkstyle != "google" {
+		abs, err := filepath.Abs(opts.Checkstyle)
+		if err != nil {
+			return nil, fmt.Errorf("finding the checkstyle configuration: %w", err)
+		}
+		opts.Checkstyle = abs
+	}
+	config, tabWidth, err := resolveConfig(opts.Checkstyle)
+	if err != nil {
+		return nil, err
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Linter{
+		opts: opts, config: config, tabWidth: tabWidth, logger: logger,
+		cache: make(map[string]*styleEntry),
+	}, nil
+}
+
+// lintTree is the temporary source tree one Lint call checks.
+type lintTree struct {
+	dir   string   // the temporary directory
+	src   string   // dir/src: the copied sources, first on -sourcepath
+	copy  string   // the copy of the checked file under src
+	roots []string // the user's source roots, after src on -sourcepath
+	file  string   // the user's file
+	text  []byte   // the checked text
+}
+
+// Lint checks file (its overlay text when the overlay has it) with javac
+// and checkstyle, concurrently. The result's alerts all name file.
+func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	file, err := filepath.Abs(file)
+	if err != nil {
+		return nil, fmt.Errorf("linting %s: %w", file, err)
+	}
+	text, err := readText(file, overlay)
+	if err != nil {
+		return nil, fmt.Errorf("linting %s: %w", file, err)
+	}
+	res := &runner.LintResult{Unit: file, Files: []string{file}}
+	if l.opts.MaxFileSize > 0 && len(text) > l.opts.MaxFileSize {
+		res.Alerts = []runner.Alert{tool.Note(file, fmt.Errorf(
+			"%s is not checked: it holds %d bytes, more than maxFileSize (%d)", filepath.Base(file), len(text), l.opts.MaxFileSize))}
+		return res, nil
+	}
+	tree, err := newLintTree(file, text, overlay)
+	if err != nil {
+		return nil, fmt.Errorf("linting %s: %w", file, err)
+	}
+	defer os.RemoveAll(tree.dir)
+
+	var compileAlerts, styleAlerts []runner.Alert
+	var compileErr, styleErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { compileAlerts, compileErr = l.compile(ctx, tree) })
+	wg.Go(func() { styleAlerts, styleErr = l.checkstyle(ctx, tree) })
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range []error{compileErr, styleErr} {
+		if err != nil {
+			l.logger.DebugContext(ctx, "java: a linter failed", "file", file, "err", err)
+			res.Alerts = append(res.Alerts, tool.Note(file, err))
+		}
+	}
+	res.Alerts = append(res.Alerts, compileAlerts...)
+	res.Alerts = append(res.Alerts, styleAlerts...)
+	slices.SortStableFunc(res.Alerts, func(a, b runner.Alert) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+	})
+	return res, nil
+}
+
+// Invalidate forgets the cached checkstyle results of files in or under
+// dir. (They are keyed by text, so this matters only when a configuration
+// or a package-info.java changed.)
+func (l *Linter) Invalidate(dir string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k, e := range l.cache {
+		if within(e.file, dir) {
+			delete(l.cache, k)
+		}
+	}
+}
+
+// newLintTree copies text into a temporary source tree under its package's
+// directories, with the overlay's other Java files under the same source
+// roots and the package-info.java of the file's directory.
+func newLintTree(file string, text []byte, overlay map[string][]byte) (*lintTree, error) {
+	dir, err := os.MkdirTemp("", "fixloop-java-")
+	if err != nil {
+		return nil, fmt.Errorf("making a temporary directory: %w", err)
+	}
+	pkg := packageName(text)
+	root, _ := sourceRoot(filepath.Dir(file), pkg)
+	t := &lintTree{
+		dir: dir, src: filepath.Join(dir, "src"), file: file, text: text,
+		roots: append([]string{root}, relatedRoots(root)...),
+	}
+	t.copy = filepath.Join(t.src, packageDir(pkg), filepath.Base(file))
+	if err := t.write(t.copy, text); err != nil {
+		return nil, err
+	}
+	for path, other := range overlay {
+		if path == file || filepath.Ext(path) != ".java" {
+			continue
+		}
+		for _, r := range t.roots {
+			if within(path, r) {
+				rel, _ := filepath.Rel(r, path)
+				if err := t.write(filepath.Join(t.src, rel), other); err != nil {
+					return nil, err
+				}
+				break
+			}
+		}
+	}
+	if filepath.Base(file) != "package-info.java" {
+		info := filepath.Join(filepath.Dir(t.copy), "package-info.java")
+		if infoText, err := readText(filepath.Join(filepath.Dir(file), "package-info.java"), overlay); err == nil && !exists(info) {
+			if err := t.write(info, infoText); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return t, nil
+}
+
+func (t *lintTree) write(path string, text []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		os.RemoveAll(t.dir)
+		return fmt.Errorf("copying the source: %w", err)
+	}
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		os.RemoveAll(t.dir)
+		return fmt.Errorf("copying the source: %w", err)
+	}
+	return nil
+}
+
+// compile runs javac on the copy and returns its errors in the file.
+func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, error) {
+	javac, err := javacTool.Find()
+	if err != nil {
+		return nil, err
+	}
+	cp := l.classpath()
+	if len(cp) == 0 {
+		cp = []string{filepath.Join(t.dir, "out")}
+	}
+	args := slices.Concat(javacJVMFlags, javacFlags, []string{
+		"-implicit:none", "-d", filepath.Join(t.dir, "out"),
+		"-sourcepath", strings.Join(append([]string{t.src}, t.roots...), string(filepath.ListSeparator)),
+		"-cp", strings.Join(cp, string(filepath.ListSeparator)),
+		t.copy,
+	})
+	out := proc.NewLimitedBuffer(outputLimit)
+	cmd := proc.Command(ctx, t.dir, javac, args...)
+	cmd.Stdout, cmd.Stderr = out, out
+	runErr := cmd.Run()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return nil, fmt.Errorf("running javac: %w", runErr)
+	}
+	diags, global := parseJavac(out.String())
+	var alerts []runner.Alert
+	others := 0
+	for _, d := range diags {
+		switch {
+		case !d.Error:
+		case filepath.Clean(d.File) == t.copy:
+			alerts = append(alerts, compilerAlert(t.file, t.text, d))
+		default:
+			others++
+		}
+	}
+	if runErr != nil && len(alerts) == 0 && others == 0 {
+		if len(global) > 0 {
+			return nil, fmt.Errorf("javac failed: %s", global[0])
+		}
+		return nil, &toolFailure{tool: "javac", output: out.String()}
+	}
+	if others > 0 {
+		l.logger.DebugContext(ctx, "java: javac found errors in other files", "file", t.file, "errors", others)
+	}
+	return alerts, nil
+}
+
+// classpath is the configured class path and the JUnit jar.
+func (l *Linter) classpath() []string {
+	cp := slices.Clone(l.opts.Classpath)
+	if jar, err := FindJUnit(); err == nil {
+		cp = append(cp, jar)
+	}
+	return cp
+}
+
+// checkstyle runs checkstyle on the copy, or returns its cached result.
+func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, error) {
+	path, err := checkstyleTool.Find()
+	if err != nil {
+		return nil, err
+	}
+	key := l.styleKey(t)
+	if alerts, ok := l.cached(key); ok {
+		return alerts, nil
+	}
+	stdout, stderr := proc.NewLimitedBuffer(outputLimit), proc.NewLimitedBuffer(outputLimit)
+	cmd := proc.Command(ctx, t.dir, path, "-c", l.config, "-f", "xml", t.copy)
+	cmd.Env = append(os.Environ(), "JAVA_ARGS="+strings.TrimSpace(checkstyleJVMFlags+" "+os.Getenv("JAVA_ARGS")))
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	runErr := cmd.Run()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return nil, fmt.Errorf("running checkstyle: %w", runErr)
+	}
+	errs, err := parseCheckstyle(stdout.String(), stderr.String())
+	if err != nil {
+		return nil, err
+	}
+	var alerts []runner.Alert
+	for _, e := range errs {
+		if a, ok := checkstyleAlert(t.file, t.text, e, l.tabWidth); ok {
+			alerts = append(alerts, a)
+		}
+	}
+	l.store(key, t.file, alerts)
+	return alerts, nil
+}
+
+// styleKey identifies what checkstyle's result depends on: the
+// configuration, the file's name and text, and whether a package-info.java
+// was beside it.
+func (l *Linter) styleKey(t *lintTree) string {
+	h := sha256.New()
+	info := exists(filepath.Join(filepath.Dir(t.copy), "package-info.java"))
+	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00%t\x00", l.config, l.tabWidth, t.file, t.copy[len(t.src):], info)
+	h.Write(t.text)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (l *Linter) cached(key string) ([]runner.Alert, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.cache[key]
+	if !ok {
+		return nil, false
+	}
+	l.clock++
+	e.used = l.clock
+	return slices.Clone(e.alerts), true
+}
+
+func (l *Linter) store(key, file string, alerts []runner.Alert) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.cache) >= maxStyleCache {
+		oldest := ""
+		for k, e := range l.cache {
+			if oldest == "" || e.used < l.cache[oldest].used {
+				oldest = k
+			}
+		}
+		delete(l.cache, oldest)
+	}
+	l.clock++
+	l.cache[key] = &styleEntry{file: file, alerts: slices.Clone(alerts), used: l.clock}
+}

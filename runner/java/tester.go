@@ -1,0 +1,450 @@
+package java
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/junitxml"
+	"github.com/fixloop/fixloop/runner/sandbox"
+)
+
+// DefaultTimeout bounds a test run when Test is given no timeout.
+const DefaultTimeout = time.Minute
+
+// maxTestCache bounds the cached reports.
+const maxTestCache = 32
+
+// reportOutputLimit bounds TestReport.Output: its last bytes are kept.
+const reportOutputLimit = 64 << 10
+
+// workSubdir holds, inside the copied project, what a run writes: class
+// files, JUnit reports, javac's argument file and java.io.tmpdir.
+const workSubdir = ".fixloop-java"
+
+// TesterOptions configure a Tester.
+type TesterOptions struct {
+	// Classpath lists jars and class directories the project compiles and
+	// runs against, besides the JUnit 5 console launcher jar.
+	Classpath []string
+	// MemoryLimit caps the test JVM's data segment in bytes (RLIMIT_DATA);
+	// the JVM gets -Xmx at three quarters of it. 0 means no limit.
+	MemoryLimit int64
+	// JUnitJar is the console launcher jar; "" finds it with FindJUnit.
+	JUnitJar string
+	// Logger receives debug logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Tester runs JUnit 5 tests of Java projects and caches their reports. It
+// is safe for concurrent use.
+type Tester struct {
+	opts   TesterOptions
+	logger *slog.Logger
+
+	mu    sync.Mutex
+	cache map[string]*testEntry
+	clock uint64
+}
+
+var _ runner.Tester = (*Tester)(nil)
+
+type testEntry struct {
+	root   string
+	report *runner.TestReport
+	used   uint64
+}
+
+// NewTester returns a Tester.
+func NewTester(opts TesterOptions) *Tester {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Tester{opts: opts, logger: logger, cache: make(map[string]*testEntry)}
+}
+
+// testRun is one run of a project's tests in a copy of it.
+type testRun struct {
+	javac, java, jar string
+	classpath        []string
+	memory           int64
+	timeout          time.Duration
+	deadline         time.Time
+	logger           *slog.Logger
+
+	file    string   // the file whose tests were asked for
+	root    string   // the user's project root
+	work    string   // its copy
+	out     string   // work/.fixloop-java
+	sources []string // the copy's .java files
+	// files maps "pkg/dir/Name.java" to the user's file, to place stack
+	// frames.
+	files map[string]string
+}
+
+// Test compiles and runs the JUnit 5 tests of the project that holds file
+// in a copy of the project with overlay applied, bounded by timeout (build
+// included; DefaultTimeout when zero or less). A missing javac, java or
+// JUnit jar is an error wrapping *tool.MissingError. A project without Java
+// files gives an empty report.
+func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
+	start := time.Now()
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	run, cleanup, err := t.prepare(ctx, file, overlay, timeout, start)
+	if err != nil {
+		return nil, fmt.Errorf("running the JUnit tests of %s: %w", file, err)
+	}
+	defer cleanup()
+	rep := &runner.TestReport{Package: run.root, Tool: "junit"}
+	if len(run.sources) == 0 {
+		return rep, nil
+	}
+	key, err := t.key(run)
+	if err != nil {
+		return nil, fmt.Errorf("running the JUnit tests of %s: %w", file, err)
+	}
+	if cached, ok := t.lookup(key); ok {
+		t.logger.DebugContext(ctx, "junit: cached report", "root", run.root)
+		return cached, nil
+	}
+	if err := run.execute(ctx, rep); err != nil {
+		return nil, fmt.Errorf("running the JUnit tests of %s: %w", file, err)
+	}
+	rep.Duration = time.Since(start)
+	t.logger.DebugContext(ctx, "junit: ran", "root", run.root, "passed", rep.Passed, "failed", rep.Failed,
+		"build_failed", rep.BuildFailed, "timed_out", rep.TimedOut, "duration", rep.Duration)
+	if !rep.TimedOut {
+		t.store(key, run.root, rep)
+	}
+	return cloneReport(rep), nil
+}
+
+// Invalidate forgets the cached reports of projects in or under dir, and
+// of the project that holds dir.
+func (t *Tester) Invalidate(dir string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for k, e := range t.cache {
+		if within(e.root, dir) || within(dir, e.root) {
+			delete(t.cache, k)
+		}
+	}
+}
+
+// prepare finds the tools and the project and copies the project.
+func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration, start time.Time) (*testRun, func(), error) {
+	file, err := filepath.Abs(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	paths, err := findAll(javacTool, javaTool)
+	if err != nil {
+		return nil, nil, err
+	}
+	jar := t.opts.JUnitJar
+	if jar == "" {
+		if jar, err = FindJUnit(); err != nil {
+			return nil, nil, err
+		}
+	} else if !exists(jar) {
+		j := JUnit()
+		j.Paths = []string{jar}
+		if _, err := j.Find(); err != nil {
+			return nil, nil, err
+		}
+	}
+	text, err := readText(file, overlay)
+	if err != nil {
+		return nil, nil, err
+	}
+	root := projectRoot(file, packageName(text))
+	work, cleanup, err := sandbox.Workdir(ctx, root, overlay)
+	if err != nil {
+		return nil, nil, err
+	}
+	run := &testRun{
+		javac: paths[0], java: paths[1], jar: jar, classpath: t.opts.Classpath,
+		memory: t.opts.MemoryLimit, timeout: timeout, deadline: start.Add(timeout), logger: t.logger,
+		file: file, root: root, work: work, out: filepath.Join(work, workSubdir),
+	}
+	if err := run.listSources(); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return run, cleanup, nil
+}
+
+// buildDirs are build outputs skipped next to a build file.
+var buildDirs = map[string]bool{"target": true, "build": true, "out": true, "bin": true}
+
+// listSources finds the copy's .java files and the package path of each.
+func (r *testRun) listSources() error {
+	r.files = make(map[string]string)
+	return filepath.WalkDir(r.work, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("listing the Java sources: %w", err)
+		}
+		if d.IsDir() {
+			if path != r.work && (strings.HasPrefix(d.Name(), ".") || buildDirs[d.Name()] && isBuildRoot(filepath.Dir(path), r.work)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || filepath.Ext(path) != ".java" {
+			return nil
+		}
+		r.sources = append(r.sources, path)
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("listing the Java sources: %w", err)
+		}
+		rel, _ := filepath.Rel(r.work, path)
+		r.files[filepath.Join(packageDir(packageName(text)), d.Name())] = filepath.Join(r.root, rel)
+		return nil
+	})
+}
+
+// isBuildRoot reports whether dir is the project's root or holds a build
+// file, so that its target/ or build/ is a build output.
+func isBuildRoot(dir, work string) bool {
+	if dir == work {
+		return true
+	}
+	for _, m := range projectMarkers {
+		if exists(filepath.Join(dir, m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// key identifies a run by everything its report depends on: the copied
+// tree's files, the class path, the jar, the limits.
+func (t *Tester) key(r *testRun) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%d\x00", r.root, strings.Join(r.classpath, "\x01"), r.jar, r.memory, r.timeout)
+	err := filepath.WalkDir(r.work, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(r.work, path)
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fmt.Fprintf(h, "%s\x00", rel)
+		n, err := io.Copy(h, f)
+		fmt.Fprintf(h, "\x00%d\x00", n)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("hashing the project: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// execute compiles the copy and runs its tests into rep.
+func (r *testRun) execute(ctx context.Context, rep *runner.TestReport) error {
+	for _, d := range []string{"classes", "reports", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(r.out, d), 0o755); err != nil {
+			return fmt.Errorf("making the build directory: %w", err)
+		}
+	}
+	built, err := r.compile(ctx, rep)
+	if err != nil || !built {
+		return err
+	}
+	return r.runTests(ctx, rep)
+}
+
+// remaining is the time left before the run's deadline (at least a
+// millisecond, so that a zero limit never means "none").
+func (r *testRun) remaining() time.Duration {
+	return max(time.Until(r.deadline), time.Millisecond)
+}
+
+// compile runs javac on every source of the copy. It returns false when
+// the build failed or timed out (rep then says so).
+func (r *testRun) compile(ctx context.Context, rep *runner.TestReport) (bool, error) {
+	argfile := filepath.Join(r.out, "sources.txt")
+	var b strings.Builder
+	for _, s := range r.sources {
+		b.WriteString(strconv.Quote(s) + "\n")
+	}
+	if err := os.WriteFile(argfile, []byte(b.String()), 0o644); err != nil {
+		return false, fmt.Errorf("writing javac's argument file: %w", err)
+	}
+	args := slices.Concat([]string{r.javac}, javacJVMFlags, javacFlags, []string{
+		"-d", filepath.Join(r.out, "classes"),
+		"-cp", strings.Join(append([]string{r.jar}, r.classpath...), string(filepath.ListSeparator)),
+		"@" + argfile,
+	})
+	res, err := sandbox.Run(ctx, sandbox.Cmd{Dir: r.work, Args: args, Limits: sandbox.Limits{Time: r.remaining()}})
+	if err != nil {
+		return false, fmt.Errorf("compiling: %w", err)
+	}
+	if res.TimedOut {
+		rep.TimedOut = true
+		rep.Output = tail(res.Stdout + res.Stderr)
+		return false, nil
+	}
+	if res.ExitCode == 0 {
+		return true, nil
+	}
+	rep.BuildFailed = true
+	rep.Output = tail(res.Stdout + res.Stderr)
+	rep.BuildErrors = r.buildErrors(res.Stdout + res.Stderr)
+	return false, nil
+}
+
+// buildErrors turns javac's errors in the copy into alerts on the user's
+// files. Output with no error about a file gives one alert on the file
+// whose tests were asked for.
+func (r *testRun) buildErrors(out string) []runner.Alert {
+	diags, global := parseJavac(out)
+	texts := make(map[string][]byte)
+	var alerts []runner.Alert
+	for _, d := range diags {
+		if !d.Error || !within(d.File, r.work) {
+			continue
+		}
+		text, ok := texts[d.File]
+		if !ok {
+			text, _ = os.ReadFile(d.File)
+			texts[d.File] = text
+		}
+		rel, _ := filepath.Rel(r.work, d.File)
+		alerts = append(alerts, compilerAlert(filepath.Join(r.root, rel), text, d))
+	}
+	if len(alerts) > 0 {
+		return alerts
+	}
+	msg := "javac failed: " + firstLine(out)
+	if len(global) > 0 {
+		msg = "javac failed: " + global[0]
+	}
+	return []runner.Alert{{
+		File: r.file, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+		Severity: runner.SeverityError, Source: "compiler", Message: msg, Category: runner.CategoryErrorProne,
+	}}
+}
+
+// runTests runs the JUnit console launcher on the compiled classes.
+func (r *testRun) runTests(ctx context.Context, rep *runner.TestReport) error {
+	classes := filepath.Join(r.out, "classes")
+	cp := append([]string{classes}, r.resourceDirs()...)
+	cp = append(cp, r.classpath...)
+	args := []string{r.java, "-XX:-UsePerfData", "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + filepath.Join(r.out, "tmp")}
+	if r.memory > 0 {
+		args = append(args, fmt.Sprintf("-Xmx%dk", r.memory*3/4>>10))
+	}
+	args = append(args, "-jar", r.jar,
+		"--class-path", strings.Join(cp, string(filepath.ListSeparator)),
+		"--scan-class-path="+classes,
+		"--reports-dir", filepath.Join(r.out, "reports"),
+		"--disable-banner", "--disable-ansi-colors", "--details=verbose")
+	res, err := sandbox.Run(ctx, sandbox.Cmd{
+		Dir: r.work, Args: args,
+		Limits: sandbox.Limits{Time: r.remaining(), Memory: r.memory},
+	})
+	if err != nil {
+		return fmt.Errorf("running the JUnit console launcher: %w", err)
+	}
+	rep.Output = tail(res.Stdout + res.Stderr)
+	rep.TimedOut = res.TimedOut
+	if !res.TimedOut && strings.Contains(res.Stdout, runFinished) {
+		r.parseReports(ctx, rep)
+		fixNames(rep)
+	} else {
+		// The XML reports of an engine are written when it finishes, so
+		// a run cut short (time limit, OutOfMemoryError, System.exit) has
+		// none for the engine that was running: read the console instead.
+		addPartial(rep, res, r.timeout)
+	}
+	r.placeFailures(rep)
+	return nil
+}
+
+// resourceDirs are the Maven resource directories of the copy, which tests
+// load from the class path.
+func (r *testRun) resourceDirs() []string {
+	var dirs []string
+	for _, d := range []string{"src/main/resources", "src/test/resources"} {
+		p := filepath.Join(r.work, filepath.FromSlash(d))
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			dirs = append(dirs, p)
+		}
+	}
+	return dirs
+}
+
+// runFinished starts the summary the console launcher prints at the end
+// of a run that was not cut short.
+const runFinished = "Test run finished after"
+
+// parseReports reads the launcher's XML reports into rep. A report that
+// cannot be parsed is skipped (junitxml.Parse adds nothing from it).
+func (r *testRun) parseReports(ctx context.Context, rep *runner.TestReport) {
+	files, _ := filepath.Glob(filepath.Join(r.out, "reports", "TEST-*.xml"))
+	for _, f := range files {
+		if err := parseReport(f, rep); err != nil {
+			r.logger.WarnContext(ctx, "junit: skipping a report", "file", filepath.Base(f), "err", err)
+		}
+	}
+}
+
+func parseReport(path string, rep *runner.TestReport) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("reading the JUnit report: %w", err)
+	}
+	defer f.Close()
+	return junitxml.Parse(f, rep)
+}
+
+func (t *Tester) lookup(key string) (*runner.TestReport, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e, ok := t.cache[key]
+	if !ok {
+		return nil, false
+	}
+	t.clock++
+	e.used = t.clock
+	return cloneReport(e.report), true
+}
+
+func (t *Tester) store(key, root string, rep *runner.TestReport) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.cache) >= maxTestCache {
+		oldest := ""
+		for k, e := range t.cache {
+			if oldest == "" || e.used < t.cache[oldest].used {
+				oldest = k
+			}
+		}
+		delete(t.cache, oldest)
+	}
+	t.clock++
+	t.cache[key] = &testEntry{root: root, report: cloneReport(rep), used: t.clock}
+}

@@ -1,0 +1,23 @@
+// Package judge runs a program against judge-style test cases, the way
+// competitive-programming judges do: the program is built once, then run
+// once per case with the case's input on stdin, under a time and a memory
+// limit, and its stdout is compared with the case's expected output.
+//
+// Each case ends with one of the judge verdicts (see the paper on iterative
+// feedback in code correction): Accepted, Runtime Error, Wrong Answer, Time
+// Limit Exceeded or Memory Limit Exceeded, and the whole run with Compile
+// Error when the build fails. A run becomes a runner.TestReport: each failed
+// case is a TestFailure whose Kind names its verdict, and a wrong answer
+// carries the case's input, the expected and the actual output. Verdict and
+// Summary turn a report back into the verdict of the whole run ("Wrong
+// Answer: 3/5 cases passed").
+//
+// Cases come from a directory, as pairs input_N.txt / output_N.txt or N.in /
+// N.out (both styles may be mixed; N orders them numerically), and from a
+// list given in the configuration. See LoadCases.
+//
+// Every build and every case runs with runner/sandbox in a temporary copy of
+// the program's directory, with the editor's unsaved text applied, without
+// network and without write access outside the copy where the machine
+// allows; the user's directory is never written to.
+package judge

@@ -1,0 +1,206 @@
+// Package langs puts the per-language linters and test runners behind one
+// runner.Linter and one runner.Tester, chosen by the file's language, so that
+// the server, `fixloop check` and `fixloop fix` work the same for every
+// language. Generic command linters (runner/lintcmd) are added to whatever
+// language they apply to, and judge-style test cases take the place of a
+// language's own tests for the files they apply to.
+package langs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// Language names, as in session records and the JSON contract.
+const (
+	Go     = "go"
+	Python = "python"
+	Cpp    = "cpp"
+	Java   = "java"
+)
+
+// extensions maps a file extension to its language.
+var extensions = map[string]string{
+	".go": Go,
+	".py": Python, ".pyi": Python,
+	".cc": Cpp, ".cpp": Cpp, ".cxx": Cpp, ".c++": Cpp, ".hpp": Cpp, ".hh": Cpp, ".hxx": Cpp, ".h": Cpp,
+	".java": Java,
+}
+
+// languageIDs maps LSP language identifiers to languages.
+var languageIDs = map[string]string{
+	"go": Go, "python": Python, "cpp": Cpp, "c++": Cpp, "java": Java,
+}
+
+// Detect names the language of a file from its extension, or from the
+// editor's language identifier when the extension says nothing. It returns
+// "" for other files.
+func Detect(path, languageID string) string {
+	if l, ok := extensions[strings.ToLower(filepath.Ext(path))]; ok {
+		return l
+	}
+	return languageIDs[languageID]
+}
+
+// Extensions lists the extensions of a language, sorted.
+func Extensions(language string) []string {
+	var out []string
+	for ext, l := range extensions {
+		if l == language {
+			out = append(out, ext)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Applier is a linter that checks only some files (a generic command
+// linter, by extension).
+type Applier interface {
+	runner.Linter
+	Applies(file string) bool
+}
+
+// Linter dispatches to the linter of the file's language and to every
+// generic linter that applies to the file, concurrently, and merges their
+// alerts.
+type Linter struct {
+	ByLanguage map[string]runner.Linter
+	Generic    []Applier
+}
+
+// Applies reports whether any linter checks file.
+func (l *Linter) Applies(file string) bool {
+	if l.ByLanguage[Detect(file, "")] != nil {
+		return true
+	}
+	for _, g := range l.Generic {
+		if g.Applies(file) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrUnsupported is returned (wrapped) for a file no linter checks.
+var ErrUnsupported = errors.New("no linter checks this kind of file")
+
+// Lint runs every linter for file and merges what they found. A linter's
+// error becomes a note alert from "fixloop" (the other linters' alerts
+// stay), unless ctx is done.
+func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	var linters []runner.Linter
+	if lang := l.ByLanguage[Detect(file, "")]; lang != nil {
+		linters = append(linters, lang)
+	}
+	for _, g := range l.Generic {
+		if g.Applies(file) {
+			linters = append(linters, g)
+		}
+	}
+	if len(linters) == 0 {
+		return nil, fmt.Errorf("linting %s: %w", filepath.Base(file), ErrUnsupported)
+	}
+	if len(linters) == 1 {
+		return linters[0].Lint(ctx, file, overlay)
+	}
+	results := make([]*runner.LintResult, len(linters))
+	errs := make([]error, len(linters))
+	var wg sync.WaitGroup
+	for i, lt := range linters {
+		wg.Go(func() { results[i], errs[i] = lt.Lint(ctx, file, overlay) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	merged := &runner.LintResult{Unit: filepath.Dir(file), Files: []string{file}}
+	for i, r := range results {
+		if errs[i] != nil {
+			merged.Alerts = append(merged.Alerts, noteAlert(file, errs[i]))
+			continue
+		}
+		if r == nil {
+			continue
+		}
+		if i == 0 && r.Unit != "" {
+			merged.Unit = r.Unit
+			merged.Files = r.Files
+		}
+		merged.Alerts = append(merged.Alerts, r.Alerts...)
+	}
+	return merged, nil
+}
+
+// onSaver is a linter that runs only when a file is saved.
+type onSaver interface {
+	LintsOnSave(file string) bool
+}
+
+// LintsOnSave reports whether a generic linter of file runs only on save:
+// the server then lints again when the file is saved.
+func (l *Linter) LintsOnSave(file string) bool {
+	for _, g := range l.Generic {
+		if s, ok := g.(onSaver); ok && s.LintsOnSave(file) {
+			return true
+		}
+	}
+	return false
+}
+
+// Invalidate forwards to every linter.
+func (l *Linter) Invalidate(dir string) {
+	for _, lt := range l.ByLanguage {
+		lt.Invalidate(dir)
+	}
+	for _, g := range l.Generic {
+		g.Invalidate(dir)
+	}
+}
+
+func noteAlert(file string, err error) runner.Alert {
+	return runner.Alert{
+		File: file, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+		Severity: runner.SeverityWarning, Source: "fixloop",
+		Message: err.Error(), Category: runner.CategoryOther,
+	}
+}
+
+// Tester dispatches to judge-style cases when they apply to the file, and
+// otherwise to the test runner of the file's language. A language without a
+// test runner yields an empty report (no tests).
+type Tester struct {
+	ByLanguage map[string]runner.Tester
+	// Judge runs judge-style cases; JudgeApplies says for which files.
+	Judge        runner.Tester
+	JudgeApplies func(file string) bool
+}
+
+// Test runs the tests that apply to file.
+func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
+	if t.Judge != nil && t.JudgeApplies != nil && t.JudgeApplies(file) {
+		return t.Judge.Test(ctx, file, overlay, timeout)
+	}
+	if lt := t.ByLanguage[Detect(file, "")]; lt != nil {
+		return lt.Test(ctx, file, overlay, timeout)
+	}
+	return &runner.TestReport{Package: filepath.Dir(file)}, nil
+}
+
+// Invalidate forwards to every test runner.
+func (t *Tester) Invalidate(dir string) {
+	for _, lt := range t.ByLanguage {
+		lt.Invalidate(dir)
+	}
+	if t.Judge != nil {
+		t.Judge.Invalidate(dir)
+	}
+}

@@ -1,0 +1,130 @@
+package langs
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+func TestDetect(t *testing.T) {
+	tests := []struct{ path, id, want string }{
+		{"/p/main.go", "", Go},
+		{"/p/stats.py", "", Python},
+		{"/p/Stats.java", "", Java},
+		{"/p/vec.CPP", "", Cpp},
+		{"/p/vec.h", "", Cpp},
+		{"/p/script", "python", Python},
+		{"/p/notes.txt", "", ""},
+		{"/p/x.rs", "rust", ""},
+	}
+	for _, tt := range tests {
+		if got := Detect(tt.path, tt.id); got != tt.want {
+			t.Errorf("Detect(%q, %q) = %q, want %q", tt.path, tt.id, got, tt.want)
+		}
+	}
+	if got := Extensions(Python); !slices.Equal(got, []string{".py", ".pyi"}) {
+		t.Errorf("Extensions(python) = %v", got)
+	}
+}
+
+// fakeLinter returns fixed alerts or an error, and remembers its calls.
+type fakeLinter struct {
+	source      string
+	exts        []string
+	err         error
+	calls       int
+	invalidated []string
+}
+
+func (f *fakeLinter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	f.calls++
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &runner.LintResult{Unit: "unit:" + f.source, Files: []string{file}, Alerts: []runner.Alert{{File: file, Source: f.source, Line: 1}}}, nil
+}
+
+func (f *fakeLinter) Invalidate(dir string) { f.invalidated = append(f.invalidated, dir) }
+
+func (f *fakeLinter) Applies(file string) bool {
+	for _, e := range f.exts {
+		if strings.HasSuffix(file, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func sources(r *runner.LintResult) []string {
+	var out []string
+	for _, a := range r.Alerts {
+		out = append(out, a.Source)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestLinterDispatch(t *testing.T) {
+	py := &fakeLinter{source: "pylint"}
+	goL := &fakeLinter{source: "vet"}
+	shell := &fakeLinter{source: "shellcheck", exts: []string{".sh"}}
+	pyExtra := &fakeLinter{source: "mypy", exts: []string{".py"}}
+	broken := &fakeLinter{source: "broken", exts: []string{".py"}, err: errors.New("broken crashed")}
+	l := &Linter{ByLanguage: map[string]runner.Linter{Python: py, Go: goL}, Generic: []Applier{shell, pyExtra, broken}}
+	ctx := context.Background()
+
+	r, err := l.Lint(ctx, "/p/a.py", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sources(r), []string{"fixloop", "mypy", "pylint"}; !slices.Equal(got, want) {
+		t.Errorf("python sources = %v, want %v (a failing command linter becomes a note)", got, want)
+	}
+	if r.Unit != "unit:pylint" {
+		t.Errorf("unit = %q, want the language linter's", r.Unit)
+	}
+	if r, err = l.Lint(ctx, "/p/run.sh", nil); err != nil || !slices.Equal(sources(r), []string{"shellcheck"}) {
+		t.Errorf("shell file: %v, %v", r, err)
+	}
+	if _, err := l.Lint(ctx, "/p/notes.txt", nil); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("unsupported file: err = %v", err)
+	}
+	if goL.calls != 0 {
+		t.Errorf("the Go linter ran for other files")
+	}
+	for file, want := range map[string]bool{"/p/a.py": true, "/p/run.sh": true, "/p/main.go": true, "/p/Main.java": false, "/p/x.txt": false} {
+		if got := l.Applies(file); got != want {
+			t.Errorf("Applies(%s) = %v, want %v", file, got, want)
+		}
+	}
+	l.Invalidate("/p")
+	if len(py.invalidated) != 1 || len(shell.invalidated) != 1 {
+		t.Errorf("Invalidate not forwarded: %v %v", py.invalidated, shell.invalidated)
+	}
+}
+
+type fakeTester struct{ name string }
+
+func (f *fakeTester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
+	return &runner.TestReport{Tool: f.name}, nil
+}
+func (f *fakeTester) Invalidate(string) {}
+
+func TestTesterDispatch(t *testing.T) {
+	tr := &Tester{
+		ByLanguage:   map[string]runner.Tester{Python: &fakeTester{"pytest"}},
+		Judge:        &fakeTester{"judge"},
+		JudgeApplies: func(file string) bool { return strings.HasSuffix(file, "sum.py") },
+	}
+	for file, want := range map[string]string{"/p/stats.py": "pytest", "/p/sum.py": "judge", "/p/vec.cc": ""} {
+		rep, err := tr.Test(context.Background(), file, nil, time.Second)
+		if err != nil || rep.Tool != want {
+			t.Errorf("%s: tool %q, err %v; want %q", file, rep.Tool, err, want)
+		}
+	}
+}

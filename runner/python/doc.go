@@ -1,0 +1,52 @@
+// Package python checks Python files and runs their tests for fixloop.
+//
+// # Linting
+//
+// A Linter checks one file (the overlay's text when the file is open and
+// unsaved, else the file on disk) with:
+//
+//   - Python's own compiler, for syntax errors: python3 (the first on PATH,
+//     which is the interpreter the user runs) compiles the text read from
+//     stdin. A syntax error becomes one alert with Source "compiler".
+//     When there is one, the linters' copies of it (pylint E0001
+//     syntax-error, flake8 E999, pyright's rule-less errors) are dropped.
+//   - pylint (--from-stdin, run in the file's directory so sibling imports
+//     and the project's pylint configuration are found),
+//   - flake8 (reading stdin, also from the file's directory),
+//   - pyright, when selected: pyright cannot read stdin, so the text is
+//     written to a file of the same name in a temporary directory and
+//     pyright runs from the file's directory, which makes that directory
+//     the execution root against which sibling imports resolve.
+//
+// The selected linters run concurrently. Nothing is ever written into the
+// user's tree. A linter that is not installed contributes one "fixloop"
+// note naming it and how to install it (see tool.Note); the others still
+// run. Sibling modules are read from disk by the linters, not from the
+// overlay.
+//
+// Column numbers: Python's ast gives UTF-8 byte offsets, so pylint's
+// node-based messages, pyflakes (flake8 F*), mccabe and flake8-bugbear count
+// bytes; pycodestyle (flake8 E/W) and pylint's token-based messages count
+// characters; SyntaxError offsets count characters; pyright counts UTF-16
+// code units. Each alert's Start and End are converted accordingly.
+//
+// Categories and severities are documented on Category and in
+// CATEGORIES.md.
+//
+// # Testing
+//
+// A Tester runs pytest on the project that holds a file (see ProjectRoot)
+// in a temporary copy of the project with the overlay applied, under
+// runner/sandbox limits, and reads pytest's JUnit XML report.
+//
+// Which Python runs the tests: the python3 first on PATH is often a pyenv or
+// virtualenv interpreter (on fixloop's reference machine it is pyenv's
+// /root/.pyenv/shims/python3, Python 3.11.7) that cannot import the
+// packages Debian installs for /usr/bin/python3, pytest among them. So the
+// Tester runs the pytest-3 executable (Debian's python3-pytest; its
+// #! line names /usr/bin/python3), or a pytest executable, found on PATH,
+// and falls back to `python3 -m pytest` only when neither exists and that
+// python3 can import pytest. Diagnose explains which interpreter is used
+// and why. The same applies to pylint and flake8: Debian's executables run
+// on Debian's Python and see only the modules installed for it.
+package python

@@ -1,0 +1,88 @@
+package python
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/fixloop/fixloop/runner/proc"
+)
+
+// Output bounds of a linter run. A linter's report larger than
+// maxToolStdout cannot be parsed and fails the run.
+const (
+	maxToolStdout = 32 << 20
+	maxToolStderr = 64 << 10
+)
+
+// toolOutput is what an external tool printed and how it exited.
+type toolOutput struct {
+	stdout, stderr string
+	exitCode       int
+}
+
+// runTool runs path with args in dir with stdin as its standard input (none
+// when nil), killing its process group when ctx is done. A non-zero exit is
+// not an error: callers judge exit codes. Python is told not to write
+// bytecode caches, so nothing lands in the user's tree.
+func runTool(ctx context.Context, dir string, stdin []byte, path string, args ...string) (*toolOutput, error) {
+	cmd := proc.Command(ctx, dir, path, args...)
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "NO_COLOR=1")
+	stdout, stderr := proc.NewLimitedBuffer(maxToolStdout), proc.NewLimitedBuffer(maxToolStderr)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	out := &toolOutput{stdout: stdout.String(), stderr: stderr.String()}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exitErr):
+		out.exitCode = exitErr.ExitCode()
+		if out.exitCode < 0 {
+			return nil, fmt.Errorf("%s was killed (%v): %s", path, err, firstLines(out.stderr, 5))
+		}
+	case errors.Is(err, exec.ErrWaitDelay):
+	default:
+		return nil, err
+	}
+	if stdout.Truncated() {
+		return nil, fmt.Errorf("%s printed more than %d MiB", path, maxToolStdout>>20)
+	}
+	return out, nil
+}
+
+// firstLines returns up to n non-empty lines of s, for error messages.
+func firstLines(s string, n int) string {
+	var keep []string
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			keep = append(keep, line)
+			if len(keep) == n {
+				break
+			}
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// lastBytes returns at most n bytes from the end of s, cut at a line start
+// when one is near.
+func lastBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[len(s)-n:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < 200 {
+		s = s[i+1:]
+	}
+	return s
+}

@@ -1,0 +1,233 @@
+package python
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/tool"
+)
+
+// DefaultMaxFileSize is the largest file linted when
+// LinterOptions.MaxFileSize is 0.
+const DefaultMaxFileSize = 2 << 20
+
+// LinterOptions configure a Linter.
+type LinterOptions struct {
+	// Linters names the linters to run: any of "pylint", "flake8" and
+	// "pyright". Empty means DefaultLinters (pylint and flake8). The
+	// syntax check with python3 runs when a linter reports a syntax error
+	// or none could run.
+	Linters []string
+	// Logger receives debug logs of each tool run; nil discards them.
+	Logger *slog.Logger
+	// MaxFileSize is the largest file, in bytes, that is linted; a larger
+	// one gets a single note instead. 0 means DefaultMaxFileSize, a
+	// negative value no limit.
+	MaxFileSize int
+}
+
+// Linter checks Python files with python3's compiler and the selected
+// linters. It keeps no cache and is safe for concurrent use.
+type Linter struct {
+	linters     []string
+	log         *slog.Logger
+	maxFileSize int
+}
+
+var _ runner.Linter = (*Linter)(nil)
+
+// NewLinter returns a Linter running opts.Linters. Unknown linter names
+// are an error that lists the known ones.
+func NewLinter(opts LinterOptions) (*Linter, error) {
+	names := opts.Linters
+	if len(names) == 0 {
+		names = DefaultLinters()
+	}
+	var selected []string
+	for _, n := range names {
+		if !slices.Contains(AllLinters(), n) {
+			return nil, fmt.Errorf("unknown Python linter %q: choose among %s", n, strings.Join(AllLinters(), ", "))
+		}
+		if !slices.Contains(selected, n) {
+			selected = append(selected, n)
+		}
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	size := opts.MaxFileSize
+	if size == 0 {
+		size = DefaultMaxFileSize
+	}
+	return &Linter{linters: selected, log: log, maxFileSize: size}, nil
+}
+
+// Linters returns the names of the linters l runs.
+func (l *Linter) Linters() []string { return slices.Clone(l.linters) }
+
+// lintJob is one file to check.
+type lintJob struct {
+	file string // absolute path
+	dir  string // the file's directory, where the tools run
+	text []byte // the text to check (overlay or disk)
+}
+
+// lintFunc runs one tool, found at path, on job.
+type lintFunc func(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error)
+
+func lintFuncFor(name string) lintFunc {
+	switch name {
+	case Pylint:
+		return runPylint
+	case Flake8:
+		return runFlake8
+	case Pyright:
+		return runPyright
+	}
+	return func(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
+		return checkSyntax(ctx, path, job.dir, job.file, job.text)
+	}
+}
+
+// toolResult is one tool's contribution: its alerts, or one note
+// explaining why there are none.
+type toolResult struct {
+	name   string
+	alerts []runner.Alert
+}
+
+// Lint checks file (overlay's text for it, else the file on disk). A
+// missing or failing tool adds a "fixloop" note and does not stop the
+// others; the error is non-nil only when the file cannot be read or ctx is
+// done.
+func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	file, err := filepath.Abs(file)
+	if err != nil {
+		return nil, fmt.Errorf("linting %s: %w", file, err)
+	}
+	text, err := readText(file, overlay)
+	if err != nil {
+		return nil, fmt.Errorf("linting %s: %w", file, err)
+	}
+	res := &runner.LintResult{Unit: file, Files: []string{file}}
+	if l.maxFileSize > 0 && len(text) > l.maxFileSize {
+		res.Alerts = []runner.Alert{tool.Note(file, fmt.Errorf(
+			"not linted: the file holds %d bytes, more than the limit of %d", len(text), l.maxFileSize))}
+		return res, nil
+	}
+	job := &lintJob{file: file, dir: filepath.Dir(file), text: text}
+	results := make([]toolResult, len(l.linters)+1)
+	results[0] = toolResult{name: Python3}
+	var wg sync.WaitGroup
+	for i, name := range l.linters {
+		wg.Go(func() { results[i+1] = l.runOne(ctx, name, job) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// The compiler runs only when a linter saw a syntax error (it then
+	// places it exactly, as Python reads the file) or no linter could say:
+	// on the common, parsable file it would only compete with the linters
+	// for the CPU.
+	if needsSyntaxCheck(results[1:]) {
+		results[0] = l.runOne(ctx, Python3, job)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	res.Alerts = merge(results)
+	return res, nil
+}
+
+// needsSyntaxCheck reports whether the linters' results call for the
+// compiler: one of them reported a syntax error, or none of them ran.
+func needsSyntaxCheck(results []toolResult) bool {
+	ran := false
+	for _, r := range results {
+		failed := false
+		for _, a := range r.alerts {
+			if duplicatesSyntaxError(a) {
+				return true
+			}
+			failed = failed || a.Source == "fixloop"
+		}
+		ran = ran || !failed
+	}
+	return !ran
+}
+
+// runOne finds and runs one tool; a missing tool or a failed run becomes a
+// note.
+func (l *Linter) runOne(ctx context.Context, name string, job *lintJob) toolResult {
+	path, err := toolNamed(name).Find()
+	if err != nil {
+		return toolResult{name: name, alerts: []runner.Alert{tool.Note(job.file, err)}}
+	}
+	start := time.Now()
+	alerts, err := lintFuncFor(name)(ctx, path, job)
+	l.log.Debug("python lint", "tool", name, "file", job.file, "alerts", len(alerts), "took", time.Since(start), "err", err)
+	if err != nil {
+		if ctx.Err() != nil {
+			return toolResult{name: name}
+		}
+		return toolResult{name: name, alerts: []runner.Alert{tool.Note(job.file, err)}}
+	}
+	return toolResult{name: name, alerts: alerts}
+}
+
+// merge joins the tools' alerts in position order. When the compiler found
+// a syntax error (results[0] is the syntax check), the linters' own reports
+// of it are dropped: pylint E0001, flake8 E999 and pyright's rule-less
+// errors, which follow from the unparsable text.
+func merge(results []toolResult) []runner.Alert {
+	syntaxError := slices.ContainsFunc(results[0].alerts, func(a runner.Alert) bool {
+		return a.Source == SourceCompiler
+	})
+	var all []runner.Alert
+	for _, r := range results {
+		for _, a := range r.alerts {
+			if syntaxError && duplicatesSyntaxError(a) {
+				continue
+			}
+			all = append(all, a)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b runner.Alert) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	return all
+}
+
+func duplicatesSyntaxError(a runner.Alert) bool {
+	switch a.Source {
+	case SourcePylint:
+		return a.Code == "E0001"
+	case SourceFlake8:
+		return a.Code == "E999"
+	case SourcePyright:
+		return a.Code == "" && a.Severity == runner.SeverityError
+	}
+	return false
+}
+
+// readText returns the overlay's text for file, else the file's content.
+func readText(file string, overlay map[string][]byte) ([]byte, error) {
+	if text, ok := overlay[file]; ok {
+		return text, nil
+	}
+	return os.ReadFile(file)
+}
+
+// Invalidate does nothing: the Linter keeps no cache.
+func (l *Linter) Invalidate(dir string) {}

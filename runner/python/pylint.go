@@ -1,0 +1,131 @@
+package python
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// pylintMessage is one entry of pylint's JSON report.
+type pylintMessage struct {
+	Type      string `json:"type"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"` // 0-based
+	EndLine   *int   `json:"endLine"`
+	EndColumn *int   `json:"endColumn"` // 0-based, exclusive
+	Path      string `json:"path"`
+	Symbol    string `json:"symbol"`
+	Message   string `json:"message"`
+	MessageID string `json:"message-id"`
+}
+
+// pylintUsageError is the bit of pylint's exit status that means it could
+// not run as asked; the other bits say which kinds of messages it emitted.
+const pylintUsageError = 32
+
+// pylintRuneColumns are pylint messages placed by token or text positions,
+// which count characters; all others come from ast nodes and count bytes.
+var pylintRuneColumns = map[string]bool{
+	"C0303": true, // trailing-whitespace
+	"W0511": true, // fixme
+	"W1401": true, // anomalous-backslash-in-string
+	"W1402": true, // anomalous-unicode-escape-in-string
+	"C2503": true, // bad-file-encoding
+}
+
+// runPylint lints text as file with pylint --from-stdin from the file's
+// directory.
+func runPylint(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
+	out, err := runTool(ctx, job.dir, job.text, path,
+		"--output-format=json", "--score=n", "--persistent=n", "--from-stdin", job.file)
+	if err != nil {
+		return nil, fmt.Errorf("running pylint: %w", err)
+	}
+	if out.exitCode&pylintUsageError != 0 {
+		return nil, fmt.Errorf("running pylint: usage error (exit status %d): %s", out.exitCode, firstLines(out.stderr+out.stdout, 5))
+	}
+	msgs, err := parsePylint(out.stdout)
+	if err != nil {
+		return nil, fmt.Errorf("running pylint (exit status %d, %s): %w", out.exitCode, firstLines(out.stderr, 3), err)
+	}
+	alerts := make([]runner.Alert, 0, len(msgs))
+	for _, m := range msgs {
+		if m.Path != "" && m.Path != "<stdin>" && !samePath(m.Path, job.file, job.dir) {
+			continue
+		}
+		alerts = append(alerts, m.alert(job.file, job.text))
+	}
+	return alerts, nil
+}
+
+// parsePylint reads pylint's JSON report. An empty output is an empty list.
+func parsePylint(stdout string) ([]pylintMessage, error) {
+	s := strings.TrimSpace(stdout)
+	if s == "" {
+		return nil, nil
+	}
+	var msgs []pylintMessage
+	if err := json.Unmarshal([]byte(s), &msgs); err != nil {
+		return nil, fmt.Errorf("reading pylint's JSON report %q: %w", firstLines(s, 2), err)
+	}
+	return msgs, nil
+}
+
+// samePath reports whether a path printed by a tool run in dir names file.
+func samePath(printed, file, dir string) bool {
+	if !filepath.IsAbs(printed) {
+		printed = filepath.Join(dir, printed)
+	}
+	return filepath.Clean(printed) == filepath.Clean(file)
+}
+
+func (m pylintMessage) alert(file string, text []byte) runner.Alert {
+	unit := runner.ColumnBytes
+	if pylintRuneColumns[m.MessageID] {
+		unit = runner.ColumnRunes
+	}
+	col := m.Column + 1
+	endLine, endCol := 0, 0
+	if m.EndLine != nil && m.EndColumn != nil {
+		endLine, endCol = *m.EndLine, *m.EndColumn+1
+	} else if m.Column == 0 {
+		col = 0 // a line-level message: the whole line
+	}
+	start, end := runner.Span(text, max(m.Line, 1), col, endLine, endCol, unit)
+	a := alertAt(file, text, start, end)
+	a.Severity = pylintSeverity(m.Type)
+	a.Source = SourcePylint
+	a.Code = m.MessageID
+	a.Message = m.Message
+	if m.Symbol != "" {
+		a.Message += " (" + m.Symbol + ")"
+		a.URL = pylintURL(m.Type, m.Symbol)
+	}
+	a.Category = Category(SourcePylint, m.MessageID)
+	return a
+}
+
+// pylintSeverity: error and fatal are errors, warning a warning, the rest
+// (convention, refactor, info) information.
+func pylintSeverity(typ string) runner.Severity {
+	switch typ {
+	case "error", "fatal":
+		return runner.SeverityError
+	case "warning":
+		return runner.SeverityWarning
+	}
+	return runner.SeverityInformation
+}
+
+// pylintURL is the documentation page of a message. The docs keep info
+// messages under "information".
+func pylintURL(typ, symbol string) string {
+	if typ == "info" {
+		typ = "information"
+	}
+	return "https://pylint.readthedocs.io/en/latest/user_guide/messages/" + typ + "/" + symbol + ".html"
+}

@@ -1,0 +1,112 @@
+package python
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// pyrightReport is the part of pyright's --outputjson report we read.
+type pyrightReport struct {
+	GeneralDiagnostics []pyrightDiagnostic `json:"generalDiagnostics"`
+}
+
+type pyrightDiagnostic struct {
+	File     string `json:"file"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Rule     string `json:"rule"`
+	Range    struct {
+		Start pyrightPosition `json:"start"`
+		End   pyrightPosition `json:"end"`
+	} `json:"range"`
+}
+
+// pyrightPosition is 0-based, in UTF-16 code units.
+type pyrightPosition struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// runPyright type-checks text as file. pyright reads only files, so the
+// text goes to a file of the same name in a temporary directory; pyright
+// runs from the file's directory, its execution root, so that sibling
+// modules and the project's configuration are found.
+func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
+	tmp, err := os.MkdirTemp("", "fixloop-pyright-")
+	if err != nil {
+		return nil, fmt.Errorf("running pyright: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	standIn := filepath.Join(tmp, filepath.Base(job.file))
+	if err := os.WriteFile(standIn, job.text, 0o600); err != nil {
+		return nil, fmt.Errorf("running pyright: writing the text to check: %w", err)
+	}
+	out, err := runTool(ctx, job.dir, nil, path, "--outputjson", standIn)
+	if err != nil {
+		return nil, fmt.Errorf("running pyright: %w", err)
+	}
+	if out.exitCode != 0 && out.exitCode != 1 { // 1: there are errors
+		return nil, fmt.Errorf("running pyright: exit status %d: %s", out.exitCode, firstLines(out.stderr+out.stdout, 5))
+	}
+	rep, err := parsePyright(out.stdout)
+	if err != nil {
+		return nil, fmt.Errorf("running pyright: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(standIn)
+	if err != nil {
+		real = standIn
+	}
+	var alerts []runner.Alert
+	for _, d := range rep.GeneralDiagnostics {
+		if f := filepath.Clean(d.File); d.File != "" && f != standIn && f != real {
+			continue
+		}
+		alerts = append(alerts, d.alert(job.file, job.text))
+	}
+	return alerts, nil
+}
+
+// parsePyright reads the JSON report, skipping anything printed before it.
+func parsePyright(stdout string) (*pyrightReport, error) {
+	i := strings.IndexByte(stdout, '{')
+	if i < 0 {
+		return nil, fmt.Errorf("no JSON report in its output %q", firstLines(stdout, 3))
+	}
+	var rep pyrightReport
+	if err := json.Unmarshal([]byte(stdout[i:]), &rep); err != nil {
+		return nil, fmt.Errorf("reading its JSON report: %w", err)
+	}
+	return &rep, nil
+}
+
+func (d pyrightDiagnostic) alert(file string, text []byte) runner.Alert {
+	r := d.Range
+	start, end := runner.Span(text, r.Start.Line+1, r.Start.Character+1,
+		r.End.Line+1, r.End.Character+1, runner.ColumnUTF16)
+	a := alertAt(file, text, start, end)
+	a.Severity = pyrightSeverity(d.Severity)
+	a.Source = SourcePyright
+	a.Code = d.Rule
+	if d.Rule != "" {
+		a.URL = "https://github.com/microsoft/pyright/blob/main/docs/configuration.md#" + d.Rule
+	}
+	a.Message = d.Message
+	a.Category = Category(SourcePyright, d.Rule)
+	return a
+}
+
+func pyrightSeverity(s string) runner.Severity {
+	switch s {
+	case "error":
+		return runner.SeverityError
+	case "warning":
+		return runner.SeverityWarning
+	}
+	return runner.SeverityInformation
+}

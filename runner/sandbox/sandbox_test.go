@@ -1,0 +1,549 @@
+//go:build unix
+
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// helperEnv makes the test binary act as a small program run inside the
+// sandbox (see TestMain): "connect:ADDR" dials ADDR over TCP.
+const helperEnv = "FIXLOOP_SANDBOX_HELPER"
+
+func TestMain(m *testing.M) {
+	if job := os.Getenv(helperEnv); job != "" {
+		os.Exit(runHelper(job))
+	}
+	os.Exit(m.Run())
+}
+
+func runHelper(job string) int {
+	what, arg, _ := strings.Cut(job, ":")
+	switch what {
+	case "connect":
+		conn, err := net.DialTimeout("tcp", arg, 2*time.Second)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dial:", err)
+			return 1
+		}
+		_ = conn.Close()
+		return 0
+	}
+	return 3
+}
+
+// helper returns the command line and environment that run this test
+// binary as the helper doing job.
+func helper(t *testing.T, job string) ([]string, []string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("cannot find the test binary: %v", err)
+	}
+	return []string{exe}, []string{helperEnv + "=" + job}
+}
+
+func needSh(t *testing.T) {
+	t.Helper()
+	if !Probe().Rlimits {
+		t.Skip("no POSIX shell: the sandbox cannot set rlimits here")
+	}
+}
+
+// alive reports whether pid names a process that has not exited; a zombie
+// (exited, not reaped by a container's init) counts as gone.
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	s := string(stat)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
+}
+
+func TestRunTimeLimitKillsProcessGroup(t *testing.T) {
+	needSh(t)
+	dir := t.TempDir()
+	start := time.Now()
+	res, err := Run(t.Context(), Cmd{
+		Dir:    dir,
+		Args:   []string{"sh", "-c", "sleep 30 & echo $! > bg.pid; sleep 30"},
+		Limits: Limits{Time: 500 * time.Millisecond},
+	})
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if elapsed > 5*time.Second {
+		t.Errorf("Run took %v with a 500ms limit", elapsed)
+	}
+	if !res.TimedOut || res.OK() {
+		t.Errorf("TimedOut = %v, OK = %v; want timed out, not OK", res.TimedOut, res.OK())
+	}
+	if got := res.ExitText(); got != "time limit exceeded" {
+		t.Errorf("ExitText = %q", got)
+	}
+	if res.MemoryExceeded {
+		t.Error("MemoryExceeded set for a time-out")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "bg.pid"))
+	if err != nil {
+		t.Fatalf("the command did not record its background child: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("bad pid %q", b)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("background child %d outlived the time limit", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestRunMemoryLimit(t *testing.T) {
+	needSh(t)
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	const limit = 256 << 20
+	tests := []struct {
+		name     string
+		mib      int
+		exceeded bool
+	}{
+		{"small allocation passes", 8, false},
+		{"allocation beyond the limit", 512, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Python reports the failed allocation as MemoryError. (A Go
+			// program is no good here: Go 1.26's runtime may crash with
+			// SIGSEGV instead of "out of memory" under RLIMIT_DATA.)
+			script := fmt.Sprintf("b = bytearray(%d << 20)\nb[::4096] = b'x' * len(b[::4096])\nprint(len(b))", tt.mib)
+			res, err := Run(t.Context(), Cmd{
+				Dir: t.TempDir(), Args: []string{python, "-c", script},
+				Limits: Limits{Time: 20 * time.Second, Memory: limit},
+			})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.MemoryExceeded != tt.exceeded {
+				t.Errorf("MemoryExceeded = %v, want %v (%s, max RSS %d MiB, stderr %q)",
+					res.MemoryExceeded, tt.exceeded, res.ExitText(), res.MaxRSS>>20, tail(res.Stderr))
+			}
+			if res.OK() == tt.exceeded {
+				t.Errorf("OK = %v, want %v (%s)", res.OK(), !tt.exceeded, res.ExitText())
+			}
+			if res.TimedOut {
+				t.Error("TimedOut set")
+			}
+			if res.MaxRSS <= 0 {
+				t.Errorf("MaxRSS = %d, want the peak resident set", res.MaxRSS)
+			}
+		})
+	}
+}
+
+func TestRunNetwork(t *testing.T) {
+	if !Probe().Network {
+		t.Skipf("the network cannot be cut here (%s)", Probe())
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("cannot listen on the loopback: %v", err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = c.Close()
+		}
+	}()
+	tests := []struct {
+		name  string
+		allow bool
+		ok    bool
+	}{
+		{"cut by default", false, false},
+		{"kept with AllowNetwork", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args, env := helper(t, "connect:"+ln.Addr().String())
+			res, err := Run(t.Context(), Cmd{
+				Dir: t.TempDir(), Args: args, Env: env,
+				Limits: Limits{Time: 10 * time.Second, AllowNetwork: tt.allow},
+			})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.OK() != tt.ok {
+				t.Errorf("connecting to the host's listener: OK = %v, want %v (%s, stderr %q)",
+					res.OK(), tt.ok, res.ExitText(), tail(res.Stderr))
+			}
+		})
+	}
+}
+
+func TestRunReadOnlyOutsideDir(t *testing.T) {
+	if !Probe().ReadOnly {
+		t.Skipf("writes cannot be confined here (%s)", Probe())
+	}
+	tests := []struct {
+		name        string
+		script      string // $1 is a directory outside Dir
+		allowWrites bool
+		ok          bool
+		wantFile    string // relative to Dir, or "OUT/..." for outside
+	}{
+		{"outside is read-only", `echo x > "$1/f"`, false, false, ""},
+		{"outside writable with AllowWrites", `echo x > "$1/f"`, true, true, "OUT/f"},
+		{"relative path in Dir", `echo x > made.txt`, false, true, "made.txt"},
+		{"absolute path in Dir", `echo x > "$PWD/abs.txt"`, false, true, "abs.txt"},
+		{"subdirectory of Dir", `mkdir -p sub && echo x > sub/f`, false, true, "sub/f"},
+		{"TMPDIR is writable", `echo x > "$TMPDIR/tmp.txt"`, false, true, "tmp.txt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, outside := t.TempDir(), t.TempDir()
+			res, err := Run(t.Context(), Cmd{
+				Dir:    dir,
+				Args:   []string{"sh", "-c", tt.script, "sh", outside},
+				Limits: Limits{Time: 10 * time.Second, AllowWrites: tt.allowWrites},
+			})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.OK() != tt.ok {
+				t.Errorf("OK = %v, want %v (%s, stderr %q)", res.OK(), tt.ok, res.ExitText(), res.Stderr)
+			}
+			if !tt.allowWrites {
+				if _, err := os.Stat(filepath.Join(outside, "f")); err == nil {
+					t.Error("the command wrote outside its directory")
+				}
+			}
+			if tt.wantFile != "" {
+				path := filepath.Join(dir, tt.wantFile)
+				if rest, ok := strings.CutPrefix(tt.wantFile, "OUT/"); ok {
+					path = filepath.Join(outside, rest)
+				}
+				if b, err := os.ReadFile(path); err != nil || string(b) != "x\n" {
+					t.Errorf("%s = %q, %v; want \"x\\n\"", tt.wantFile, b, err)
+				}
+			}
+		})
+	}
+}
+
+// TestRunRelativeDir: a relative Dir is the same directory for the
+// confining script (which bind-mounts it) as for the command.
+func TestRunRelativeDir(t *testing.T) {
+	needSh(t)
+	parent := t.TempDir()
+	if err := os.Mkdir(filepath.Join(parent, "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(parent)
+	res, err := Run(t.Context(), Cmd{
+		Dir:    "work",
+		Args:   []string{"sh", "-c", "echo x > made.txt"},
+		Limits: Limits{Time: 10 * time.Second},
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !res.OK() {
+		t.Fatalf("%s, stderr %q", res.ExitText(), res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(parent, "work", "made.txt")); err != nil {
+		t.Errorf("made.txt not in the work directory: %v", err)
+	}
+}
+
+func TestRunStdin(t *testing.T) {
+	needSh(t)
+	tests := []struct {
+		name  string
+		stdin []byte
+		want  string
+	}{
+		{"text", []byte("3 4\nhello\n"), "3 4\nhello\n"},
+		{"empty", []byte{}, ""},
+		{"nil means none", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Run(t.Context(), Cmd{
+				Dir: t.TempDir(), Args: []string{"cat"}, Stdin: tt.stdin,
+				Limits: Limits{Time: 10 * time.Second},
+			})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.Stdout != tt.want || !res.OK() {
+				t.Errorf("stdout = %q (%s), want %q", res.Stdout, res.ExitText(), tt.want)
+			}
+		})
+	}
+}
+
+func TestRunExitCodeAndSignal(t *testing.T) {
+	needSh(t)
+	tests := []struct {
+		script   string
+		exitCode int
+		signal   string
+		text     string
+		ok       bool
+	}{
+		{"echo fine", 0, "", "exit status 0", true},
+		{"exit 3", 3, "", "exit status 3", false},
+		{"echo oops >&2; exit 1", 1, "", "exit status 1", false},
+		{"kill -SEGV $$", -1, "segmentation fault", "killed by signal segmentation fault", false},
+		{"kill -KILL $$", -1, "killed", "killed by signal killed", false},
+		{"kill -ABRT $$", -1, "aborted", "killed by signal aborted", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.script, func(t *testing.T) {
+			res, err := Run(t.Context(), Cmd{
+				Dir: t.TempDir(), Args: []string{"sh", "-c", tt.script},
+				Limits: Limits{Time: 10 * time.Second, Memory: 256 << 20},
+			})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.ExitCode != tt.exitCode || res.Signal != tt.signal || res.ExitText() != tt.text || res.OK() != tt.ok {
+				t.Errorf("got exit %d, signal %q, %q, OK %v; want %d, %q, %q, %v",
+					res.ExitCode, res.Signal, res.ExitText(), res.OK(), tt.exitCode, tt.signal, tt.text, tt.ok)
+			}
+			if res.TimedOut || res.MemoryExceeded {
+				t.Errorf("TimedOut = %v, MemoryExceeded = %v", res.TimedOut, res.MemoryExceeded)
+			}
+		})
+	}
+}
+
+func TestRunUnconfined(t *testing.T) {
+	needSh(t)
+	// No limits, network and writes allowed: the command runs directly.
+	dir := t.TempDir()
+	res, err := Run(t.Context(), Cmd{
+		Dir: dir, Args: []string{"sh", "-c", "pwd; exit 4"},
+		Limits: Limits{AllowNetwork: true, AllowWrites: true},
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.ExitCode != 4 {
+		t.Errorf("ExitCode = %d, want 4", res.ExitCode)
+	}
+	got, _ := os.Stat(strings.TrimSpace(res.Stdout))
+	want, _ := os.Stat(dir)
+	if got == nil || want == nil || !os.SameFile(got, want) {
+		t.Errorf("ran in %q, want %q", res.Stdout, dir)
+	}
+}
+
+func TestRunProgramInDir(t *testing.T) {
+	needSh(t)
+	for _, limits := range []Limits{
+		{Time: 10 * time.Second},
+		{AllowNetwork: true, AllowWrites: true},
+	} {
+		t.Run(fmt.Sprintf("%+v", limits), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "prog"), []byte("#!/bin/sh\necho from prog\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"./prog"}
+			res, err := Run(t.Context(), Cmd{Dir: dir, Args: args, Limits: limits})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.Stdout != "from prog\n" {
+				t.Errorf("stdout = %q (%s, stderr %q)", res.Stdout, res.ExitText(), res.Stderr)
+			}
+			if !slices.Equal(args, []string{"./prog"}) {
+				t.Errorf("Run changed the caller's Args to %q", args)
+			}
+		})
+	}
+}
+
+func TestRunArgsUnchanged(t *testing.T) {
+	needSh(t)
+	args := []string{"sh", "-c", "true"}
+	if _, err := Run(t.Context(), Cmd{Dir: t.TempDir(), Args: args}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(args, []string{"sh", "-c", "true"}) {
+		t.Errorf("Run changed the caller's Args to %q", args)
+	}
+}
+
+func TestRunNotRunnable(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		cmd      Cmd
+		notFound bool
+	}{
+		{"missing program on PATH", Cmd{Dir: dir, Args: []string{"fixloop-no-such-program"}}, true},
+		{"missing program in Dir", Cmd{Dir: dir, Args: []string{"./no-such-prog"}}, true},
+		{"missing absolute program", Cmd{Dir: dir, Args: []string{"/nonexistent/prog"}}, true},
+		{"no arguments", Cmd{Dir: dir}, false},
+		{"missing directory", Cmd{Dir: filepath.Join(dir, "nope"), Args: []string{"true"}}, false},
+		{"directory is a file", Cmd{Dir: file, Args: []string{"true"}}, false},
+		{"no directory", Cmd{Args: []string{"true"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Run(t.Context(), tt.cmd)
+			if err == nil {
+				t.Fatalf("Run = %+v, want an error", res)
+			}
+			if errors.Is(err, ErrNotFound) != tt.notFound {
+				t.Errorf("errors.Is(%v, ErrNotFound) = %v, want %v", err, !tt.notFound, tt.notFound)
+			}
+		})
+	}
+}
+
+func TestRunContextCanceled(t *testing.T) {
+	needSh(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := Run(ctx, Cmd{Dir: t.TempDir(), Args: []string{"sleep", "30"}, Limits: Limits{Time: time.Minute}})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Run = %+v, %v; want the context's error", res, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Run took %v after its context ended", d)
+	}
+}
+
+func TestRunOutputLimit(t *testing.T) {
+	needSh(t)
+	res, err := Run(t.Context(), Cmd{
+		Dir: t.TempDir(), Args: []string{"sh", "-c", "yes | head -c 200000; yes err | head -c 200000 >&2"},
+		OutputLimit: 1000, Limits: Limits{Time: 10 * time.Second},
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	for name, out := range map[string]string{"stdout": res.Stdout, "stderr": res.Stderr} {
+		if len(out) > 1200 || !strings.Contains(out, "omitted") {
+			t.Errorf("%s holds %d bytes, want about 1000 with an omission note", name, len(out))
+		}
+	}
+}
+
+func TestCapabilitiesString(t *testing.T) {
+	tests := []struct {
+		caps Capabilities
+		want string
+	}{
+		{Capabilities{Rlimits: true, Network: true, ReadOnly: true},
+			"enforced: wall-clock limit and process-group kill, CPU and memory rlimits, no network, read-only outside the work directory"},
+		{Capabilities{Rlimits: true},
+			"enforced: wall-clock limit and process-group kill, CPU and memory rlimits; not available here: no network, read-only outside the work directory"},
+		{Capabilities{},
+			"enforced: wall-clock limit and process-group kill; not available here: CPU and memory rlimits, no network, read-only outside the work directory"},
+	}
+	for _, tt := range tests {
+		if got := tt.caps.String(); got != tt.want {
+			t.Errorf("%+v.String() =\n%q, want\n%q", tt.caps, got, tt.want)
+		}
+	}
+}
+
+func TestProbeIsConsistent(t *testing.T) {
+	c := Probe()
+	if c != Probe() {
+		t.Error("Probe changed its answer")
+	}
+	if (c.Network || c.ReadOnly) && !c.Rlimits {
+		t.Errorf("%+v: namespaces without a shell", c)
+	}
+	t.Log(c)
+}
+
+func TestOutOfMemory(t *testing.T) {
+	tests := []struct {
+		output string
+		want   bool
+	}{
+		{"terminate called after throwing an instance of 'std::bad_alloc'", true},
+		{"Traceback (most recent call last):\nMemoryError", true},
+		{"Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space", true},
+		{"fatal error: runtime: out of memory", true},
+		{"Segmentation fault", false},
+		{"ZeroDivisionError: division by zero", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := OutOfMemory(tt.output); got != tt.want {
+			t.Errorf("OutOfMemory(%q) = %v, want %v", tt.output, got, tt.want)
+		}
+	}
+}
+
+func TestResultExitText(t *testing.T) {
+	tests := []struct {
+		res  Result
+		text string
+		ok   bool
+	}{
+		{Result{}, "exit status 0", true},
+		{Result{ExitCode: 2}, "exit status 2", false},
+		{Result{ExitCode: -1, Signal: "segmentation fault"}, "killed by signal segmentation fault", false},
+		{Result{ExitCode: -1, Signal: "killed", TimedOut: true}, "time limit exceeded", false},
+		{Result{MemoryExceeded: true}, "exit status 0", false},
+	}
+	for _, tt := range tests {
+		if got := tt.res.ExitText(); got != tt.text {
+			t.Errorf("%+v.ExitText() = %q, want %q", tt.res, got, tt.text)
+		}
+		if got := tt.res.OK(); got != tt.ok {
+			t.Errorf("%+v.OK() = %v, want %v", tt.res, got, tt.ok)
+		}
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 300 {
+		return "…" + s[len(s)-300:]
+	}
+	return s
+}

@@ -1,0 +1,274 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/cpp"
+	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/runner/java"
+	"github.com/fixloop/fixloop/runner/judge"
+	"github.com/fixloop/fixloop/runner/langs"
+	"github.com/fixloop/fixloop/runner/lintcmd"
+	"github.com/fixloop/fixloop/runner/python"
+	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/runner/tool"
+	"github.com/fixloop/fixloop/server/config"
+)
+
+// Toolset builds the linters and test runners of every language for a
+// configuration. It keeps what is expensive to rebuild (the Go analyzer
+// and its caches, the go test runners) across configuration changes that do
+// not touch it.
+type Toolset struct {
+	logger *slog.Logger
+	// goTests and goCandidates run go test for open files and, sandboxed,
+	// for session candidates.
+	goTests      runner.Tester
+	goCandidates runner.Tester
+
+	mu       sync.Mutex
+	analyzer runner.Linter
+	goKey    goSettings
+}
+
+// goSettings are the settings the Go analyzer is built from.
+type goSettings struct {
+	checks      string
+	maxFileSize int
+}
+
+// NewToolset returns a toolset with fresh Go test runners.
+func NewToolset(logger *slog.Logger) *Toolset {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Toolset{
+		logger:       logger,
+		goTests:      gotest.New(logger),
+		goCandidates: gotest.NewSandboxed(logger, gotest.CandidateSandbox()),
+	}
+}
+
+// goAnalyzer returns the Go analyzer for cfg, reusing the last one when its
+// settings did not change.
+func (t *Toolset) goAnalyzer(cfg config.Config) (runner.Linter, error) {
+	key := goSettings{checks: strings.Join(cfg.Staticcheck.Checks, ",") + fmt.Sprint(cfg.Staticcheck.Checks == nil), maxFileSize: cfg.MaxFileSize}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.analyzer != nil && t.goKey == key {
+		return t.analyzer, nil
+	}
+	a, err := GoLinter(t.logger)(cfg)
+	if err != nil {
+		return nil, err
+	}
+	t.analyzer, t.goKey = a, key
+	return a, nil
+}
+
+// Linter returns the linter of every language for cfg: the in-process Go
+// analyzers, pylint/flake8/pyright, g++ and clang-tidy, javac and
+// checkstyle, and the configured command linters.
+func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
+	goLinter, err := t.goAnalyzer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	py, err := python.NewLinter(python.LinterOptions{Linters: cfg.Python.Linters, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	if err != nil {
+		return nil, fmt.Errorf("setting up the Python linters: %w", err)
+	}
+	cc, err := cpp.NewLinter(cpp.LinterOptions{Checks: cfg.Cpp.Checks, Flags: cfg.Cpp.Flags, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	if err != nil {
+		return nil, fmt.Errorf("setting up the C++ linters: %w", err)
+	}
+	jv, err := java.NewLinter(java.LinterOptions{Checkstyle: cfg.Java.Checkstyle, Classpath: cfg.Java.Classpath, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	if err != nil {
+		return nil, fmt.Errorf("setting up the Java linters: %w", err)
+	}
+	l := &langs.Linter{ByLanguage: map[string]runner.Linter{
+		langs.Go: goLinter, langs.Python: py, langs.Cpp: cc, langs.Java: jv,
+	}}
+	for _, spec := range cfg.Linters {
+		g, err := lintcmd.New(commandSpec(spec), t.logger)
+		if err != nil {
+			return nil, fmt.Errorf("setting up the linter %q: %w", spec.Name, err)
+		}
+		l.Generic = append(l.Generic, g)
+	}
+	return l, nil
+}
+
+// Testers returns the test runners for cfg: one for open files and one,
+// sandboxed, for session candidates. Outside Go both run in a sandboxed
+// copy of the project.
+func (t *Toolset) Testers(cfg config.Config) (tests, candidates runner.Tester) {
+	return t.tester(cfg, t.goTests), t.tester(cfg, t.goCandidates)
+}
+
+func (t *Toolset) tester(cfg config.Config, goTester runner.Tester) runner.Tester {
+	memory := cfg.Judge.MemoryLimit
+	by := map[string]runner.Tester{
+		langs.Go:     goTester,
+		langs.Python: python.NewTester(python.TesterOptions{Logger: t.logger, MemoryLimit: memory}),
+		langs.Java:   java.NewTester(java.TesterOptions{Classpath: cfg.Java.Classpath, Logger: t.logger, MemoryLimit: memory}),
+	}
+	if len(cfg.Cpp.Test) > 0 {
+		by[langs.Cpp] = cpp.NewCommandTester(cpp.CommandTesterOptions{Command: cfg.Cpp.Test, JUnitXML: cfg.Cpp.JUnitXML, Logger: t.logger, MemoryLimit: memory})
+	} else {
+		by[langs.Cpp] = &makeTestTester{make: cpp.NewCommandTester(cpp.CommandTesterOptions{Command: []string{"make", "test"}, Logger: t.logger, MemoryLimit: memory})}
+	}
+	js := judgeSpecs{cfg: cfg.Judge}
+	return &langs.Tester{
+		ByLanguage:   by,
+		Judge:        judge.NewTester(js.spec, t.logger),
+		JudgeApplies: func(file string) bool { _, ok := js.spec(file); return ok },
+	}
+}
+
+// makeTestTester runs `make test` for C++ files whose project has a
+// Makefile with a test target, when no test command is configured; other
+// projects have no tests.
+type makeTestTester struct{ make runner.Tester }
+
+// makeTestTarget matches a Makefile rule named test.
+var makeTestTarget = regexp.MustCompile(`(?m)^test\s*:`)
+
+func (m *makeTestTester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
+	root := cpp.ProjectRoot(file)
+	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if err == nil && makeTestTarget.Match(data) {
+			return m.make.Test(ctx, file, overlay, timeout)
+		}
+	}
+	return &runner.TestReport{Package: root}, nil
+}
+
+func (m *makeTestTester) Invalidate(dir string) { m.make.Invalidate(dir) }
+
+// judgeSpecs decides which files judge-style cases apply to, and with what
+// build and run commands.
+type judgeSpecs struct{ cfg config.Judge }
+
+// spec returns the judge spec for file: the configured commands, else the
+// language's defaults, with the cases of the judge directory (relative to
+// the file's directory) and the configured cases. In mode "auto" cases
+// apply only when there are some.
+func (j judgeSpecs) spec(file string) (judge.Spec, bool) {
+	c := j.cfg
+	if c.Mode == "off" {
+		return judge.Spec{}, false
+	}
+	lang := langs.Detect(file, "")
+	spec := judge.DefaultSpec(lang)
+	if c.Build != nil { // [] means no build step
+		spec.Build = c.Build
+	}
+	if len(c.Run) > 0 {
+		spec.Run = c.Run
+	}
+	if len(spec.Run) == 0 {
+		return judge.Spec{}, false
+	}
+	dir := c.Dir
+	if dir == "" {
+		dir = "tests"
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(file), dir)
+	}
+	spec.Dir = dir
+	for _, cs := range c.Cases {
+		spec.Cases = append(spec.Cases, judge.Case{Name: cs.Name, Input: []byte(cs.Input), Output: []byte(cs.Output)})
+	}
+	spec.TimeLimit, spec.MemoryLimit, spec.Compare = c.TimeLimit, c.MemoryLimit, c.Compare
+	if c.Mode == "on" {
+		return spec, true
+	}
+	return spec, len(spec.Cases) > 0 || hasJudgeInputs(dir)
+}
+
+// hasJudgeInputs reports whether dir holds judge inputs (input_N.txt or
+// N.in).
+func hasJudgeInputs(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, "input_") && strings.HasSuffix(n, ".txt") || strings.HasSuffix(n, ".in") {
+			return true
+		}
+	}
+	return false
+}
+
+// commandSpec converts a configured command linter to the runner's spec.
+func commandSpec(c config.Linter) lintcmd.Spec {
+	s := lintcmd.Spec{
+		Name: c.Name, Command: c.Command, Extensions: c.Extensions, Input: c.Input,
+		Errorformat: c.Errorformat, Output: c.Output, ExitCodes: c.ExitCodes,
+		Debounce: c.Debounce, OnSave: c.OnSave, Package: c.Package, Timeout: c.Timeout, Env: c.Env,
+	}
+	if c.JSON != nil {
+		j := *c.JSON
+		s.JSON = &lintcmd.JSONMapping{
+			Items: j.Items, File: j.File, Line: j.Line, Column: j.Column, EndLine: j.EndLine, EndColumn: j.EndColumn,
+			Code: j.Code, Message: j.Message, Severity: j.Severity, SeverityMap: j.SeverityMap,
+			ColumnOffset: j.ColumnOffset, LineOffset: j.LineOffset,
+		}
+	}
+	if c.Category != "" {
+		s.Category = runner.Category(c.Category)
+	}
+	if len(c.Categories) > 0 {
+		s.CategoryMap = make(map[string]runner.Category, len(c.Categories))
+		for k, v := range c.Categories {
+			s.CategoryMap[k] = runner.Category(v)
+		}
+	}
+	if u, err := lintcmd.ParseColumnUnit(c.ColumnUnit); err == nil {
+		s.ColumnUnit = u // the configuration validated it
+	}
+	return s
+}
+
+// Discover finds every external tool fixloop can use under cfg (the
+// command linters included) and reads the versions of those found.
+func Discover(ctx context.Context, cfg config.Config) []tool.Status {
+	var all []tool.Tool
+	all = append(all, tool.Tool{Name: "go", Language: langs.Go, Commands: []string{"go"}, Package: "Go distribution (https://go.dev/dl)", VersionArgs: []string{"version"}})
+	all = append(all, python.Tools()...)
+	all = append(all, cpp.Tools()...)
+	out := tool.Discover(ctx, all)
+	out = append(out, java.Discover(ctx)...)
+	var generic []tool.Tool
+	for _, spec := range cfg.Linters {
+		if g, err := lintcmd.New(commandSpec(spec), nil); err == nil {
+			generic = append(generic, g.Tool())
+		}
+	}
+	return append(out, tool.Discover(ctx, generic)...)
+}
+
+// Diagnose returns notes about the environment worth telling a user who
+// lists the tools: what the sandbox enforces here, and interpreter
+// mismatches.
+func Diagnose(ctx context.Context) []string {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	notes := []string{"sandbox: " + sandbox.Probe().String()}
+	notes = append(notes, python.Diagnose(ctx)...)
+	return notes
+}
