@@ -75,7 +75,13 @@ type Applier interface {
 type Linter struct {
 	ByLanguage map[string]runner.Linter
 	Generic    []Applier
+	// Timeout bounds each linter's run (0: DefaultLintTimeout); a linter
+	// that hangs becomes a note and the others' alerts stay.
+	Timeout time.Duration
 }
+
+// DefaultLintTimeout bounds one linter's run on one file.
+const DefaultLintTimeout = 2 * time.Minute
 
 // Applies reports whether any linter checks file.
 func (l *Linter) Applies(file string) bool {
@@ -109,14 +115,11 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	if len(linters) == 0 {
 		return nil, fmt.Errorf("linting %s: %w", filepath.Base(file), ErrUnsupported)
 	}
-	if len(linters) == 1 {
-		return linters[0].Lint(ctx, file, overlay)
-	}
 	results := make([]*runner.LintResult, len(linters))
 	errs := make([]error, len(linters))
 	var wg sync.WaitGroup
 	for i, lt := range linters {
-		wg.Go(func() { results[i], errs[i] = lt.Lint(ctx, file, overlay) })
+		wg.Go(func() { results[i], errs[i] = l.lintOne(ctx, lt, file, overlay) })
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -154,6 +157,22 @@ func (l *Linter) LintsOnSave(file string) bool {
 		}
 	}
 	return false
+}
+
+// lintOne runs one linter under the timeout; a run cut short by it is an
+// error that says so.
+func (l *Linter) lintOne(ctx context.Context, lt runner.Linter, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	timeout := l.Timeout
+	if timeout <= 0 {
+		timeout = DefaultLintTimeout
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := lt.Lint(tctx, file, overlay)
+	if ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+		return nil, fmt.Errorf("a linter of %s did not finish within %s and was stopped", filepath.Base(file), timeout)
+	}
+	return res, err
 }
 
 // Invalidate forwards to every linter.

@@ -128,3 +128,52 @@ func TestTesterDispatch(t *testing.T) {
 		}
 	}
 }
+
+// hangingLinter blocks until its context is done.
+type hangingLinter struct{}
+
+func (hangingLinter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+func (hangingLinter) Invalidate(string) {}
+
+func TestLinterTimeout(t *testing.T) {
+	py := &fakeLinter{source: "pylint"}
+	l := &Linter{
+		ByLanguage: map[string]runner.Linter{Python: py, Cpp: hangingLinter{}},
+		Generic:    []Applier{&hangingApplier{}},
+		Timeout:    50 * time.Millisecond,
+	}
+	start := time.Now()
+	r, err := l.Lint(context.Background(), "/p/a.py", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %v", time.Since(start))
+	}
+	if got := sources(r); !slices.Equal(got, []string{"fixloop", "pylint"}) {
+		t.Errorf("sources = %v, want the note and pylint's alert", got)
+	}
+	for _, a := range r.Alerts {
+		if a.Source == "fixloop" && !strings.Contains(a.Message, "did not finish within 50ms") {
+			t.Errorf("note = %q", a.Message)
+		}
+	}
+	// The language's own linter hanging, alone: a note, not an error.
+	r, err = l.Lint(context.Background(), "/p/a.cc", nil)
+	if err != nil || len(r.Alerts) != 1 || r.Alerts[0].Source != "fixloop" {
+		t.Errorf("hanging C++ linter: %+v, %v", r, err)
+	}
+	// The caller cancelling is an error, not a note.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := l.Lint(ctx, "/p/a.cc", nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+}
+
+type hangingApplier struct{ hangingLinter }
+
+func (*hangingApplier) Applies(file string) bool { return strings.HasSuffix(file, ".py") }

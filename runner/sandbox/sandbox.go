@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +41,16 @@ type Limits struct {
 	// AllowWrites keeps the rest of the file system writable; by default
 	// only the command's directory is, where possible.
 	AllowWrites bool
+	// Processes caps the processes and threads the command may have at
+	// once (a pids cgroup), where the platform allows; 0 means
+	// DefaultProcesses, a negative value no cap. A fork bomb then fails to
+	// fork instead of filling the machine.
+	Processes int
 }
+
+// DefaultProcesses is the process and thread cap of a run: room for a JVM,
+// a compiler driver and its children, or a test runner.
+const DefaultProcesses = 512
 
 // Cmd is one command to run.
 type Cmd struct {
@@ -83,9 +93,10 @@ func (r *Result) OK() bool {
 
 // Capabilities says what this machine lets the sandbox enforce.
 type Capabilities struct {
-	Rlimits  bool // time and memory rlimits (a POSIX shell)
-	Network  bool // network cut (new network namespace)
-	ReadOnly bool // writes confined to the work directory (mount namespace)
+	Rlimits   bool // time and memory rlimits (a POSIX shell)
+	Network   bool // network cut (new network namespace)
+	ReadOnly  bool // writes confined to the work directory (mount namespace)
+	Processes bool // process count capped (a writable pids cgroup)
 }
 
 // String describes the capabilities for `fixloop check --tools` and logs.
@@ -102,6 +113,7 @@ func (c Capabilities) String() string {
 	add(c.Rlimits, "CPU and memory rlimits")
 	add(c.Network, "no network")
 	add(c.ReadOnly, "read-only outside the work directory")
+	add(c.Processes, "process count cap (pids cgroup)")
 	s := "enforced: " + strings.Join(have, ", ")
 	if len(lack) > 0 {
 		s += "; not available here: " + strings.Join(lack, ", ")
@@ -126,6 +138,7 @@ var probe = sync.OnceValue(func() Capabilities {
 	if runtime.GOOS != "linux" {
 		return c
 	}
+	c.Processes = pidsRoot() != ""
 	if _, err := exec.LookPath("unshare"); err != nil {
 		return c
 	}
@@ -137,7 +150,7 @@ var probe = sync.OnceValue(func() Capabilities {
 		return c
 	}
 	defer os.RemoveAll(dir)
-	args := append(unshareArgs(true), "sh", "-c", confineScript(Limits{}, true), "fixloop-sandbox", dir, "true")
+	args := append(unshareArgs(true), "sh", "-c", confineScript(Limits{}, true, ""), "fixloop-sandbox", dir, "true")
 	if err := exec.CommandContext(ctx, args[0], args[1:]...).Run(); err == nil {
 		c.Network, c.ReadOnly = true, true
 	}
@@ -164,9 +177,12 @@ func unshareArgs(cutNetwork bool) []string {
 // mount below the bind mount, which turns read-only with the rest: the
 // script changes into DIR again after binding it, so that relative paths
 // ("g++ -o prog", "javac -d .") land on the writable bind mount.
-func confineScript(l Limits, readOnly bool) string {
+func confineScript(l Limits, readOnly bool, cgroup string) string {
 	var s strings.Builder
 	s.WriteString("W=\"$1\"; shift\nfail() { echo \"" + setupErrorPrefix + "$1\" >&2; exit 125; }\n")
+	if cgroup != "" {
+		fmt.Fprintf(&s, "echo $$ > %s/cgroup.procs || fail 'cannot join the process cgroup'\n", shellQuote(cgroup))
+	}
 	if l.Memory > 0 {
 		fmt.Fprintf(&s, "ulimit -d %d || fail 'cannot set the memory limit'\n", max(l.Memory/1024, 1))
 	}
@@ -216,8 +232,15 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	cutNetwork := caps.Network && !c.Limits.AllowNetwork
 	readOnly := caps.ReadOnly && !c.Limits.AllowWrites
 	confine := (caps.Rlimits && (c.Limits.Memory > 0 || c.Limits.Time > 0)) || cutNetwork || readOnly
+	var cg *pidsCgroup
+	if confine && caps.Processes && c.Limits.Processes >= 0 {
+		if cg, err = newPidsCgroup(cmp.Or(c.Limits.Processes, DefaultProcesses)); err != nil {
+			return nil, err
+		}
+		defer cg.remove()
+	}
 	if confine {
-		wrapped := []string{"sh", "-c", confineScript(c.Limits, readOnly), "fixloop-sandbox", dir}
+		wrapped := []string{"sh", "-c", confineScript(c.Limits, readOnly, cg.path()), "fixloop-sandbox", dir}
 		if cutNetwork || readOnly {
 			wrapped = append(unshareArgs(cutNetwork), wrapped...)
 		}
@@ -250,6 +273,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	err = cmd.Run()
 	wall := time.Since(start)
 	proc.KillGroup(cmd)
+	cg.killAll() // what left the process group (setsid) dies too
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

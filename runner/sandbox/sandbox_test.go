@@ -474,12 +474,12 @@ func TestCapabilitiesString(t *testing.T) {
 		caps Capabilities
 		want string
 	}{
-		{Capabilities{Rlimits: true, Network: true, ReadOnly: true},
-			"enforced: wall-clock limit and process-group kill, CPU and memory rlimits, no network, read-only outside the work directory"},
+		{Capabilities{Rlimits: true, Network: true, ReadOnly: true, Processes: true},
+			"enforced: wall-clock limit and process-group kill, CPU and memory rlimits, no network, read-only outside the work directory, process count cap (pids cgroup)"},
 		{Capabilities{Rlimits: true},
-			"enforced: wall-clock limit and process-group kill, CPU and memory rlimits; not available here: no network, read-only outside the work directory"},
+			"enforced: wall-clock limit and process-group kill, CPU and memory rlimits; not available here: no network, read-only outside the work directory, process count cap (pids cgroup)"},
 		{Capabilities{},
-			"enforced: wall-clock limit and process-group kill; not available here: CPU and memory rlimits, no network, read-only outside the work directory"},
+			"enforced: wall-clock limit and process-group kill; not available here: CPU and memory rlimits, no network, read-only outside the work directory, process count cap (pids cgroup)"},
 	}
 	for _, tt := range tests {
 		if got := tt.caps.String(); got != tt.want {
