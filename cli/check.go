@@ -50,6 +50,9 @@ type checkTests struct {
 	Failures    []runner.TestFailure `json:"failures"`
 	BuildErrors []checkDiagnostic    `json:"build_errors,omitempty"`
 	Message     string               `json:"message,omitempty"`
+	// Error says why the tests could not run (a test tool not installed,
+	// judge cases without outputs); check then exits 1.
+	Error string `json:"error,omitempty"`
 }
 
 // checkOutput is check's JSON document.
@@ -165,7 +168,9 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
 	case err != nil:
-		return nil, fmt.Errorf("running the tests of %s: %w", path, err)
+		// A missing test tool or unusable cases: the lint results stand,
+		// and the reason the tests did not run is reported (exit 1).
+		out.Tests.Error = fmt.Sprintf("tests not run: %v", err)
 	case rep == nil:
 		out.Tests.Message = "tests not run: the file is not in a Go module"
 	case rep.Total == 0 && !rep.BuildFailed && !rep.TimedOut:
@@ -225,7 +230,7 @@ func (o *checkOutput) hasProblems() bool {
 		}
 	}
 	t := o.Tests
-	return t.Failed > 0 || t.BuildFailed || t.TimedOut
+	return t.Failed > 0 || t.BuildFailed || t.TimedOut || t.Error != ""
 }
 
 // printCheck writes check's human-readable table.
@@ -246,6 +251,8 @@ func printCheck(w io.Writer, o *checkOutput) {
 	}
 	t := o.Tests
 	switch {
+	case t.Error != "":
+		fmt.Fprintf(w, "\n%s\n", t.Error)
 	case !t.Ran:
 		fmt.Fprintf(w, "\n%s\n", t.Message)
 	case t.BuildFailed && t.Verdict != "":

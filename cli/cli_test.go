@@ -34,7 +34,7 @@ func TestHelpAndUsage(t *testing.T) {
 		{"check without file", []string{"check"}, 2, "", "exactly one FILE"},
 		{"check bad flag", []string{"check", "--nope", "x.go"}, 2, "", "unknown flag"},
 		{"check missing file", []string{"check", "does-not-exist.go"}, 2, "", "does-not-exist.go"},
-		{"not a Go file", []string{"check", "../README.md"}, 2, "", "fixloop checks Go files"},
+		{"unsupported file", []string{"check", "../README.md"}, 2, "", "fixloop has no linter for .md files"},
 		{"bad log level", []string{"check", "--log-level", "loud", "x.go"}, 2, "", "--log-level"},
 	}
 	for _, tt := range tests {

@@ -113,7 +113,7 @@ func (t *CommandTester) Test(ctx context.Context, file string, overlay map[strin
 		return nil, fmt.Errorf("running the C++ tests of %s: %w", file, err)
 	}
 	root := ProjectRoot(file)
-	rep := &runner.TestReport{Package: root}
+	rep := &runner.TestReport{Package: root, Tool: "tests"}
 	if len(t.command) == 0 {
 		return rep, nil
 	}

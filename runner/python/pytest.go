@@ -66,7 +66,7 @@ func (r *pytestRun) env() []string {
 // report turns the sandbox's result and pytest's JUnit report into a
 // TestReport on the original tree.
 func (r *pytestRun) report(ctx context.Context, res *sandbox.Result) (*runner.TestReport, error) {
-	rep := &runner.TestReport{Package: r.root, Failures: []runner.TestFailure{}}
+	rep := &runner.TestReport{Package: r.root, Tool: SourcePytest, Failures: []runner.TestFailure{}}
 	output := strings.TrimSpace(res.Stdout + "\n" + res.Stderr)
 	rep.Output = lastBytes(output, outputTail)
 	found, err := readJUnit(r.junitPath(), rep)
