@@ -213,15 +213,9 @@ func TestLangsDiagnosticsOnExamples(t *testing.T) {
 			if f.FailureAt != "" && !strings.Contains(msg, "("+f.FailureAt+")") {
 				t.Errorf("test summary %q does not point at %s", msg, f.FailureAt)
 			}
-			t.Run("test source", func(t *testing.T) {
-				if got := lsptest.Source(summary); got != f.TestSource {
-					if got == "go test" {
-						// handlers/convert.go reportTool reads "" as "go test".
-						t.Skipf("BUG: the %s test runner leaves TestReport.Tool empty, so its results show as %q instead of %q", f.Name, got, f.TestSource)
-					}
-					t.Errorf("test results' source %q, want %q", got, f.TestSource)
-				}
-			})
+			if got := lsptest.Source(summary); got != f.TestSource {
+				t.Errorf("test results' source %q, want %q", got, f.TestSource)
+			}
 
 			// The model actions are offered when the user opens the menu.
 			titles := map[string]bool{}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fixloop/fixloop/runner/proc"
 )
@@ -48,7 +49,7 @@ func runTool(ctx context.Context, dir string, stdin []byte, path string, args ..
 	case errors.As(err, &exitErr):
 		out.exitCode = exitErr.ExitCode()
 		if out.exitCode < 0 {
-			return nil, fmt.Errorf("%s was killed (%v): %s", path, err, firstLines(out.stderr, 5))
+			return nil, fmt.Errorf("%s was killed (%v): %s", path, err, excerpt(out.stderr, 5))
 		}
 	case errors.Is(err, exec.ErrWaitDelay):
 	default:
@@ -60,18 +61,68 @@ func runTool(ctx context.Context, dir string, stdin []byte, path string, args ..
 	return out, nil
 }
 
-// firstLines returns up to n non-empty lines of s, for error messages.
+// maxMessageLine bounds each line of a tool's output quoted in a message,
+// so that one huge line (megabytes without a newline) cannot make one.
+const maxMessageLine = 300
+
+// firstLines returns up to n non-empty lines of s, each cut to
+// maxMessageLine bytes, for error messages.
 func firstLines(s string, n int) string {
 	var keep []string
 	for line := range strings.Lines(s) {
 		if line = strings.TrimSpace(line); line != "" {
-			keep = append(keep, line)
+			keep = append(keep, clipLine(line))
 			if len(keep) == n {
 				break
 			}
 		}
 	}
 	return strings.Join(keep, "\n")
+}
+
+// excerpt returns up to n non-empty lines of s for an error message: all of
+// them when they fit, else the first line, "…" and the last n-1 lines, as
+// a Python traceback names its exception at the end.
+func excerpt(s string, n int) string {
+	var lines []string
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			lines = append(lines, clipLine(line))
+		}
+	}
+	if len(lines) <= n || n < 2 {
+		return strings.Join(lines[:min(n, len(lines))], "\n")
+	}
+	return lines[0] + "\n…\n" + strings.Join(lines[len(lines)-(n-1):], "\n")
+}
+
+// clipLine cuts a line to maxMessageLine bytes, at a rune boundary.
+func clipLine(line string) string {
+	if len(line) <= maxMessageLine {
+		return line
+	}
+	n := maxMessageLine
+	for n > 0 && !utf8.RuneStart(line[n]) {
+		n--
+	}
+	return line[:n] + "…"
+}
+
+// stderrExcerpt is excerpt(stderr, 5), or says that stderr was empty.
+func stderrExcerpt(stderr string) string {
+	if s := excerpt(stderr, 5); s != "" {
+		return s
+	}
+	return "nothing on stderr"
+}
+
+// describeOutput quotes the start of what a tool printed, or says it
+// printed nothing, for error messages.
+func describeOutput(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "no output"
+	}
+	return fmt.Sprintf("%q", firstLines(s, 2))
 }
 
 // lastBytes returns at most n bytes from the end of s, cut at a line start

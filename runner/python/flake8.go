@@ -21,13 +21,20 @@ func runFlake8(ctx context.Context, path string, job *lintJob) ([]runner.Alert, 
 		return nil, fmt.Errorf("running flake8: %w", err)
 	}
 	if out.exitCode != 0 && out.exitCode != 1 { // 1: there are findings
-		return nil, fmt.Errorf("running flake8: exit status %d: %s", out.exitCode, firstLines(out.stderr+out.stdout, 5))
+		return nil, fmt.Errorf("running flake8: exit status %d: %s", out.exitCode, excerpt(out.stderr+out.stdout, 5))
 	}
 	var alerts []runner.Alert
 	for line := range strings.Lines(out.stdout) {
 		if a, ok := parseFlake8Line(strings.TrimRight(line, "\r\n"), job.file, job.text); ok {
 			alerts = append(alerts, a)
 		}
+	}
+	// Lines flake8 prints besides findings (--count, --statistics) are
+	// skipped; but exit status 1 says there are findings, so not one
+	// readable line means the output is not flake8's.
+	if out.exitCode == 1 && len(alerts) == 0 {
+		return nil, fmt.Errorf("running flake8: its exit status 1 says it found problems, but it printed none in the expected format (%s): %s",
+			describeOutput(out.stdout), stderrExcerpt(out.stderr))
 	}
 	return alerts, nil
 }

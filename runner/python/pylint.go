@@ -27,6 +27,10 @@ type pylintMessage struct {
 // not run as asked; the other bits say which kinds of messages it emitted.
 const pylintUsageError = 32
 
+// pylintMaxStatus is the largest exit status pylint itself uses (all six
+// bits set); a larger one comes from a crash or a signal.
+const pylintMaxStatus = 63
+
 // pylintRuneColumns are pylint messages placed by token or text positions,
 // which count characters; all others come from ast nodes and count bytes.
 var pylintRuneColumns = map[string]bool{
@@ -45,12 +49,22 @@ func runPylint(ctx context.Context, path string, job *lintJob) ([]runner.Alert, 
 	if err != nil {
 		return nil, fmt.Errorf("running pylint: %w", err)
 	}
+	if out.exitCode > pylintMaxStatus {
+		return nil, fmt.Errorf("running pylint: it ended with exit status %d, which is no pylint status (a crash?): %s",
+			out.exitCode, stderrExcerpt(out.stderr))
+	}
 	if out.exitCode&pylintUsageError != 0 {
 		return nil, fmt.Errorf("running pylint: usage error (exit status %d): %s", out.exitCode, firstLines(out.stderr+out.stdout, 5))
 	}
+	if strings.TrimSpace(out.stdout) == "" && out.exitCode != 0 {
+		// pylint prints "[]" when it finds nothing; a status saying it
+		// found something with no report at all means it broke.
+		return nil, fmt.Errorf("running pylint: it printed no report, though its exit status %d says it found problems: %s",
+			out.exitCode, stderrExcerpt(out.stderr))
+	}
 	msgs, err := parsePylint(out.stdout)
 	if err != nil {
-		return nil, fmt.Errorf("running pylint (exit status %d, %s): %w", out.exitCode, firstLines(out.stderr, 3), err)
+		return nil, fmt.Errorf("running pylint (exit status %d): %w; stderr: %s", out.exitCode, err, stderrExcerpt(out.stderr))
 	}
 	alerts := make([]runner.Alert, 0, len(msgs))
 	for _, m := range msgs {
@@ -62,7 +76,8 @@ func runPylint(ctx context.Context, path string, job *lintJob) ([]runner.Alert, 
 	return alerts, nil
 }
 
-// parsePylint reads pylint's JSON report. An empty output is an empty list.
+// parsePylint reads pylint's JSON report. An empty output is an empty list
+// (runPylint has already rejected one with a non-zero exit status).
 func parsePylint(stdout string) ([]pylintMessage, error) {
 	s := strings.TrimSpace(stdout)
 	if s == "" {

@@ -52,11 +52,11 @@ func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert,
 		return nil, fmt.Errorf("running pyright: %w", err)
 	}
 	if out.exitCode != 0 && out.exitCode != 1 { // 1: there are errors
-		return nil, fmt.Errorf("running pyright: exit status %d: %s", out.exitCode, firstLines(out.stderr+out.stdout, 5))
+		return nil, fmt.Errorf("running pyright: exit status %d: %s", out.exitCode, excerpt(out.stderr+out.stdout, 5))
 	}
 	rep, err := parsePyright(out.stdout)
 	if err != nil {
-		return nil, fmt.Errorf("running pyright: %w", err)
+		return nil, fmt.Errorf("running pyright (exit status %d): %w; stderr: %s", out.exitCode, err, stderrExcerpt(out.stderr))
 	}
 	real, err := filepath.EvalSymlinks(standIn)
 	if err != nil {
@@ -76,7 +76,7 @@ func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert,
 func parsePyright(stdout string) (*pyrightReport, error) {
 	i := strings.IndexByte(stdout, '{')
 	if i < 0 {
-		return nil, fmt.Errorf("no JSON report in its output %q", firstLines(stdout, 3))
+		return nil, fmt.Errorf("no JSON report in its output (%s)", describeOutput(stdout))
 	}
 	var rep pyrightReport
 	if err := json.Unmarshal([]byte(stdout[i:]), &rep); err != nil {
