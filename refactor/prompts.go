@@ -75,11 +75,11 @@ func language(path string) (name, fence string) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".go":
 		return "Go", "go"
-	case ".py":
+	case ".py", ".pyi":
 		return "Python", "python"
 	case ".java":
 		return "Java", "java"
-	case ".cc", ".cpp", ".cxx", ".hpp", ".h":
+	case ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h":
 		return "C++", "cpp"
 	}
 	return "source", ""

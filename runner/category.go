@@ -28,8 +28,10 @@ var goPerformanceChecks = map[string]bool{
 	"SA6006": true, // io.WriteString with a []byte conversion
 }
 
-// CategoryFor maps a (source, code) pair to a category. The mapping is
-// documented in the README ("How diagnostics map to checks"):
+// CategoryFor maps a Go tool's (source, code) pair to a category; the
+// other languages' runners classify their own alerts, and
+// runner/taxonomy.Category covers every tool. The mapping is documented in
+// the README ("How diagnostics map to checks"):
 //
 //   - compiler errors, go test failures and every vet analyzer: Error-prone
 //   - staticcheck SA*: Error-prone, except the SA6 performance checks: Performance

@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"github.com/fixloop/fixloop/runner/taxonomy"
 	"os"
 	"path/filepath"
 
@@ -18,7 +19,7 @@ import (
 // New per category come from comparing the original with the offered
 // candidate the way the session does (fixed alerts among the targets, every
 // new alert). An alert without a category is classified by
-// runner.CategoryFor.
+// taxonomy.Category.
 func FromRecord(rec *refactor.Record) Session {
 	s := Session{
 		ID: rec.ID, Created: rec.Created, Workspace: workspace(rec.File), File: rec.File,
@@ -83,7 +84,7 @@ func category(a runner.Alert) runner.Category {
 	if a.Category != "" {
 		return a.Category
 	}
-	return runner.CategoryFor(a.Source, a.Code)
+	return taxonomy.Category(a.Source, a.Code)
 }
 
 // targeted reports whether a is among targets, matched as the session
