@@ -9,113 +9,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixloop/fixloop/internal/langfixture"
+
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/java"
 )
 
 // Command-line tests of the Python, C++ and Java support and of judge-style
 // cases, with the real tools. The facts about the example projects and the
 // edits scripted model answers are made of are in
 // testdata/sessions-langs/langs.json, shared with server/langs_e2e_test.go.
-
-// langEdit replaces Old by New once in a file.
-type langEdit struct {
-	Old string `json:"old"`
-	New string `json:"new"`
-}
-
-// langFixture describes one language's example project (see langs.json).
-type langFixture struct {
-	Name   string   `json:"name"`
-	Dir    string   `json:"dir"`
-	Main   string   `json:"main"`
-	Fence  string   `json:"fence"`
-	Tools  []string `json:"tools"`
-	Alerts []struct {
-		Source string `json:"source"`
-		Code   string `json:"code"`
-		Line   int    `json:"line"`
-	} `json:"alerts"`
-	Failing   string     `json:"failing"`
-	FailureAt string     `json:"failureAt"`
-	Feedback  []string   `json:"feedback"`
-	Passed    int        `json:"passed"`
-	Total     int        `json:"total"`
-	Bug       langEdit   `json:"bug"`
-	Lint      []langEdit `json:"lint"`
-}
-
-// loadLangFixtures reads testdata/sessions-langs/langs.json.
-func loadLangFixtures(t *testing.T) []langFixture {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "sessions-langs", "langs.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Languages []langFixture `json:"languages"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("decoding langs.json: %v", err)
-	}
-	return doc.Languages
-}
-
-// langRequireTools skips the test when one of the tools is missing.
-func langRequireTools(t *testing.T, names ...string) {
-	t.Helper()
-	for _, name := range names {
-		if !langToolInstalled(name) {
-			t.Skipf("%s is not installed (CI installs it)", name)
-		}
-	}
-}
-
-// langToolInstalled looks a tool up the way fixloop does: the JUnit 5 console
-// launcher is a jar, pytest may be pytest-3.
-func langToolInstalled(name string) bool {
-	switch name {
-	case "junit5":
-		_, err := java.FindJUnit()
-		return err == nil
-	case "pytest":
-		return langLookPath("pytest-3") || langLookPath("pytest")
-	}
-	return langLookPath(name)
-}
-
-func langLookPath(name string) bool {
-	_, err := exec.LookPath(name)
-	return err == nil
-}
-
-// copyExample copies the example to a temporary directory and returns its
-// main file and the file's text.
-func (f langFixture) copyExample(t *testing.T) (file, text string) {
-	t.Helper()
-	dir := testtree.Copy(t, filepath.Join("..", "testdata", f.Dir))
-	file = filepath.Join(dir, filepath.FromSlash(f.Main))
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return file, string(b)
-}
-
-// langApplyEdits applies edits to text; each must match exactly once.
-func langApplyEdits(t *testing.T, text string, edits ...langEdit) string {
-	t.Helper()
-	for _, e := range edits {
-		if n := strings.Count(text, e.Old); n != 1 {
-			t.Fatalf("the example changed: %q occurs %d times, want once", e.Old, n)
-		}
-		text = strings.Replace(text, e.Old, e.New, 1)
-	}
-	return text
-}
 
 // langCheckJSON runs check --json with args and decodes its output.
 func langCheckJSON(t *testing.T, wantCode int, args ...string) checkOutput {
@@ -160,11 +65,11 @@ func langHasDiagnostic(diags []checkDiagnostic, source, code string, line int) b
 
 func TestCheckJSONLangs(t *testing.T) {
 	t.Parallel()
-	for _, f := range loadLangFixtures(t) {
+	for _, f := range langfixture.Load(t, filepath.Join("..", "testdata")) {
 		t.Run(f.Name, func(t *testing.T) {
 			t.Parallel()
-			langRequireTools(t, f.Tools...)
-			file, _ := f.copyExample(t)
+			langfixture.RequireTools(t, f.Tools...)
+			_, file, _ := f.CopyExample(t, filepath.Join("..", "testdata"))
 			got := langCheckJSON(t, ExitProblems, file)
 			if got.File != file {
 				t.Errorf("file %q, want %q", got.File, file)
@@ -210,13 +115,13 @@ func TestCheckJSONLangs(t *testing.T) {
 
 func TestFixJSONRepairLangs(t *testing.T) {
 	t.Parallel()
-	for _, f := range loadLangFixtures(t) {
+	for _, f := range langfixture.Load(t, filepath.Join("..", "testdata")) {
 		t.Run(f.Name, func(t *testing.T) {
 			t.Parallel()
-			langRequireTools(t, f.Tools...)
-			file, text := f.copyExample(t)
-			stillBuggy := langApplyEdits(t, text, f.Lint...)
-			repaired := langApplyEdits(t, stillBuggy, f.Bug)
+			langfixture.RequireTools(t, f.Tools...)
+			_, file, text := f.CopyExample(t, filepath.Join("..", "testdata"))
+			stillBuggy := langfixture.ApplyEdits(t, text, f.Lint...)
+			repaired := langfixture.ApplyEdits(t, stillBuggy, f.Bug)
 			srv := openaitest.New(t,
 				openaitest.Reply{Content: openaitest.CodeReply(f.Fence, stillBuggy)},
 				openaitest.Reply{Content: openaitest.CodeReply(f.Fence, repaired)},
@@ -277,7 +182,7 @@ func TestCheckToolsJSONLangs(t *testing.T) {
 			t.Errorf("%s is not listed", tt.name)
 		case e.Language != tt.language:
 			t.Errorf("%s: language %q, want %q", tt.name, e.Language, tt.language)
-		case langToolInstalled(tt.name):
+		case langfixture.ToolInstalled(tt.name):
 			// The JUnit jar's version comes from a versioned file name
 			// next to it, which not every distribution has.
 			if !e.Found || e.Path == "" || (e.Version == "" && tt.name != "junit5") {
@@ -319,8 +224,8 @@ func langNarrowPath(t *testing.T, names ...string) {
 // a missing linter leaves a "fixloop" note naming its package among the
 // other linters' diagnostics, and nothing crashes.
 func TestCheckWithMissingTools(t *testing.T) {
-	fixtures := map[string]langFixture{}
-	for _, f := range loadLangFixtures(t) {
+	fixtures := map[string]langfixture.Fixture{}
+	for _, f := range langfixture.Load(t, filepath.Join("..", "testdata")) {
 		fixtures[f.Name] = f
 	}
 	base := []string{"sh", "bash", "env", "make", "go"}
@@ -341,10 +246,10 @@ func TestCheckWithMissingTools(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
 			f := fixtures[tt.lang]
-			langRequireTools(t, f.Tools...)
-			file, _ := f.copyExample(t)
+			langfixture.RequireTools(t, f.Tools...)
+			_, file, _ := f.CopyExample(t, filepath.Join("..", "testdata"))
 			langNarrowPath(t, append(base, tt.onPath...)...)
-			if langLookPath(tt.missing) {
+			if _, err := exec.LookPath(tt.missing); err == nil {
 				t.Fatalf("%s is still on PATH", tt.missing)
 			}
 			code, out, errOut := run(t, append(append([]string{"check", "--json"}, tt.args...), file)...)
@@ -392,8 +297,8 @@ func TestCheckWithMissingTools(t *testing.T) {
 	// install (exit 1), and the lint diagnostics are still printed.
 	t.Run("java tests without javac", func(t *testing.T) {
 		f := fixtures["java"]
-		langRequireTools(t, f.Tools...)
-		file, _ := f.copyExample(t)
+		langfixture.RequireTools(t, f.Tools...)
+		_, file, _ := f.CopyExample(t, filepath.Join("..", "testdata"))
 		langNarrowPath(t, append(base, "java", "checkstyle")...)
 		code, out, errOut := run(t, "check", "--json", file)
 		if code != ExitProblems || strings.Contains(errOut, "panic") {
@@ -444,7 +349,7 @@ func TestCheckJudgeAccepted(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
 			t.Parallel()
-			langRequireTools(t, tt.tools...)
+			langfixture.RequireTools(t, tt.tools...)
 			got := langCheckJSON(t, ExitOK, filepath.Join(langJudgeCopy(t, tt.lang), tt.main))
 			if tests := got.Tests; !tests.Ran || tests.Passed != 3 || tests.Total != 3 || len(tests.Failures) != 0 {
 				t.Errorf("tests = %+v, want 3 accepted cases", tests)
@@ -468,7 +373,7 @@ func TestCheckJudgeVerdicts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.variant, func(t *testing.T) {
 			t.Parallel()
-			langRequireTools(t, "g++")
+			langfixture.RequireTools(t, "g++")
 			dir := langJudgeCopy(t, "cpp")
 			langWriteTestFile(t, filepath.Join(dir, ".fixloop.yaml"), langJudgeLimits)
 			main := filepath.Join(dir, "sum.cc")
@@ -498,7 +403,7 @@ func TestCheckJudgeVerdicts(t *testing.T) {
 
 	t.Run("broken.cc", func(t *testing.T) {
 		t.Parallel()
-		langRequireTools(t, "g++")
+		langfixture.RequireTools(t, "g++")
 		dir := langJudgeCopy(t, "cpp")
 		main := filepath.Join(dir, "sum.cc")
 		variant, err := os.ReadFile(filepath.Join(dir, "variants", "broken.cc"))
@@ -531,7 +436,7 @@ func langWriteTestFile(t *testing.T, path, text string) {
 
 func TestFixJudgeRepair(t *testing.T) {
 	t.Parallel()
-	langRequireTools(t, "g++")
+	langfixture.RequireTools(t, "g++")
 	dir := langJudgeCopy(t, "cpp")
 	langWriteTestFile(t, filepath.Join(dir, ".fixloop.yaml"), langJudgeLimits)
 	read := func(name string) string {

@@ -3,11 +3,11 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fixloop/fixloop/internal/langfixture"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -15,7 +15,6 @@ import (
 	"github.com/fixloop/fixloop/handlers"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
-	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
@@ -25,121 +24,6 @@ import (
 // against a scripted model. The facts about the examples and the edits the
 // scripted answers are made of are in testdata/sessions-langs/langs.json,
 // shared with cli/langs_test.go.
-
-// langEdit replaces Old by New once in a file.
-type langEdit struct {
-	Old string `json:"old"`
-	New string `json:"new"`
-}
-
-// langAlert is a lint alert an example has (line 1-based).
-type langAlert struct {
-	Source string `json:"source"`
-	Code   string `json:"code"`
-	Line   uint32 `json:"line"`
-}
-
-// langFixture describes one language's example project.
-type langFixture struct {
-	Name  string   `json:"name"`
-	Dir   string   `json:"dir"`  // under testdata
-	Main  string   `json:"main"` // the file checked, relative to Dir
-	Fence string   `json:"fence"`
-	Tools []string `json:"tools"`
-	// Alerts are the main file's expected lint alerts.
-	Alerts []langAlert `json:"alerts"`
-	// TestSource is the source of the test results' diagnostics.
-	TestSource string `json:"testSource"`
-	// Failing names the failing test as the failure summary does;
-	// FailureAt is "file:line" of its failure, when the runner knows it.
-	Failing   string `json:"failing"`
-	FailureAt string `json:"failureAt"`
-	// Feedback are what the repair feedback must mention.
-	Feedback []string `json:"feedback"`
-	// Passed and Total count the example's tests.
-	Passed int `json:"passed"`
-	Total  int `json:"total"`
-	// Bug fixes the example's bug; Lint fixes LintFixed alerts and leaves
-	// the bug.
-	Bug       langEdit   `json:"bug"`
-	Lint      []langEdit `json:"lint"`
-	LintFixed int        `json:"lintFixed"`
-	// Quickfix is a deterministic quick fix the linters offer, if any.
-	Quickfix *struct {
-		Source  string `json:"source"`
-		Code    string `json:"code"`
-		NewText string `json:"newText"`
-	} `json:"quickfix"`
-}
-
-// loadLangFixtures reads testdata/sessions-langs/langs.json.
-func loadLangFixtures(t *testing.T) []langFixture {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "sessions-langs", "langs.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Languages []langFixture `json:"languages"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("decoding langs.json: %v", err)
-	}
-	return doc.Languages
-}
-
-// requireTools skips the test when one of the fixture's tools is missing.
-func (f langFixture) requireTools(t *testing.T) {
-	t.Helper()
-	for _, name := range f.Tools {
-		if !langToolInstalled(name) {
-			t.Skipf("%s is not installed (CI installs it)", name)
-		}
-	}
-}
-
-// langToolInstalled looks a tool up the way fixloop does: the JUnit 5 console
-// launcher is a jar, pytest may be pytest-3.
-func langToolInstalled(name string) bool {
-	switch name {
-	case "junit5":
-		_, err := java.FindJUnit()
-		return err == nil
-	case "pytest":
-		return langLookPath("pytest-3") || langLookPath("pytest")
-	}
-	return langLookPath(name)
-}
-
-func langLookPath(name string) bool {
-	_, err := exec.LookPath(name)
-	return err == nil
-}
-
-// copyExample copies the example to a temporary directory and returns the
-// directory, the main file and its text.
-func (f langFixture) copyExample(t *testing.T) (dir, file, text string) {
-	t.Helper()
-	dir = copyTree(t, filepath.Join("..", "testdata", f.Dir))
-	file = filepath.Join(dir, filepath.FromSlash(f.Main))
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, file, string(b)
-}
-
-// langApplyEdits applies edits to text; each must match exactly once.
-func langApplyEdits(t *testing.T, text string, edits ...langEdit) string {
-	t.Helper()
-	for _, e := range edits {
-		if n := strings.Count(text, e.Old); n != 1 {
-			t.Fatalf("the example changed: %q occurs %d times, want once", e.Old, n)
-		}
-		text = strings.Replace(text, e.Old, e.New, 1)
-	}
-	return text
-}
 
 // langTestSummary finds the file-level diagnostic that reports failing tests.
 func langTestSummary(p *protocol.PublishDiagnosticsParams, failing string) (protocol.Diagnostic, bool) {
@@ -173,11 +57,11 @@ func langCodeActions(t *testing.T, h *lsptest.Harness, u uri.URI, r protocol.Ran
 
 func TestLangsDiagnosticsOnExamples(t *testing.T) {
 	t.Parallel()
-	for _, f := range loadLangFixtures(t) {
+	for _, f := range langfixture.Load(t, filepath.Join("..", "testdata")) {
 		t.Run(f.Name, func(t *testing.T) {
 			t.Parallel()
-			f.requireTools(t)
-			dir, file, _ := f.copyExample(t)
+			langfixture.RequireTools(t, f.Tools...)
+			dir, file, _ := f.CopyExample(t, filepath.Join("..", "testdata"))
 			h := lsptest.Start(t, server.Options{})
 			h.Initialize(dir, nil)
 			u := h.Open(file)
@@ -192,7 +76,7 @@ func TestLangsDiagnosticsOnExamples(t *testing.T) {
 					t.Errorf("no %s %s diagnostic in %s", want.Source, want.Code, lsptest.Describe(p))
 					continue
 				}
-				if d.Range.Start.Line+1 != want.Line {
+				if int(d.Range.Start.Line)+1 != want.Line {
 					t.Errorf("%s %s at line %d, want %d", want.Source, want.Code, d.Range.Start.Line+1, want.Line)
 				}
 			}
@@ -283,12 +167,12 @@ func langAppliedText(t *testing.T, h *lsptest.Harness, text string) string {
 
 func TestLangsRefactorSessionThroughLSP(t *testing.T) {
 	t.Parallel()
-	for _, f := range loadLangFixtures(t) {
+	for _, f := range langfixture.Load(t, filepath.Join("..", "testdata")) {
 		t.Run(f.Name, func(t *testing.T) {
 			t.Parallel()
-			f.requireTools(t)
-			dir, file, text := f.copyExample(t)
-			candidate := langApplyEdits(t, text, f.Lint...)
+			langfixture.RequireTools(t, f.Tools...)
+			dir, file, text := f.CopyExample(t, filepath.Join("..", "testdata"))
+			candidate := langfixture.ApplyEdits(t, text, f.Lint...)
 			srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply(f.Fence, candidate)})
 			h := lsptest.Start(t, server.Options{})
 			h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
@@ -327,13 +211,13 @@ func TestLangsRefactorSessionThroughLSP(t *testing.T) {
 
 func TestLangsRepairSessionThroughLSP(t *testing.T) {
 	t.Parallel()
-	for _, f := range loadLangFixtures(t) {
+	for _, f := range langfixture.Load(t, filepath.Join("..", "testdata")) {
 		t.Run(f.Name, func(t *testing.T) {
 			t.Parallel()
-			f.requireTools(t)
-			dir, file, text := f.copyExample(t)
-			stillBuggy := langApplyEdits(t, text, f.Lint...)
-			repaired := langApplyEdits(t, stillBuggy, f.Bug)
+			langfixture.RequireTools(t, f.Tools...)
+			dir, file, text := f.CopyExample(t, filepath.Join("..", "testdata"))
+			stillBuggy := langfixture.ApplyEdits(t, text, f.Lint...)
+			repaired := langfixture.ApplyEdits(t, stillBuggy, f.Bug)
 			srv := openaitest.New(t,
 				openaitest.Reply{Content: openaitest.CodeReply(f.Fence, stillBuggy)},
 				openaitest.Reply{Content: openaitest.CodeReply(f.Fence, repaired)},
