@@ -6,7 +6,12 @@
 // deterministic runner.Fix values). Both tools run at once, on a copy of the
 // text in a temporary directory, so that unsaved text is what is checked and
 // nothing is ever written into the user's tree; -iquote and -I flags naming
-// the file's own directory keep its includes resolving.
+// the file's own directory keep its includes resolving. A missing tool, or
+// one that breaks (a crash, output that is not its format, more than 8 MiB
+// of it), yields one "fixloop" note naming it in place of its alerts. g++
+// prints "[]" when it has nothing to say, so an empty stderr is accepted
+// with exit status 0 only; clang-tidy prints nothing when it finds nothing
+// and exits 1 only with compile errors, which it prints.
 //
 // The CommandTester runs a configured test command (ctest, make test, a
 // shell line) in a sandboxed copy of the project and reads either the JUnit

@@ -79,26 +79,36 @@ func runGXX(ctx context.Context, ws *workspace) ([]runner.Alert, error) {
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return nil, fmt.Errorf("running g++: %w", runErr)
 	}
-	diags, err := parseGCCJSON(stderr.String())
+	out := stderr.String()
+	if stderr.Truncated() {
+		// The JSON array is cut in the middle: nothing can be read.
+		return nil, fmt.Errorf("g++ printed %d bytes of diagnostics (%s), more than the %d MiB fixloop reads: %s",
+			stderr.Len(), exitText(runErr), outputLimit>>20, head(out, 200))
+	}
+	diags, err := parseGCCJSON(out)
 	if err != nil {
-		return nil, fmt.Errorf("reading g++'s diagnostics: %w", err)
+		return nil, fmt.Errorf("reading g++'s diagnostics (%s): %w: %s", exitText(runErr), err, head(out, 200))
+	}
+	if diags == nil && strings.TrimSpace(out) != "" {
+		// g++ prints "[]" when it has nothing to say.
+		return nil, fmt.Errorf("g++ printed no JSON diagnostics (%s): %s", exitText(runErr), tail(out, 500))
 	}
 	alerts := gxxAlerts(ws, diags)
 	if runErr != nil && len(alerts) == 0 {
-		return nil, fmt.Errorf("g++ failed (%v) without reporting an error: %s", runErr, tail(stderr.String(), 500))
+		return nil, fmt.Errorf("g++ failed (%v) without reporting an error: %s", runErr, orNoOutput(tail(out, 500)))
 	}
 	return alerts, nil
 }
 
 // parseGCCJSON reads the JSON array g++ writes to stderr. Lines of plain
-// text around it ("compilation terminated.") are skipped; no array at all
-// means no diagnostics.
+// text around it ("compilation terminated.") are skipped. No array at all
+// gives a nil slice, an empty array an empty, non-nil one.
 func parseGCCJSON(out string) ([]gccDiag, error) {
 	i := strings.Index(out, "[")
 	if i < 0 {
 		return nil, nil
 	}
-	var diags []gccDiag
+	diags := []gccDiag{}
 	if err := json.NewDecoder(strings.NewReader(out[i:])).Decode(&diags); err != nil {
 		return nil, err
 	}
@@ -246,6 +256,35 @@ func setLineCols(a *runner.Alert, text []byte) {
 
 func lineCount(text []byte) int {
 	return bytes.Count(text, []byte("\n")) + 1
+}
+
+// head returns the first n bytes of s, trimmed.
+func head(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > n {
+		i := n
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i] + "…"
+	}
+	return orNoOutput(s)
+}
+
+// orNoOutput is s, or "no output" when s is empty.
+func orNoOutput(s string) string {
+	if s == "" {
+		return "no output"
+	}
+	return s
+}
+
+// exitText says how a tool's run ended, from cmd.Run's error.
+func exitText(runErr error) string {
+	if runErr == nil {
+		return "exit status 0"
+	}
+	return runErr.Error()
 }
 
 // tail returns the last n bytes of s, trimmed.

@@ -34,6 +34,11 @@ type tidyResult struct {
 	// compileErrors are the compiler errors clang-tidy met, which are not
 	// alerts (g++ reports them).
 	compileErrors []string
+	// diagnostics counts the diagnostic lines read, of any file and level.
+	diagnostics int
+	// readErr is set when the output could not be read to its end (a line
+	// longer than the scanner takes).
+	readErr error
 }
 
 // runClangTidy runs clang-tidy on the workspace's file and reads its text
@@ -59,9 +64,21 @@ func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, 
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return nil, fmt.Errorf("running clang-tidy: %w", runErr)
 	}
-	res := parseTidyOutput(ws, stdout.String())
-	if runErr != nil && len(res.alerts) == 0 && len(res.compileErrors) == 0 {
-		return nil, fmt.Errorf("clang-tidy failed (%v): %s", runErr, tail(stderr.String()+stdout.String(), 500))
+	out := stdout.String()
+	res := parseTidyOutput(ws, out)
+	switch {
+	case stdout.Truncated():
+		// What was kept, the start and the end, is still read.
+		return res, fmt.Errorf("clang-tidy printed %d bytes (%s), more than the %d MiB fixloop reads: the warnings in the middle are left out",
+			stdout.Len(), exitText(runErr), outputLimit>>20)
+	case res.readErr != nil:
+		return res, fmt.Errorf("reading clang-tidy's output (%s): %w", exitText(runErr), res.readErr)
+	case runErr != nil && len(res.alerts) == 0 && len(res.compileErrors) == 0:
+		return nil, fmt.Errorf("clang-tidy failed (%v): %s", runErr, orNoOutput(tail(stderr.String()+out, 500)))
+	case res.diagnostics == 0 && strings.TrimSpace(out) != "":
+		// clang-tidy prints source lines and carets only under a
+		// diagnostic: output without one is not clang-tidy's.
+		return nil, fmt.Errorf("clang-tidy printed no diagnostic fixloop can read (%s): %s", exitText(runErr), head(out, 200))
 	}
 	fixes, err := readTidyFixes(ws.fixesFile)
 	if err != nil {
@@ -94,6 +111,7 @@ func parseTidyOutput(ws *workspace, out string) *tidyResult {
 		if m == nil {
 			continue
 		}
+		res.diagnostics++
 		file := ws.userPath(m[1])
 		line, _ := strconv.Atoi(m[2])
 		col, _ := strconv.Atoi(m[3])
@@ -121,6 +139,7 @@ func parseTidyOutput(ws *workspace, out string) *tidyResult {
 		res.alerts = append(res.alerts, tidyAlert(ws, line, col, level, check, msg))
 		last = len(res.alerts) - 1
 	}
+	res.readErr = sc.Err()
 	return res
 }
 

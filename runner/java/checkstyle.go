@@ -78,18 +78,52 @@ func configTabWidth(config []byte) int {
 }
 
 // toolFailure is a tool ending without a result: a broken configuration,
-// a crash. Its message is the first line of the tool's output.
-type toolFailure struct{ tool, output string }
+// a crash. Its message says how the run ended and quotes the first line of
+// the tool's output.
+type toolFailure struct {
+	tool, output string
+	// exit says how the run ended ("exit status 3"); "" when it does not
+	// matter.
+	exit string
+	// printed is how many bytes the tool printed when that was more than
+	// outputLimit, else 0.
+	printed int
+}
+
+// maxQuotedLine bounds the line of a tool's output a message quotes.
+const maxQuotedLine = 300
 
 func (e *toolFailure) Error() string {
 	msg := strings.TrimSpace(e.output)
 	if first, _, ok := strings.Cut(msg, "\n"); ok {
-		msg = first
+		msg = strings.TrimSpace(first)
+	}
+	if len(msg) > maxQuotedLine {
+		n := maxQuotedLine
+		for n > 0 && !utf8.RuneStart(msg[n]) {
+			n--
+		}
+		msg = msg[:n] + "…"
 	}
 	if msg == "" {
 		msg = "no output"
 	}
-	return e.tool + " failed: " + msg
+	s := e.tool + " failed"
+	if e.exit != "" {
+		s += " (" + e.exit + ")"
+	}
+	if e.printed > 0 {
+		s += fmt.Sprintf(" after printing %d bytes, more than the %d MiB fixloop reads", e.printed, outputLimit>>20)
+	}
+	return s + ": " + msg
+}
+
+// exitText says how a tool's run ended, from cmd.Run's error.
+func exitText(runErr error) string {
+	if runErr == nil {
+		return "exit status 0"
+	}
+	return runErr.Error()
 }
 
 // parseCheckstyle reads checkstyle's XML report. A report-less output is a

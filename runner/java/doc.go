@@ -33,9 +33,13 @@
 //
 // Nothing is ever written into the user's tree: every tool runs on
 // temporary copies. A missing tool (javac, checkstyle) or a tool that fails
-// (a broken checkstyle configuration) yields one tool.Note alert naming it
-// next to the other tool's alerts. Checkstyle results are cached by the
-// checked text; javac results are not, since they depend on other files.
+// (a broken checkstyle configuration, a crash, unreadable output or more
+// than 1 MiB of it) yields one tool.Note alert naming it and saying how it
+// ended, next to the other tool's alerts. javac's empty output means
+// "compiles" with exit status 0 and is a failure with any other;
+// checkstyle always prints an XML report, so no report is a failure.
+// Checkstyle results are cached by the checked text; javac results are
+// not, since they depend on other files.
 //
 // # Testing
 //

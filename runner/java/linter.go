@@ -251,11 +251,14 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 			others++
 		}
 	}
+	if out.Truncated() && len(alerts) == 0 {
+		return nil, &toolFailure{tool: "javac", output: out.String(), exit: exitText(runErr), printed: out.Len()}
+	}
 	if runErr != nil && len(alerts) == 0 && others == 0 {
 		if len(global) > 0 {
 			return nil, fmt.Errorf("javac failed: %s", global[0])
 		}
-		return nil, &toolFailure{tool: "javac", output: out.String()}
+		return nil, &toolFailure{tool: "javac", output: out.String(), exit: exitText(runErr)}
 	}
 	if others > 0 {
 		l.logger.DebugContext(ctx, "java: javac found errors in other files", "file", t.file, "errors", others)
@@ -294,7 +297,14 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return nil, fmt.Errorf("running checkstyle: %w", runErr)
 	}
+	if stdout.Truncated() {
+		// The report is cut in the middle: nothing can be read.
+		return nil, &toolFailure{tool: "checkstyle", output: stdout.String(), exit: exitText(runErr), printed: stdout.Len()}
+	}
 	errs, err := parseCheckstyle(stdout.String(), stderr.String())
+	if failure := (*toolFailure)(nil); errors.As(err, &failure) {
+		failure.exit = exitText(runErr)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -22,11 +22,10 @@ const maxCaseText = 2 << 10
 func (j *judgement) runCase(ctx context.Context, c Case, rep *runner.TestReport) error {
 	args := j.spec.expand(j.spec.Run, j.work, j.workFile())
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
-		Dir:   j.work,
-		Args:  args,
-		Stdin: c.Input,
-		// Room for a correct output, with any spacing, to be kept whole.
-		OutputLimit: max(sandbox.DefaultOutputLimit, 2*len(c.Output)+64<<10),
+		Dir:         j.work,
+		Args:        args,
+		Stdin:       c.Input,
+		OutputLimit: outputLimit(c),
 		Limits:      sandbox.Limits{Time: j.spec.TimeLimit, Memory: j.spec.MemoryLimit},
 	})
 	if err != nil {
@@ -74,6 +73,16 @@ func (j *judgement) verdict(c Case, res *sandbox.Result) (f runner.TestFailure, 
 			f.Message += ": " + clip(errorLine(s), 200) + "\n" + tail(s, maxCaseText)
 		}
 		f.File, f.Line = j.crashLocation(stderr)
+	case res.StdoutBytes > outputLimit(c):
+		// Only the start and the end were kept: nothing to compare, and
+		// no correct output is that long.
+		f.Kind = runner.FailureWrongAnswer
+		f.Message = fmt.Sprintf("output limit exceeded: the program printed %s, more than the %s allowed for an expected output of %s",
+			formatBytes(int64(res.StdoutBytes)), formatBytes(int64(outputLimit(c))), formatBytes(int64(len(c.Output))))
+		f.Input = clipped(string(c.Input))
+		f.Expected = clipped(string(c.Output))
+		head := clip(res.Stdout, maxCaseText)
+		f.Actual = head + fmt.Sprintf("\n… (%d more bytes)", res.StdoutBytes-len(head))
 	default:
 		ok, diff, err := Compare(j.spec.Compare, c.Output, []byte(res.Stdout))
 		if err != nil {
@@ -89,6 +98,12 @@ func (j *judgement) verdict(c Case, res *sandbox.Result) (f runner.TestFailure, 
 		f.Actual = clipped(res.Stdout)
 	}
 	return f, true, nil
+}
+
+// outputLimit bounds what is kept of a program's output on c: room for a
+// correct output, with any spacing, to be kept whole.
+func outputLimit(c Case) int {
+	return max(sandbox.DefaultOutputLimit, 2*len(c.Output)+64<<10)
 }
 
 // clipped cuts a case text to maxCaseText bytes, saying how much is left

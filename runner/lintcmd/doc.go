@@ -77,7 +77,9 @@
 //	              %t type (e/E error, w/W warning, i/I information, n/N hint;
 //	              anything else, or none, is a warning), %n a number used as
 //	              the code, %E %W %I %C %Z multi-line messages, %-G lines to
-//	              ignore, ... Lines no pattern matches are skipped.
+//	              ignore, ... Lines no pattern matches are skipped; but
+//	              when the exit code is not 0 and no line matches, the
+//	              file gets one "fixloop" warning quoting the output.
 //	json          instead of errorformat: the output is JSON, or JSON Lines
 //	              (one object per line). Paths use gjson syntax
 //	              (https://github.com/tidwall/gjson/blob/master/SYNTAX.md):
@@ -103,7 +105,10 @@
 //	exit_codes    exit codes meaning "ran fine", with or without findings;
 //	              default [0, 1]. Another code, a crash or the timeout shows
 //	              one "fixloop" warning on line 1 with the end of the tool's
-//	              stderr, instead of the tool's findings.
+//	              stderr, instead of the tool's findings. Of each output
+//	              stream the first and the last 2 MiB are read: a longer
+//	              one adds a warning saying so (with json, replaces the
+//	              findings by it).
 //	timeout       longest run (default 30s)
 //	debounce      extra wait after an edit before the command runs; a newer
 //	              edit cancels the wait, so a slow tool runs once you pause

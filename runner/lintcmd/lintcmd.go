@@ -1,6 +1,7 @@
 package lintcmd
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -192,12 +193,50 @@ func (l *Linter) lint(ctx context.Context, path string, overlay map[string][]byt
 	if err != nil {
 		return note(err)
 	}
+	tooLarge := l.tooLarge(out)
+	if tooLarge != nil && l.efm == nil {
+		return note(tooLarge) // JSON cut in the middle cannot be read
+	}
 	found, err := l.parse(out)
 	if err != nil {
 		return note(fmt.Errorf("reading the output of %s: %w", l.spec.Name, err))
 	}
+	if len(found) == 0 && out.exitCode != 0 && l.efm != nil {
+		// A non-zero exit code says there are findings (or the tool
+		// broke): output none of which matches means the errorformat does
+		// not fit what the tool printed.
+		if first := firstLine(l.parsedText(out)); first != "" {
+			return note(fmt.Errorf("%s exited with code %d, but none of its output matches the errorformat: %q",
+				l.spec.Name, out.exitCode, clip(first, 200)))
+		}
+	}
 	res.Alerts = l.alerts(in, found)
+	if tooLarge != nil {
+		// The findings at the start and the end of the output were read.
+		res.Alerts = append(res.Alerts, tool.Note(path, tooLarge))
+	}
 	return res, nil
+}
+
+// tooLarge returns an error saying so when a stream the spec reads was
+// longer than what is kept of it (outputLimit), else nil.
+func (l *Linter) tooLarge(out *output) error {
+	var cut []string
+	if out.stdoutCut && l.spec.Output != OutputStderr {
+		cut = append(cut, fmt.Sprintf("%d bytes on stdout", out.stdoutLen))
+	}
+	if out.stderrCut && (l.spec.Output == OutputStderr || l.spec.Output == OutputBoth) {
+		cut = append(cut, fmt.Sprintf("%d bytes on stderr", out.stderrLen))
+	}
+	if len(cut) == 0 {
+		return nil
+	}
+	what := "the findings in the middle are left out"
+	if l.efm == nil {
+		what = "its JSON cannot be read"
+	}
+	return fmt.Errorf("%s printed %s, more than the %d MiB fixloop reads of each stream: %s",
+		l.spec.Name, strings.Join(cut, " and "), outputLimit>>20, what)
 }
 
 // readText returns the text to check: the overlay's, else the file's.
@@ -213,17 +252,30 @@ func readText(path string, overlay map[string][]byte) (text []byte, saved bool, 
 	return disk, true, nil
 }
 
-// parse reads the findings in the selected output stream(s).
-func (l *Linter) parse(out *output) ([]finding, error) {
-	var text []byte
+// parsedText is the selected output stream(s).
+func (l *Linter) parsedText(out *output) []byte {
 	switch l.spec.Output {
 	case OutputStderr:
-		text = []byte(out.stderr)
+		return []byte(out.stderr)
 	case OutputBoth:
-		text = []byte(out.stdout + "\n" + out.stderr)
-	default:
-		text = []byte(out.stdout)
+		return []byte(out.stdout + "\n" + out.stderr)
 	}
+	return []byte(out.stdout)
+}
+
+// firstLine returns the first line of text that is not blank, trimmed.
+func firstLine(text []byte) string {
+	for line := range bytes.Lines(text) {
+		if s := strings.TrimSpace(string(line)); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// parse reads the findings in the selected output stream(s).
+func (l *Linter) parse(out *output) ([]finding, error) {
+	text := l.parsedText(out)
 	if l.efm != nil {
 		return parseErrorformat(l.efm, text), nil
 	}

@@ -129,6 +129,11 @@ func (l *Linter) resolve(path string) (string, error) {
 type output struct {
 	stdout, stderr string
 	exitCode       int
+	// stdoutLen and stderrLen count the bytes printed, kept or not;
+	// stdoutCut and stderrCut say that only the start and the end of a
+	// stream were kept (outputLimit).
+	stdoutLen, stderrLen int
+	stdoutCut, stderrCut bool
 }
 
 // run runs the command with the limits of the spec. A run that did not
@@ -152,7 +157,11 @@ func (l *Linter) run(ctx context.Context, command string, in *invocation) (*outp
 	start := time.Now()
 	err := cmd.Run()
 	proc.KillGroup(cmd) // children it left behind
-	out := &output{stdout: stdout.String(), stderr: stderr.String()}
+	out := &output{
+		stdout: stdout.String(), stderr: stderr.String(),
+		stdoutLen: stdout.Len(), stderrLen: stderr.Len(),
+		stdoutCut: stdout.Truncated(), stderrCut: stderr.Truncated(),
+	}
 	l.logger.Debug("ran linter", "file", in.real, "mode", in.mode, "args", args,
 		"duration", time.Since(start), "err", err)
 	if ctx.Err() != nil {

@@ -24,6 +24,15 @@
 // run. Sibling modules are read from disk by the linters, not from the
 // overlay.
 //
+// A linter that breaks also contributes one note instead of its alerts,
+// saying how it ended and quoting a few clipped lines of its stderr: a
+// crash (a signal, or an exit status it does not use), a report that
+// cannot be read, or more than 32 MiB of output. An empty report means
+// "nothing found" only when the linter says so: pylint prints "[]" and an
+// empty stdout is accepted with exit status 0 only; flake8's exit status 1
+// says it found something, so it must come with a finding line; pyright
+// always prints a JSON report.
+//
 // Column numbers: Python's ast gives UTF-8 byte offsets, so pylint's
 // node-based messages, pyflakes (flake8 F*), mccabe and flake8-bugbear count
 // bytes; pycodestyle (flake8 E/W) and pylint's token-based messages count

@@ -74,8 +74,13 @@ type Result struct {
 	ExitCode int
 	// Signal names the signal that ended it ("killed", "segmentation
 	// fault"), "" otherwise.
-	Signal         string
+	Signal string
+	// Stdout and Stderr keep at most Cmd.OutputLimit bytes each: of more,
+	// the start and the end, with "... N bytes omitted ..." between.
 	Stdout, Stderr string
+	// StdoutBytes is how many bytes the command printed on stdout, kept
+	// or not: more than the limit means Stdout is cut.
+	StdoutBytes int
 	// TimedOut is set when the time limit ended the command.
 	TimedOut bool
 	// MemoryExceeded is set when the command failed for lack of memory
@@ -277,7 +282,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	res := &Result{Stdout: stdout.String(), Stderr: stderr.String(), Wall: wall}
+	res := &Result{Stdout: stdout.String(), Stderr: stderr.String(), StdoutBytes: stdout.Len(), Wall: wall}
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil:
