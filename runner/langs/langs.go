@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/tool"
 )
 
 // Language names, as in session records and the JSON contract.
@@ -104,12 +105,15 @@ var ErrUnsupported = errors.New("no linter checks this kind of file")
 // stay), unless ctx is done.
 func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
 	var linters []runner.Linter
-	if lang := l.ByLanguage[Detect(file, "")]; lang != nil {
-		linters = append(linters, lang)
+	var names []string
+	if lang := Detect(file, ""); l.ByLanguage[lang] != nil {
+		linters = append(linters, l.ByLanguage[lang])
+		names = append(names, "the "+displayName(lang)+" linters")
 	}
 	for _, g := range l.Generic {
 		if g.Applies(file) {
 			linters = append(linters, g)
+			names = append(names, "the linter "+linterName(g))
 		}
 	}
 	if len(linters) == 0 {
@@ -119,7 +123,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	errs := make([]error, len(linters))
 	var wg sync.WaitGroup
 	for i, lt := range linters {
-		wg.Go(func() { results[i], errs[i] = l.lintOne(ctx, lt, file, overlay) })
+		wg.Go(func() { results[i], errs[i] = l.lintOne(ctx, names[i], lt, file, overlay) })
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -161,7 +165,7 @@ func (l *Linter) LintsOnSave(file string) bool {
 
 // lintOne runs one linter under the timeout; a run cut short by it is an
 // error that says so.
-func (l *Linter) lintOne(ctx context.Context, lt runner.Linter, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+func (l *Linter) lintOne(ctx context.Context, name string, lt runner.Linter, file string, overlay map[string][]byte) (*runner.LintResult, error) {
 	timeout := l.Timeout
 	if timeout <= 0 {
 		timeout = DefaultLintTimeout
@@ -170,9 +174,33 @@ func (l *Linter) lintOne(ctx context.Context, lt runner.Linter, file string, ove
 	defer cancel()
 	res, err := lt.Lint(tctx, file, overlay)
 	if ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("a linter of %s did not finish within %s and was stopped", filepath.Base(file), timeout)
+		return nil, fmt.Errorf("%s of %s did not finish within %s and were stopped", name, filepath.Base(file), timeout)
 	}
 	return res, err
+}
+
+// displayName is a language's name for messages.
+func displayName(lang string) string {
+	switch lang {
+	case Go:
+		return "Go"
+	case Python:
+		return "Python"
+	case Cpp:
+		return "C++"
+	case Java:
+		return "Java"
+	}
+	return lang
+}
+
+// linterName names a generic linter for messages: its tool's name when it
+// says, else its type.
+func linterName(l runner.Linter) string {
+	if t, ok := l.(interface{ Tool() tool.Tool }); ok {
+		return t.Tool().Name
+	}
+	return fmt.Sprintf("%T", l)
 }
 
 // Invalidate forwards to every linter.

@@ -157,13 +157,14 @@ func TestLinterTimeout(t *testing.T) {
 		t.Errorf("sources = %v, want the note and pylint's alert", got)
 	}
 	for _, a := range r.Alerts {
-		if a.Source == "fixloop" && !strings.Contains(a.Message, "did not finish within 50ms") {
+		if a.Source == "fixloop" && !strings.Contains(a.Message, "the linter *langs.hangingApplier of a.py did not finish within 50ms") {
 			t.Errorf("note = %q", a.Message)
 		}
 	}
 	// The language's own linter hanging, alone: a note, not an error.
 	r, err = l.Lint(context.Background(), "/p/a.cc", nil)
-	if err != nil || len(r.Alerts) != 1 || r.Alerts[0].Source != "fixloop" {
+	if err != nil || len(r.Alerts) != 1 || r.Alerts[0].Source != "fixloop" ||
+		!strings.Contains(r.Alerts[0].Message, "the C++ linters of a.cc did not finish") {
 		t.Errorf("hanging C++ linter: %+v, %v", r, err)
 	}
 	// The caller cancelling is an error, not a note.
