@@ -222,7 +222,9 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 	if len(cp) == 0 {
 		cp = []string{filepath.Join(t.dir, "out")}
 	}
-	args := slices.Concat(javacJVMFlags, javacFlags, []string{
+	cds, saveCDS := cdsFlags("javac", javac, javaBinary())
+	defer saveCDS()
+	args := slices.Concat(javacJVMFlags, withJ(cds), javacFlags, []string{
 		"-implicit:none", "-d", filepath.Join(t.dir, "out"),
 		"-sourcepath", strings.Join(append([]string{t.src}, t.roots...), string(filepath.ListSeparator)),
 		"-cp", strings.Join(cp, string(filepath.ListSeparator)),
@@ -286,8 +288,10 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 		return alerts, nil
 	}
 	stdout, stderr := proc.NewLimitedBuffer(outputLimit), proc.NewLimitedBuffer(outputLimit)
+	cds, saveCDS := cdsFlags("checkstyle", path, "/usr/share/java/checkstyle.jar", javaBinary())
+	defer saveCDS()
 	cmd := proc.Command(ctx, t.dir, path, "-c", l.config, "-f", "xml", t.copy)
-	cmd.Env = append(os.Environ(), "JAVA_ARGS="+strings.TrimSpace(checkstyleJVMFlags+" "+os.Getenv("JAVA_ARGS")))
+	cmd.Env = append(os.Environ(), "JAVA_ARGS="+strings.TrimSpace(checkstyleJVMFlags+" "+joinFlags(cds)+" "+os.Getenv("JAVA_ARGS")))
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	runErr := cmd.Run()
 	if err := ctx.Err(); err != nil {
