@@ -145,6 +145,9 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSupported(path, abs, linter); err != nil {
+		return nil, err
+	}
 	res, err := linter.Lint(ctx, abs, nil)
 	if err != nil {
 		return nil, fmt.Errorf("analysing %s: %w", path, err)
@@ -330,9 +333,6 @@ func resolveFile(path string) (string, config.Config, error) {
 	cfg, problems := config.Resolve(configRoot(abs), nil)
 	if len(problems) > 0 {
 		return "", config.Config{}, fmt.Errorf("configuration: %w", problems)
-	}
-	if !checked(abs, cfg) {
-		return "", config.Config{}, fmt.Errorf("%s: fixloop has no linter for %s files; it checks Go (.go), Python (.py), C++ (.cc, .cpp, .cxx, .h, .hpp) and Java (.java), and the file types of the linters in .fixloop.yaml", path, extName(abs))
 	}
 	return abs, cfg, nil
 }

@@ -104,6 +104,13 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
+	linter, err := newLinter(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSupported(path, abs, linter); err != nil {
+		return nil, err
+	}
 	settings := providerSettings(cfg, f)
 	if f.replay != "" && settings.Kind == "" {
 		settings.Kind = provider.KindReplay
@@ -114,10 +121,6 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	}
 	if note != "" {
 		fmt.Fprintln(stderr, "fixloop:", note)
-	}
-	linter, err := newLinter(cfg)
-	if err != nil {
-		return nil, err
 	}
 	checker := &refactor.Checker{Linter: linter, Tester: newTester(cfg), TestTimeout: cfg.Tests.Timeout}
 	baseline, err := checker.Check(ctx, abs, string(original))

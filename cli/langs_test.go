@@ -491,7 +491,7 @@ func TestCheckUnsupportedFile(t *testing.T) {
 		if out != "" {
 			t.Errorf("%s on a .txt file printed %q", command, out)
 		}
-		for _, want := range []string{".txt", "Go (.go)", "Python (.py)", "C++ (.cc", "Java (.java)"} {
+		for _, want := range []string{".txt", "Go (.go)", "Python (.py", "C++ (.c++, .cc", "Java (.java)"} {
 			if !strings.Contains(errOut, want) {
 				t.Errorf("%s: stderr %q does not mention %q", command, errOut, want)
 			}

@@ -93,14 +93,19 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 				paths = append(paths, fromStore...)
 			}
 			ts := server.NewToolset(logger)
-			newChecker := func() (*refactor.Checker, error) {
-				cfg := config.Default()
+			newChecker := func(file string) (*refactor.Checker, error) {
+				// The settings of the recorded file's project, as fix
+				// used them (judge cases, linters, checks).
+				cfg, problems := config.Resolve(configRoot(file), nil)
+				if len(problems) > 0 {
+					return nil, fmt.Errorf("configuration: %w", problems)
+				}
 				a, err := ts.Linter(cfg)
 				if err != nil {
 					return nil, err
 				}
 				_, candidates := ts.Testers(cfg)
-				return &refactor.Checker{Linter: a, Tester: candidates, TestTimeout: config.DefaultTestTimeout}, nil
+				return &refactor.Checker{Linter: a, Tester: candidates, TestTimeout: cfg.Tests.Timeout}, nil
 			}
 			if f.out != "" {
 				if err := os.MkdirAll(f.out, 0o755); err != nil {
@@ -208,7 +213,7 @@ type replayResult struct {
 }
 
 // replayAll replays every record with f.jobs workers.
-func replayAll(ctx context.Context, paths []string, f replayFlags, newChecker func() (*refactor.Checker, error), stderr io.Writer) []replayResult {
+func replayAll(ctx context.Context, paths []string, f replayFlags, newChecker func(file string) (*refactor.Checker, error), stderr io.Writer) []replayResult {
 	results := make([]replayResult, len(paths))
 	var bar *progressbar.ProgressBar
 	if isTerminal(stderr) {
@@ -238,7 +243,7 @@ func replayAll(ctx context.Context, paths []string, f replayFlags, newChecker fu
 }
 
 // replayOne replays one record as f asks.
-func replayOne(ctx context.Context, path string, f replayFlags, newChecker func() (*refactor.Checker, error)) replayResult {
+func replayOne(ctx context.Context, path string, f replayFlags, newChecker func(file string) (*refactor.Checker, error)) replayResult {
 	res := replayResult{path: path}
 	rec, err := refactor.ReadRecord(path)
 	if err != nil {
@@ -252,7 +257,7 @@ func replayOne(ctx context.Context, path string, f replayFlags, newChecker func(
 			res.err = fmt.Errorf("the recorded file %s is not on this machine; checking with real tools needs its project: %w", rec.File, err)
 			return res
 		}
-		if checker, err = newChecker(); err != nil {
+		if checker, err = newChecker(rec.File); err != nil {
 			res.err = err
 			return res
 		}

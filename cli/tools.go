@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
@@ -86,20 +86,19 @@ func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
 	return nil
 }
 
-// checked reports whether fixloop has a linter for path: a language it
-// knows, or a command linter of cfg.
-func checked(path string, cfg config.Config) bool {
-	if langs.Detect(path, "") != "" {
-		return true
+// checkSupported returns an error naming what fixloop checks when no
+// linter applies to abs (path as the user wrote it).
+func checkSupported(path, abs string, linter runner.Linter) error {
+	a, ok := linter.(interface{ Applies(string) bool })
+	if !ok || a.Applies(abs) {
+		return nil
 	}
-	ext := strings.ToLower(filepath.Ext(path))
-	for _, l := range cfg.Linters {
-		if slices.Contains(l.Extensions, ext) {
-			return true
-		}
-	}
-	return false
+	return fmt.Errorf("%s: fixloop has no linter for %s files; it checks Go (%s), Python (%s), C++ (%s) and Java (%s), and the file types of the command linters in .fixloop.yaml",
+		path, extName(abs), extList(langs.Go), extList(langs.Python), extList(langs.Cpp), extList(langs.Java))
 }
+
+// extList lists a language's extensions for messages: ".py, .pyi".
+func extList(lang string) string { return strings.Join(langs.Extensions(lang), ", ") }
 
 // extName names a file's extension for messages ("Rust (.rs)" is beyond
 // us: just ".rs", or "extension-less").

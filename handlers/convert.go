@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/judge"
+	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/server/docstore"
 )
 
@@ -99,7 +100,7 @@ func testDiagnostics(doc *docstore.Document, rep *runner.TestReport, timeout tim
 	if rep.BuildFailed {
 		return buildDiagnostics(doc, rep)
 	}
-	isTestFile := isTestFile(doc.Path)
+	isTestFile := langs.IsTestFile(doc.Path)
 	tool := reportTool(rep)
 	var diags []protocol.Diagnostic
 	var elsewhere []runner.TestFailure
@@ -131,25 +132,6 @@ func reportTool(rep *runner.TestReport) string {
 		return rep.Tool
 	}
 	return "go test"
-}
-
-// isTestFile reports whether path holds tests, by the conventions of its
-// language: x_test.go, test_x.py or x_test.py, XTest.java or XTests.java,
-// test_x.cc or x_test.cc.
-func isTestFile(path string) bool {
-	base := filepath.Base(path)
-	stem := strings.TrimSuffix(base, filepath.Ext(base))
-	switch strings.ToLower(filepath.Ext(base)) {
-	case ".go":
-		return strings.HasSuffix(base, "_test.go")
-	case ".py":
-		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
-	case ".java":
-		return strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasPrefix(stem, "Test")
-	case ".cc", ".cpp", ".cxx":
-		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
-	}
-	return false
 }
 
 // testSource names the test tool of doc's language, for messages about

@@ -11,6 +11,8 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/judge"
+	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/server/docstore"
 )
 
@@ -250,6 +252,23 @@ func (s *Server) publish(ctx context.Context, u uri.URI) {
 	}
 }
 
+// sharesTests reports whether the test results of doc's run (rep) belong to
+// d too: d is doc, or an open file of the same language in the same
+// directory (a Go package, a Python module's tests) — unless the run judged
+// doc's own program, whose cases are about it alone.
+func sharesTests(doc, d *docstore.Document, rep *runner.TestReport) bool {
+	switch {
+	case d.Path == "":
+		return false
+	case d == doc || d.Path == doc.Path:
+		return true
+	case rep != nil && rep.Tool == judge.ToolName:
+		return false
+	}
+	return filepath.Dir(d.Path) == filepath.Dir(doc.Path) &&
+		langs.Detect(d.Path, string(d.LanguageID)) == langs.Detect(doc.Path, string(doc.LanguageID))
+}
+
 // testPass runs the tests of u's package and attaches the results to every
 // open document of that package.
 func (s *Server) testPass(ctx context.Context, u uri.URI) {
@@ -267,9 +286,8 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 		return
 	}
 	s.testPasses.Add(1)
-	dir := filepath.Dir(doc.Path)
 	for _, d := range docs {
-		if d.Path == "" || filepath.Dir(d.Path) != dir || !s.supports(d) {
+		if !sharesTests(doc, d, rep) || !s.supports(d) {
 			continue
 		}
 		var diags []protocol.Diagnostic

@@ -163,12 +163,18 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 		linter, err = s.buildLinter(cfg)
 	}
 	if err != nil {
-		// The checks passed validation, so this is not the user's mistake in
-		// the file; fall back to defaults rather than leaving no linter.
-		problems = append(problems, config.Problem{Source: "fixloop", Message: err.Error()})
-		cfg = config.Default()
+		// A linter could not be set up (a checkstyle config that cannot be
+		// read, say): say so, and fall back to the default linter settings,
+		// keeping the rest; then, if even that fails, to all defaults.
+		problems = append(problems, config.Problem{Source: "fixloop", Message: err.Error() + "; using the default linter settings"})
+		def := config.Default()
+		cfg.Staticcheck, cfg.MaxFileSize = def.Staticcheck, def.MaxFileSize
+		cfg.Python, cfg.Cpp, cfg.Java, cfg.Linters = def.Python, def.Cpp, def.Java, def.Linters
 		if linter, err = s.buildLinter(cfg); err != nil {
-			return err
+			cfg = def
+			if linter, err = s.buildLinter(cfg); err != nil {
+				return err
+			}
 		}
 	}
 	var tester, candidates runner.Tester

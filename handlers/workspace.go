@@ -9,7 +9,10 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/cpp"
+	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/runner/langs"
+	"github.com/fixloop/fixloop/runner/python"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/watch"
 )
@@ -71,9 +74,10 @@ func (s *Server) filesChanged(paths []string) {
 				linter.Invalidate(d)
 			}
 		} else {
-			// A Go file changed outside the editor can change the results
-			// of any package of its module that imports it.
-			d = moduleRoot(d)
+			// A file changed outside the editor can change the results of
+			// any file of its project: a Go module, a Python, Java or C++
+			// project (a test file changed by git pull, say).
+			d = projectRoot(p)
 		}
 		dirs[i] = d
 		for _, t := range testers {
@@ -115,6 +119,20 @@ func (s *Server) rediagnose(match func(path string) bool) {
 // file.
 func watchedFile(path string) bool {
 	return watch.GoRelevant(path) || langs.Detect(path, "") != ""
+}
+
+// projectRoot is the directory whose files' results a change of path can
+// affect: the root of its language's project.
+func projectRoot(path string) string {
+	switch langs.Detect(path, "") {
+	case langs.Python:
+		return python.ProjectRoot(path)
+	case langs.Java:
+		return java.ProjectRoot(path)
+	case langs.Cpp:
+		return cpp.ProjectRoot(path)
+	}
+	return moduleRoot(filepath.Dir(path))
 }
 
 // moduleRoot is the directory of the go.mod at or above dir, or dir.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/tool"
 )
 
 // Check is what the tools said about one version of the file.
@@ -19,9 +20,12 @@ type Check struct {
 	// building the tests.
 	CompileErrors []runner.Alert     `json:"compile_errors,omitempty"`
 	Tests         *runner.TestReport `json:"tests,omitempty"`
-	LintMS        int64              `json:"lint_ms"`
-	TestMS        int64              `json:"test_ms"`
-	WallMS        int64              `json:"wall_ms"`
+	// TestsNote says why no tests ran: their tool is not installed (the
+	// version is then checked by the compiler and the linters alone).
+	TestsNote string `json:"tests_note,omitempty"`
+	LintMS    int64  `json:"lint_ms"`
+	TestMS    int64  `json:"test_ms"`
+	WallMS    int64  `json:"wall_ms"`
 }
 
 // Compiles reports whether the version built.
@@ -97,10 +101,16 @@ func (c *Checker) Check(ctx context.Context, file, text string) (*Check, error) 
 	if lintErr != nil {
 		return nil, fmt.Errorf("analysing the candidate: %w", lintErr)
 	}
+	note := ""
+	if tool.IsMissing(testErr) {
+		// No test tool: no tests, for the baseline and every candidate
+		// alike; the session goes on with the compiler and the linters.
+		tests, note, testErr = nil, testErr.Error(), nil
+	}
 	if testErr != nil {
 		return nil, fmt.Errorf("testing the candidate: %w", testErr)
 	}
-	chk := &Check{Tests: tests, LintMS: lintTime.Milliseconds(), TestMS: testTime.Milliseconds(), WallMS: time.Since(start).Milliseconds()}
+	chk := &Check{Tests: tests, TestsNote: note, LintMS: lintTime.Milliseconds(), TestMS: testTime.Milliseconds(), WallMS: time.Since(start).Milliseconds()}
 	for _, a := range lint.Alerts {
 		switch {
 		case a.File != file:

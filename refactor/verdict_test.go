@@ -1,10 +1,14 @@
 package refactor
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/tool"
 )
 
 func TestTestVerdict(t *testing.T) {
@@ -48,5 +52,34 @@ func TestFailureLinesShowJudgeCase(t *testing.T) {
 		if !strings.Contains(msg, want) {
 			t.Errorf("feedback lacks %q:\n%s", want, msg)
 		}
+	}
+}
+
+// missingTester fails as a tester whose tool is not installed does.
+type missingTester struct{}
+
+func (missingTester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
+	return nil, fmt.Errorf("running the tests: %w", &tool.MissingError{Tool: tool.Tool{Name: "pytest", Commands: []string{"pytest-3"}, Install: "apt install python3-pytest"}})
+}
+func (missingTester) Invalidate(string) {}
+
+// okLinter finds nothing.
+type okLinter struct{}
+
+func (okLinter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	return &runner.LintResult{Files: []string{file}}, nil
+}
+func (okLinter) Invalidate(string) {}
+
+// TestCheckWithoutTestTool: a missing test tool means no tests, with a note,
+// not a failed check (the session goes on with the compiler and linters).
+func TestCheckWithoutTestTool(t *testing.T) {
+	c := &Checker{Linter: okLinter{}, Tester: missingTester{}, TestTimeout: time.Second}
+	chk, err := c.Check(context.Background(), "/p/a.py", "x = 1\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chk.Tests != nil || !strings.Contains(chk.TestsNote, "apt install python3-pytest") || !chk.Compiles() {
+		t.Errorf("check = %+v", chk)
 	}
 }

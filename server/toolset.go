@@ -38,6 +38,10 @@ type Toolset struct {
 	mu       sync.Mutex
 	analyzer runner.Linter
 	goKey    goSettings
+	// javaTests caches JUnit reports; it is kept while the class path
+	// stays the same.
+	javaTests *java.Tester
+	javaKey   string
 }
 
 // goSettings are the settings the Go analyzer is built from.
@@ -116,11 +120,13 @@ func (t *Toolset) Testers(cfg config.Config) (tests, candidates runner.Tester) {
 }
 
 func (t *Toolset) tester(cfg config.Config, goTester runner.Tester) runner.Tester {
-	memory := cfg.Judge.MemoryLimit
+	// Unit tests get the sandbox's default memory cap; judge.memoryLimit
+	// is per judge case.
+	memory := sandbox.DefaultMemoryLimit
 	by := map[string]runner.Tester{
 		langs.Go:     goTester,
 		langs.Python: python.NewTester(python.TesterOptions{Logger: t.logger, MemoryLimit: memory}),
-		langs.Java:   java.NewTester(java.TesterOptions{Classpath: cfg.Java.Classpath, Logger: t.logger, MemoryLimit: memory}),
+		langs.Java:   t.javaTester(cfg, memory),
 	}
 	if len(cfg.Cpp.Test) > 0 {
 		by[langs.Cpp] = cpp.NewCommandTester(cpp.CommandTesterOptions{Command: cfg.Cpp.Test, JUnitXML: cfg.Cpp.JUnitXML, Logger: t.logger, MemoryLimit: memory})
@@ -156,6 +162,19 @@ func (m *makeTestTester) Test(ctx context.Context, file string, overlay map[stri
 
 func (m *makeTestTester) Invalidate(dir string) { m.make.Invalidate(dir) }
 
+// javaTester returns the JUnit runner for cfg, reusing the last one (and
+// its report cache) while the class path is the same.
+func (t *Toolset) javaTester(cfg config.Config, memory int64) *java.Tester {
+	key := strings.Join(cfg.Java.Classpath, "\x00")
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.javaTests == nil || t.javaKey != key {
+		t.javaTests = java.NewTester(java.TesterOptions{Classpath: cfg.Java.Classpath, Logger: t.logger, MemoryLimit: memory})
+		t.javaKey = key
+	}
+	return t.javaTests
+}
+
 // judgeSpecs decides which files judge-style cases apply to, and with what
 // build and run commands.
 type judgeSpecs struct{ cfg config.Judge }
@@ -166,7 +185,8 @@ type judgeSpecs struct{ cfg config.Judge }
 // apply only when there are some.
 func (j judgeSpecs) spec(file string) (judge.Spec, bool) {
 	c := j.cfg
-	if c.Mode == "off" {
+	if c.Mode == "off" || langs.IsTestFile(file) || langs.IsHeader(file) {
+		// Test files and headers are not programs a judge can run.
 		return judge.Spec{}, false
 	}
 	lang := langs.Detect(file, "")
@@ -198,21 +218,23 @@ func (j judgeSpecs) spec(file string) (judge.Spec, bool) {
 	return spec, len(spec.Cases) > 0 || hasJudgeInputs(dir)
 }
 
-// hasJudgeInputs reports whether dir holds judge inputs (input_N.txt or
-// N.in).
+// hasJudgeInputs reports whether dir holds judge inputs.
 func hasJudgeInputs(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false
 	}
 	for _, e := range entries {
-		n := e.Name()
-		if strings.HasPrefix(n, "input_") && strings.HasSuffix(n, ".txt") || strings.HasSuffix(n, ".in") {
+		if judgeInput.MatchString(e.Name()) {
 			return true
 		}
 	}
 	return false
 }
+
+// judgeInput matches the input files of judge cases, as judge.LoadCases
+// reads them: input_N.txt or N.in.
+var judgeInput = regexp.MustCompile(`^(input_[0-9]+\.txt|[0-9]+\.in)$`)
 
 // commandSpec converts a configured command linter to the runner's spec.
 func commandSpec(c config.Linter) lintcmd.Spec {

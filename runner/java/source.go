@@ -142,3 +142,11 @@ func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
+
+// ProjectRoot returns the directory whose tests run for the Java file at
+// path (read from disk for its package): the nearest directory holding
+// pom.xml, build.gradle or .fixloop.yaml, else its package's source root.
+func ProjectRoot(path string) string {
+	text, _ := os.ReadFile(path)
+	return projectRoot(path, packageName(text))
+}

@@ -63,6 +63,35 @@ func Extensions(language string) []string {
 	return out
 }
 
+// IsTestFile reports whether path holds tests, by the conventions of its
+// language: x_test.go, test_x.py or x_test.py, XTest.java or XTests.java,
+// test_x.cc or x_test.cc.
+func IsTestFile(path string) bool {
+	base := filepath.Base(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	switch strings.ToLower(filepath.Ext(base)) {
+	case ".go":
+		return strings.HasSuffix(base, "_test.go")
+	case ".py":
+		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
+	case ".java":
+		return strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasPrefix(stem, "Test")
+	case ".cc", ".cpp", ".cxx":
+		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
+	}
+	return false
+}
+
+// IsHeader reports whether path is a C or C++ header or a Python stub:
+// files that are not programs on their own.
+func IsHeader(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".h", ".hh", ".hpp", ".hxx", ".pyi":
+		return true
+	}
+	return false
+}
+
 // Applier is a linter that checks only some files (a generic command
 // linter, by extension).
 type Applier interface {
@@ -79,6 +108,13 @@ type Linter struct {
 	// Timeout bounds each linter's run (0: DefaultLintTimeout); a linter
 	// that hangs becomes a note and the others' alerts stay.
 	Timeout time.Duration
+
+	// genericMu guards lastGeneric: the command linters' alerts of each
+	// file's last pass. A pass of one file republishes the other files of
+	// its unit (a Go package) with the language linter's fresh alerts;
+	// their command-linter alerts come from here, so they do not vanish.
+	genericMu   sync.Mutex
+	lastGeneric map[string][]runner.Alert
 }
 
 // DefaultLintTimeout bounds one linter's run on one file.
@@ -106,7 +142,8 @@ var ErrUnsupported = errors.New("no linter checks this kind of file")
 func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
 	var linters []runner.Linter
 	var names []string
-	if lang := Detect(file, ""); l.ByLanguage[lang] != nil {
+	hasLang := l.ByLanguage[Detect(file, "")] != nil
+	if lang := Detect(file, ""); hasLang {
 		linters = append(linters, l.ByLanguage[lang])
 		names = append(names, "the "+displayName(lang)+" linters")
 	}
@@ -130,21 +167,50 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		return nil, err
 	}
 	merged := &runner.LintResult{Unit: filepath.Dir(file), Files: []string{file}}
+	var generic []runner.Alert
 	for i, r := range results {
-		if errs[i] != nil {
-			merged.Alerts = append(merged.Alerts, noteAlert(file, errs[i]))
-			continue
+		isGeneric := i > 0 || !hasLang
+		var alerts []runner.Alert
+		switch {
+		case errs[i] != nil:
+			alerts = []runner.Alert{noteAlert(file, errs[i])}
+		case r == nil:
+		default:
+			if i == 0 && r.Unit != "" {
+				merged.Unit = r.Unit
+				merged.Files = r.Files
+			}
+			alerts = r.Alerts
 		}
-		if r == nil {
-			continue
+		merged.Alerts = append(merged.Alerts, alerts...)
+		if isGeneric {
+			generic = append(generic, alerts...)
 		}
-		if i == 0 && r.Unit != "" {
-			merged.Unit = r.Unit
-			merged.Files = r.Files
-		}
-		merged.Alerts = append(merged.Alerts, r.Alerts...)
 	}
+	merged.Alerts = append(merged.Alerts, l.rememberGeneric(file, generic, merged.Files)...)
 	return merged, nil
+}
+
+// rememberGeneric keeps file's command-linter alerts and returns those of
+// the other files of the unit, from their last passes.
+func (l *Linter) rememberGeneric(file string, alerts []runner.Alert, unit []string) []runner.Alert {
+	l.genericMu.Lock()
+	defer l.genericMu.Unlock()
+	if l.lastGeneric == nil {
+		l.lastGeneric = make(map[string][]runner.Alert)
+	}
+	if len(alerts) == 0 {
+		delete(l.lastGeneric, file)
+	} else {
+		l.lastGeneric[file] = alerts
+	}
+	var others []runner.Alert
+	for _, f := range unit {
+		if f != file {
+			others = append(others, l.lastGeneric[f]...)
+		}
+	}
+	return others
 }
 
 // onSaver is a linter that runs only when a file is saved.

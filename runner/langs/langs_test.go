@@ -178,3 +178,43 @@ func TestLinterTimeout(t *testing.T) {
 type hangingApplier struct{ hangingLinter }
 
 func (*hangingApplier) Applies(file string) bool { return strings.HasSuffix(file, ".py") }
+
+// unitLinter reports one alert in each file of a two-file unit, like the Go
+// analyzer does for a package.
+type unitLinter struct{}
+
+func (unitLinter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	files := []string{"/p/a.go", "/p/b.go"}
+	r := &runner.LintResult{Unit: "p", Files: files}
+	for _, f := range files {
+		r.Alerts = append(r.Alerts, runner.Alert{File: f, Source: "vet"})
+	}
+	return r, nil
+}
+func (unitLinter) Invalidate(string) {}
+
+// TestGenericAlertsOfOtherUnitFilesKept: a pass of a.go republishes b.go
+// with the Go alerts; b.go's command-linter alerts from its own last pass
+// stay with them.
+func TestGenericAlertsOfOtherUnitFilesKept(t *testing.T) {
+	custom := &fakeLinter{source: "custom", exts: []string{".go"}}
+	l := &Linter{ByLanguage: map[string]runner.Linter{Go: unitLinter{}}, Generic: []Applier{custom}}
+	ctx := context.Background()
+	if _, err := l.Lint(ctx, "/p/b.go", nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := l.Lint(ctx, "/p/a.go", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perFile := map[string][]string{}
+	for _, a := range r.Alerts {
+		perFile[a.File] = append(perFile[a.File], a.Source)
+	}
+	for _, f := range []string{"/p/a.go", "/p/b.go"} {
+		slices.Sort(perFile[f])
+		if !slices.Equal(perFile[f], []string{"custom", "vet"}) {
+			t.Errorf("%s alerts from %v, want custom and vet", f, perFile[f])
+		}
+	}
+}

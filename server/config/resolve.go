@@ -39,8 +39,29 @@ func (l Loader) Resolve(root string, editorSettings []byte) (Config, Problems) {
 	}
 	cfg, ps := l.ApplySettings(cfg, editorSettings, "settings")
 	all = append(all, ps...)
+	if root != "" {
+		cfg.resolvePaths(root)
+	}
 	if len(all) == 0 {
 		return cfg, nil
 	}
 	return cfg, all
+}
+
+// resolvePaths makes the file paths of the settings (the checkstyle config,
+// the Java class path) absolute against the workspace root, so that they
+// mean the same whatever directory fixloop runs in.
+func (c *Config) resolvePaths(root string) {
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	if c.Java.Checkstyle != CheckstyleSun && c.Java.Checkstyle != CheckstyleGoogle {
+		c.Java.Checkstyle = abs(c.Java.Checkstyle)
+	}
+	for i, p := range c.Java.Classpath {
+		c.Java.Classpath[i] = abs(p)
+	}
 }

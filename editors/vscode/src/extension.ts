@@ -16,7 +16,7 @@ import {
   WorkDoneProgressEnd,
   WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
-import { initializationOptions, logLevel, parseRound, serverEnv } from './settings';
+import { documentSelector, initializationOptions, logLevel, parseRound, serverEnv } from './settings';
 
 const SECTION = 'fixloop';
 const SECRET_KEY = 'fixloop.apiKey';
@@ -140,7 +140,7 @@ async function doRestart(): Promise<void> {
     options: { env: serverEnv(apiKey, cfg.get<string>('model.apiKeyEnv')) },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: LANGUAGES.map((language) => ({ scheme: 'file', language })),
+    documentSelector: documentSelector(LANGUAGES, cfg.get('extraLanguages')),
     initializationOptions: initializationOptions(cfg),
     outputChannel: output, // the server's stderr (its log) goes here
     // No synchronize.configurationSection: the server gets the mapped settings

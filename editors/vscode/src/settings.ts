@@ -119,3 +119,21 @@ export function parseRound(text: string | undefined): { round: number; of: numbe
   const m = /round\s+(\d+)\s*\/\s*(\d+)/i.exec(text);
   return m ? { round: Number(m[1]), of: Number(m[2]) } : undefined;
 }
+
+/**
+ * The documents the client sends to the server: the built-in languages plus
+ * `fixloop.extraLanguages` (VS Code language ids such as "shellscript",
+ * for the file types of command linters configured in .fixloop.yaml).
+ */
+export function documentSelector(
+  builtin: string[],
+  extra: unknown,
+): { scheme: string; language: string }[] {
+  const ids = [...builtin];
+  if (Array.isArray(extra)) {
+    for (const id of extra) {
+      if (typeof id === 'string' && id.trim() !== '' && !ids.includes(id.trim())) ids.push(id.trim());
+    }
+  }
+  return ids.map((language) => ({ scheme: 'file', language }));
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { initializationOptions, logLevel, parseRound, serverEnv } from '../src/settings';
+import { documentSelector, initializationOptions, logLevel, parseRound, serverEnv } from '../src/settings';
 
 function cfg(values: Record<string, unknown>) {
   return { get: (key: string) => values[key] };
@@ -133,4 +133,14 @@ test('parseRound', () => {
   assert.deepEqual(parseRound('Round 10/10'), { round: 10, of: 10 });
   assert.equal(parseRound('baseline: checking'), undefined);
   assert.equal(parseRound(undefined), undefined);
+});
+
+test('documentSelector adds extraLanguages to the built-in ones, once each', () => {
+  const sel = documentSelector(['go', 'python'], ['shellscript', 'go', '', 7, ' javascript ']);
+  assert.deepEqual(
+    sel.map((s) => s.language),
+    ['go', 'python', 'shellscript', 'javascript'],
+  );
+  assert.ok(sel.every((s) => s.scheme === 'file'));
+  assert.deepEqual(documentSelector(['go'], undefined), [{ scheme: 'file', language: 'go' }]);
 });
