@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -291,5 +292,43 @@ func TestUnsupportedFileThroughLSP(t *testing.T) {
 	// The server is still serving.
 	if code := h.Shutdown(); code != 0 {
 		t.Errorf("exit code %d after shutdown, want 0", code)
+	}
+}
+
+// TestJudgeResultsStayWithTheirProgram: two judge programs share a tests/
+// directory; the failing one's verdict is not shown on the passing one.
+func TestJudgeResultsStayWithTheirProgram(t *testing.T) {
+	langfixture.RequireTools(t, "g++")
+	t.Parallel()
+	dir := copyTree(t, filepath.Join("..", "testdata", "judge", "cpp"))
+	wrong, err := os.ReadFile(filepath.Join(dir, "variants", "wrong.cc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hs *handlers.Server
+	h := lsptest.Start(t, server.Options{OnServer: func(s *handlers.Server) { hs = s }})
+	h.Initialize(dir, func(p *protocol.InitializeParams) {
+		p.InitializationOptions = protocol.LSPAny(`{"judge": {"timeLimit": "2s"}}`)
+	})
+	good := h.Open(filepath.Join(dir, "sum.cc"))
+	bad := h.Open(filepath.Join(dir, "wrong.cc"), string(wrong))
+	p := h.AwaitDiagnostics(bad, func(p *protocol.PublishDiagnosticsParams) bool {
+		_, ok := lsptest.Find(p, "judge", "")
+		return ok
+	})
+	if d, _ := lsptest.Find(p, "judge", ""); !strings.Contains(lsptest.Message(d), "Wrong Answer: 2/3 cases passed") {
+		t.Errorf("wrong.cc judge result: %s", lsptest.Message(d))
+	}
+	if !h.Client.Await(h.Ctx(), func() bool { return hs.Stats().TestPasses >= 2 }) {
+		t.Fatalf("test passes: %d, want 2", hs.Stats().TestPasses)
+	}
+	for _, u := range []uri.URI{good} {
+		for _, p := range h.Client.Publications(u) {
+			for _, d := range p.Diagnostics {
+				if src := lsptest.Source(d); src == "judge" || src == "tests" {
+					t.Errorf("%s got %s results: %s", filepath.Base(string(u)), src, lsptest.Message(d))
+				}
+			}
+		}
 	}
 }
