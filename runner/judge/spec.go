@@ -3,6 +3,7 @@ package judge
 import (
 	"errors"
 	"fmt"
+	"github.com/fixloop/fixloop/runner/proc"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -155,9 +156,22 @@ func (s Spec) expand(args []string, work, file string) []string {
 		"${memory_mb}", strconv.FormatInt(max(mib*3/4, 1), 10),
 		"${stack_mb}", strconv.FormatInt(min(max(mib/16, 1), 64), 10),
 	)
+	quoted := strings.NewReplacer(
+		"${file}", proc.ShellQuote(file),
+		"${dir}", proc.ShellQuote(work),
+		"${name}", proc.ShellQuote(name),
+		"${stem}", proc.ShellQuote(strings.TrimSuffix(name, filepath.Ext(name))),
+		"${memory_mb}", strconv.FormatInt(max(mib*3/4, 1), 10),
+		"${stack_mb}", strconv.FormatInt(min(max(mib/16, 1), 64), 10),
+	)
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = r.Replace(a)
+		if proc.IsShellScript(args, i) {
+			// A file name in a shell script is quoted: it is data, not code.
+			out[i] = quoted.Replace(a)
+		} else {
+			out[i] = r.Replace(a)
+		}
 	}
 	return out
 }

@@ -66,13 +66,20 @@ func (l *Linter) prepare(path string, text []byte, saved bool) (*invocation, err
 	return in, nil
 }
 
-// expand replaces the placeholders in arg.
-func (in *invocation) expand(arg string) string {
+// expand replaces the placeholders in arg, quoted for the shell when arg
+// is a shell script (quote reports that).
+func (in *invocation) expand(arg string, quote bool) string {
+	q := func(s string) string {
+		if quote {
+			return proc.ShellQuote(s)
+		}
+		return s
+	}
 	return strings.NewReplacer(
-		"${file}", in.seen,
-		"${dir}", in.dir,
-		"${root}", in.root,
-		"${name}", filepath.Base(in.real),
+		"${file}", q(in.seen),
+		"${dir}", q(in.dir),
+		"${root}", q(in.root),
+		"${name}", q(filepath.Base(in.real)),
 	).Replace(arg)
 }
 
@@ -114,7 +121,7 @@ func (l *Linter) resolve(path string) (string, error) {
 	if in.root == "" {
 		in.root = in.dir
 	}
-	name := in.expand(l.spec.Command[0])
+	name := in.expand(l.spec.Command[0], false)
 	if strings.ContainsRune(name, filepath.Separator) && !filepath.IsAbs(name) {
 		name = filepath.Join(in.root, name)
 	}
@@ -142,8 +149,8 @@ func (l *Linter) run(ctx context.Context, command string, in *invocation) (*outp
 	runCtx, cancel := context.WithTimeout(ctx, l.spec.timeout())
 	defer cancel()
 	args := make([]string, 0, len(l.spec.Command)-1)
-	for _, a := range l.spec.Command[1:] {
-		args = append(args, in.expand(a))
+	for i, a := range l.spec.Command[1:] {
+		args = append(args, in.expand(a, proc.IsShellScript(l.spec.Command, i+1)))
 	}
 	cmd := proc.Command(runCtx, in.dir, command, args...)
 	if len(l.spec.Env) > 0 {

@@ -42,7 +42,9 @@ type syntaxError struct {
 // checkSyntax compiles text with the python3 at python and returns the
 // syntax error as a compiler alert on file, or nil when the text compiles.
 func checkSyntax(ctx context.Context, python, dir, file string, text []byte) ([]runner.Alert, error) {
-	out, err := runTool(ctx, dir, text, python, "-c", syntaxScript, file)
+	// -I: isolated mode, so that the project's own modules (a json.py
+	// beside the file) are neither imported nor run by the check.
+	out, err := runTool(ctx, dir, text, python, "-I", "-c", syntaxScript, file)
 	if err != nil {
 		return nil, fmt.Errorf("checking the syntax with %s: %w", python, err)
 	}

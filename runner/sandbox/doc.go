@@ -5,8 +5,9 @@
 //
 // What is enforced (Linux):
 //
-//   - Time: a wall-clock deadline (the process group is killed with SIGKILL)
-//     and a CPU-time rlimit one second above it (RLIMIT_CPU).
+//   - Time: a wall-clock deadline (the process group is killed with SIGKILL).
+//     No CPU-time rlimit: it counts every thread's time, so it would kill a
+//     multi-threaded program (a JVM) before its wall-clock limit.
 //   - Memory: RLIMIT_DATA, which Linux checks on every private writable
 //     mapping (heap, mmap'd arenas, thread stacks). The program's own runtime
 //     then reports the failed allocation (std::bad_alloc, MemoryError,

@@ -115,7 +115,7 @@ func (c Capabilities) String() string {
 		}
 	}
 	add(true, "wall-clock limit and process-group kill")
-	add(c.Rlimits, "CPU and memory rlimits")
+	add(c.Rlimits, "memory rlimit")
 	add(c.Network, "no network")
 	add(c.ReadOnly, "read-only outside the work directory")
 	add(c.Processes, "process count cap (pids cgroup)")
@@ -191,13 +191,10 @@ func confineScript(l Limits, readOnly bool, cgroup string) string {
 	if l.Memory > 0 {
 		fmt.Fprintf(&s, "ulimit -d %d || fail 'cannot set the memory limit'\n", max(l.Memory/1024, 1))
 	}
-	if l.Time > 0 {
-		secs := int64(l.Time/time.Second) + 2
-		fmt.Fprintf(&s, "ulimit -t %d || fail 'cannot set the CPU time limit'\n", secs)
-	}
 	if readOnly {
 		s.WriteString(`mount --bind "$W" "$W" || fail 'cannot bind the work directory'
-for m in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do
+awk '{print $5}' /proc/self/mountinfo | sort -u | while IFS= read -r m; do
+  m=$(printf '%b' "$m")  # mountinfo writes a space as \040
   case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$W") continue;; esac
   mount -o remount,bind,ro "$m" 2>/dev/null || true
 done
@@ -269,7 +266,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	}
 	stdout, stderr := proc.NewLimitedBuffer(limit), proc.NewLimitedBuffer(limit)
 	cmd := proc.Command(runCtx, dir, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(cleanEnv(os.Environ()), env...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Stdin != nil {
 		cmd.Stdin = strings.NewReader(string(c.Stdin))
@@ -295,9 +292,6 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		res.ExitCode = ps.ExitCode()
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			res.Signal = ws.Signal().String()
-			if ws.Signal() == syscall.SIGXCPU {
-				res.TimedOut = true
-			}
 		}
 		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
 			res.MaxRSS = maxRSSBytes(ru)
@@ -398,4 +392,31 @@ func (r *Result) ExitText() string {
 		return "killed by signal " + r.Signal
 	}
 	return "exit status " + strconv.Itoa(r.ExitCode)
+}
+
+// cleanEnv drops from fixloop's environment what a program under test must
+// not see: API keys, tokens, passwords and other secrets (the model's API
+// key above all), by the variable's name.
+func cleanEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if secretName(name) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// secretName reports whether an environment variable's name says it holds
+// a secret.
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE_KEY"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -475,11 +475,11 @@ func TestCapabilitiesString(t *testing.T) {
 		want string
 	}{
 		{Capabilities{Rlimits: true, Network: true, ReadOnly: true, Processes: true},
-			"enforced: wall-clock limit and process-group kill, CPU and memory rlimits, no network, read-only outside the work directory, process count cap (pids cgroup)"},
+			"enforced: wall-clock limit and process-group kill, memory rlimit, no network, read-only outside the work directory, process count cap (pids cgroup)"},
 		{Capabilities{Rlimits: true},
-			"enforced: wall-clock limit and process-group kill, CPU and memory rlimits; not available here: no network, read-only outside the work directory, process count cap (pids cgroup)"},
+			"enforced: wall-clock limit and process-group kill, memory rlimit; not available here: no network, read-only outside the work directory, process count cap (pids cgroup)"},
 		{Capabilities{},
-			"enforced: wall-clock limit and process-group kill; not available here: CPU and memory rlimits, no network, read-only outside the work directory, process count cap (pids cgroup)"},
+			"enforced: wall-clock limit and process-group kill; not available here: memory rlimit, no network, read-only outside the work directory, process count cap (pids cgroup)"},
 	}
 	for _, tt := range tests {
 		if got := tt.caps.String(); got != tt.want {

@@ -19,6 +19,7 @@ const MaxCopyBytes = 512 << 20
 var skipDirs = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, "node_modules": true,
 	"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".tox": true,
+	".venv": true, "venv": true, ".gradle": true, ".eggs": true, ".ruff_cache": true,
 }
 
 // Workdir copies the tree under src into a new temporary directory,
@@ -34,27 +35,62 @@ func Workdir(ctx context.Context, src string, overlay map[string][]byte) (string
 	if err != nil {
 		return "", nil, fmt.Errorf("making a work directory: %w", err)
 	}
-	cleanup := func() { _ = os.RemoveAll(dst) }
+	cleanup := func() { removeAll(dst) }
 	if err := copyTree(ctx, src, dst); err != nil {
 		cleanup()
 		return "", nil, err
 	}
+	if err := applyOverlay(dst, src, overlay); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return dst, cleanup, nil
+}
+
+// applyOverlay writes the overlay's texts for files under src into the copy
+// at dst. It writes through os.Root, so that a symlink in the copy (a
+// linked module, a linked directory) can never lead the unsaved text, or a
+// model's candidate, into a file outside the copy: a symlink that stands
+// for an overlaid file is replaced by a regular file.
+func applyOverlay(dst, src string, overlay map[string][]byte) error {
+	root, err := os.OpenRoot(dst)
+	if err != nil {
+		return fmt.Errorf("opening the work directory: %w", err)
+	}
+	defer root.Close()
 	for path, text := range overlay {
 		rel, err := filepath.Rel(src, path)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
 		}
-		target := filepath.Join(dst, rel)
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			cleanup()
-			return "", nil, fmt.Errorf("writing %s into the work directory: %w", rel, err)
+		if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+			return fmt.Errorf("writing %s into the work directory: %w", rel, err)
 		}
-		if err := os.WriteFile(target, text, 0o644); err != nil {
-			cleanup()
-			return "", nil, fmt.Errorf("writing %s into the work directory: %w", rel, err)
+		if st, err := root.Lstat(rel); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			if err := root.Remove(rel); err != nil {
+				return fmt.Errorf("writing %s into the work directory: %w", rel, err)
+			}
+		}
+		if err := root.WriteFile(rel, text, 0o644); err != nil {
+			return fmt.Errorf("writing %s into the work directory: %w", rel, err)
 		}
 	}
-	return dst, cleanup, nil
+	return nil
+}
+
+// removeAll removes the copy, also when a program made some of its
+// directories read-only.
+func removeAll(dir string) {
+	if os.RemoveAll(dir) == nil {
+		return
+	}
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(path, 0o700)
+		}
+		return nil
+	})
+	_ = os.RemoveAll(dir)
 }
 
 // copyTree copies regular files, directories and symlinks from src to dst.
@@ -71,7 +107,7 @@ func copyTree(ctx context.Context, src, dst string) error {
 		target := filepath.Join(dst, rel)
 		switch {
 		case d.IsDir():
-			if rel != "." && skipDirs[d.Name()] {
+			if rel != "." && (skipDirs[d.Name()] || isVirtualenv(path)) {
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(target, 0o755)
@@ -88,7 +124,7 @@ func copyTree(ctx context.Context, src, dst string) error {
 			}
 			total += info.Size()
 			if total > MaxCopyBytes {
-				return fmt.Errorf("copying %s: the tree holds more than %d MiB; open a smaller project or configure its root", src, MaxCopyBytes>>20)
+				return fmt.Errorf("copying %s: the tree holds more than %d MiB (virtual environments and version control are left out already); open the project at a smaller root", src, MaxCopyBytes>>20)
 			}
 			return copyFile(path, target, info.Mode().Perm())
 		}
@@ -110,5 +146,21 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 		out.Close()
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
-	return out.Close()
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("copying %s: %w", src, err)
+	}
+	// Keep the modification time: make and other build tools compare it,
+	// and a copy stamped "now" in walk order would make stale objects look
+	// newer than their sources.
+	if st, err := in.Stat(); err == nil {
+		_ = os.Chtimes(dst, st.ModTime(), st.ModTime())
+	}
+	return nil
+}
+
+// isVirtualenv reports whether dir is a Python virtual environment, which
+// tests import from where it is, not from a copy.
+func isVirtualenv(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "pyvenv.cfg"))
+	return err == nil
 }
