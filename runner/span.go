@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"sort"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -16,11 +17,51 @@ const (
 	ColumnUTF16                   // UTF-16 code units (pyright, LSP)
 )
 
+// Lines indexes where a text's lines start, so that many positions in one
+// text convert in O(log n) each: build it once per text when converting a
+// tool's whole output. The package functions Offset, Span and LineCol build
+// one per call.
+type Lines struct {
+	text   []byte
+	starts []int // the offset of every line, the empty one after a final newline included
+}
+
+// NewLines indexes text.
+func NewLines(text []byte) *Lines {
+	starts := make([]int, 1, bytes.Count(text, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(text[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		starts = append(starts, off)
+	}
+	return &Lines{text: text, starts: starts}
+}
+
 // Offset converts a 1-based line and 1-based column in unit to a byte
 // offset into text, clamped to the line (and the line to the text). Column 0
 // means the line's start.
 func Offset(text []byte, line, col int, unit ColumnUnit) int {
-	start := lineStart(text, line)
+	return NewLines(text).Offset(line, col, unit)
+}
+
+// Span returns the byte range a tool's position names. line and col are
+// 1-based; endLine and endCol 0 when the tool gives only a start, in which
+// case the range covers the word at the start (or one character), or the
+// line's text when col is 0 too.
+func Span(text []byte, line, col, endLine, endCol int, unit ColumnUnit) (start, end int) {
+	return NewLines(text).Span(line, col, endLine, endCol, unit)
+}
+
+// LineCol converts a byte offset back to a 1-based line and byte column.
+func LineCol(text []byte, off int) (line, col int) { return NewLines(text).LineCol(off) }
+
+// Offset is the package's Offset for the indexed text.
+func (l *Lines) Offset(line, col int, unit ColumnUnit) int {
+	text := l.text
+	start := l.lineStart(line)
 	end := lineEnd(text, start)
 	if col <= 1 {
 		return start
@@ -47,14 +88,12 @@ func Offset(text []byte, line, col int, unit ColumnUnit) int {
 	return pos
 }
 
-// Span returns the byte range a tool's position names. line and col are
-// 1-based; endLine and endCol 0 when the tool gives only a start, in which
-// case the range covers the word at the start (or one character), or the
-// line's text when col is 0 too.
-func Span(text []byte, line, col, endLine, endCol int, unit ColumnUnit) (start, end int) {
-	start = Offset(text, line, col, unit)
+// Span is the package's Span for the indexed text.
+func (l *Lines) Span(line, col, endLine, endCol int, unit ColumnUnit) (start, end int) {
+	text := l.text
+	start = l.Offset(line, col, unit)
 	if endLine > 0 {
-		end = Offset(text, endLine, max(endCol, 1), unit)
+		end = l.Offset(endLine, max(endCol, 1), unit)
 		if endCol == 0 {
 			end = lineEnd(text, end)
 		}
@@ -80,35 +119,25 @@ func Span(text []byte, line, col, endLine, endCol int, unit ColumnUnit) (start, 
 	return start, end
 }
 
-// LineCol converts a byte offset back to a 1-based line and byte column.
-func LineCol(text []byte, off int) (line, col int) {
-	off = min(max(off, 0), len(text))
-	line, ls := 1, 0
-	for i := 0; i < off; i++ {
-		if text[i] == '\n' {
-			line++
-			ls = i + 1
-		}
+// LineCol is the package's LineCol for the indexed text.
+func (l *Lines) LineCol(off int) (line, col int) {
+	off = min(max(off, 0), len(l.text))
+	i := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > off }) - 1
+	return i + 1, off - l.starts[i] + 1
+}
+
+// lineStart is the offset of the 1-based line; a line past the end is the
+// last line (not the empty one after a final newline).
+func (l *Lines) lineStart(line int) int {
+	last := len(l.starts) - 1
+	if last > 0 && l.starts[last] == len(l.text) {
+		last--
 	}
-	return line, off - ls + 1
+	return l.starts[min(max(line, 1)-1, last)]
 }
 
 func isWordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
-}
-
-// lineStart is the offset of the 1-based line; a line past the end is the
-// last line.
-func lineStart(text []byte, line int) int {
-	pos := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(text[pos:], '\n')
-		if i < 0 || pos+i+1 == len(text) {
-			return pos
-		}
-		pos += i + 1
-	}
-	return pos
 }
 
 // lineEnd is the offset of the newline ending the line at start (or the

@@ -302,7 +302,7 @@ func (l *Linter) alert(in *invocation, f finding) runner.Alert {
 	if endLine <= 0 && endCol > 0 {
 		endLine = line
 	}
-	start, end := runner.Span(in.text, line, col, endLine, endCol, l.spec.ColumnUnit)
+	start, end := in.lines().Span(line, col, endLine, endCol, l.spec.ColumnUnit)
 	a := runner.Alert{
 		File:     in.real,
 		Start:    start,
@@ -312,8 +312,8 @@ func (l *Linter) alert(in *invocation, f finding) runner.Alert {
 		Code:     f.code,
 		Message:  f.message,
 	}
-	a.Line, a.Column = runner.LineCol(in.text, start)
-	a.EndLine, a.EndColumn = runner.LineCol(in.text, end)
+	a.Line, a.Column = in.lines().LineCol(start)
+	a.EndLine, a.EndColumn = in.lines().LineCol(end)
 	if a.Code == "" && l.codeRE != nil {
 		a.Code, a.Message = extractCode(l.codeRE, a.Message)
 	}

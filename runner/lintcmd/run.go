@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fixloop/fixloop/runner"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,8 +29,17 @@ type invocation struct {
 	text  []byte // the checked text
 	mode  string // the input mode used
 	stdin bool
+	index *runner.Lines // of text, made on first use
 
 	cleanup func()
+}
+
+// lines indexes the checked text's lines, once per run.
+func (in *invocation) lines() *runner.Lines {
+	if in.index == nil {
+		in.index = runner.NewLines(in.text)
+	}
+	return in.index
 }
 
 // prepare picks the input mode for this run and writes the temporary copy

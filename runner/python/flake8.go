@@ -25,7 +25,7 @@ func runFlake8(ctx context.Context, path string, job *lintJob) ([]runner.Alert, 
 	}
 	var alerts []runner.Alert
 	for line := range strings.Lines(out.stdout) {
-		if a, ok := parseFlake8Line(strings.TrimRight(line, "\r\n"), job.file, job.text); ok {
+		if a, ok := parseFlake8Line(strings.TrimRight(line, "\r\n"), job.file, job.lines()); ok {
 			alerts = append(alerts, a)
 		}
 	}
@@ -40,7 +40,7 @@ func runFlake8(ctx context.Context, path string, job *lintJob) ([]runner.Alert, 
 }
 
 // parseFlake8Line reads one "row:col:code:text" line.
-func parseFlake8Line(line, file string, text []byte) (runner.Alert, bool) {
+func parseFlake8Line(line, file string, lines *runner.Lines) (runner.Alert, bool) {
 	parts := strings.SplitN(line, ":", 4)
 	if len(parts) != 4 {
 		return runner.Alert{}, false
@@ -55,8 +55,8 @@ func parseFlake8Line(line, file string, text []byte) (runner.Alert, bool) {
 	if code == "E501" || code == "W505" || code == "B950" { // too long: the rest of the line
 		endLine = row
 	}
-	start, end := runner.Span(text, max(row, 1), max(col, 0), endLine, endCol, flake8Unit(code))
-	a := alertAt(file, text, start, end)
+	start, end := lines.Span(max(row, 1), max(col, 0), endLine, endCol, flake8Unit(code))
+	a := alertAt(file, lines, start, end)
 	a.Severity = flake8Severity(code)
 	a.Source = SourceFlake8
 	a.Code = code

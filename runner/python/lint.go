@@ -80,6 +80,15 @@ type lintJob struct {
 	file string // absolute path
 	dir  string // the file's directory, where the tools run
 	text []byte // the text to check (overlay or disk)
+
+	linesOnce sync.Once
+	index     *runner.Lines
+}
+
+// lines indexes the text's lines once for all the tools' alerts.
+func (j *lintJob) lines() *runner.Lines {
+	j.linesOnce.Do(func() { j.index = runner.NewLines(j.text) })
+	return j.index
 }
 
 // lintFunc runs one tool, found at path, on job.

@@ -71,7 +71,7 @@ func runPylint(ctx context.Context, path string, job *lintJob) ([]runner.Alert, 
 		if m.Path != "" && m.Path != "<stdin>" && !samePath(m.Path, job.file, job.dir) {
 			continue
 		}
-		alerts = append(alerts, m.alert(job.file, job.text))
+		alerts = append(alerts, m.alert(job.file, job.lines()))
 	}
 	return alerts, nil
 }
@@ -98,7 +98,7 @@ func samePath(printed, file, dir string) bool {
 	return filepath.Clean(printed) == filepath.Clean(file)
 }
 
-func (m pylintMessage) alert(file string, text []byte) runner.Alert {
+func (m pylintMessage) alert(file string, lines *runner.Lines) runner.Alert {
 	unit := runner.ColumnBytes
 	if pylintRuneColumns[m.MessageID] {
 		unit = runner.ColumnRunes
@@ -110,8 +110,8 @@ func (m pylintMessage) alert(file string, text []byte) runner.Alert {
 	} else if m.Column == 0 {
 		col = 0 // a line-level message: the whole line
 	}
-	start, end := runner.Span(text, max(m.Line, 1), col, endLine, endCol, unit)
-	a := alertAt(file, text, start, end)
+	start, end := lines.Span(max(m.Line, 1), col, endLine, endCol, unit)
+	a := alertAt(file, lines, start, end)
 	a.Severity = pylintSeverity(m.Type)
 	a.Source = SourcePylint
 	a.Code = m.MessageID

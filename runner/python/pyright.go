@@ -67,7 +67,7 @@ func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert,
 		if f := filepath.Clean(d.File); d.File != "" && f != standIn && f != real {
 			continue
 		}
-		alerts = append(alerts, d.alert(job.file, job.text))
+		alerts = append(alerts, d.alert(job.file, job.lines()))
 	}
 	return alerts, nil
 }
@@ -85,11 +85,11 @@ func parsePyright(stdout string) (*pyrightReport, error) {
 	return &rep, nil
 }
 
-func (d pyrightDiagnostic) alert(file string, text []byte) runner.Alert {
+func (d pyrightDiagnostic) alert(file string, lines *runner.Lines) runner.Alert {
 	r := d.Range
-	start, end := runner.Span(text, r.Start.Line+1, r.Start.Character+1,
+	start, end := lines.Span(r.Start.Line+1, r.Start.Character+1,
 		r.End.Line+1, r.End.Character+1, runner.ColumnUTF16)
-	a := alertAt(file, text, start, end)
+	a := alertAt(file, lines, start, end)
 	a.Severity = pyrightSeverity(d.Severity)
 	a.Source = SourcePyright
 	a.Code = d.Rule

@@ -223,7 +223,7 @@ func (r *pytestRun) syntaxAlert(ctx context.Context, orig string, line int, msg 
 func (r *pytestRun) lineAlert(orig string, line int, source, msg string) runner.Alert {
 	text, _ := os.ReadFile(r.inWork(orig))
 	start, end := runner.Span(text, max(line, 1), 0, 0, 0, runner.ColumnBytes)
-	a := alertAt(orig, text, start, end)
+	a := alertAt(orig, runner.NewLines(text), start, end)
 	a.Severity = runner.SeverityError
 	a.Source = source
 	a.Message = msg

@@ -73,7 +73,7 @@ func (se *syntaxError) alert(file string, text []byte) runner.Alert {
 	if se.Type != "" && se.Type != "SyntaxError" {
 		msg = se.Type + ": " + msg
 	}
-	a := alertAt(file, text, start, end)
+	a := alertAt(file, runner.NewLines(text), start, end)
 	a.Severity = runner.SeverityError
 	a.Source = SourceCompiler
 	a.Message = msg
@@ -90,9 +90,9 @@ func deref(p *int, def int) int {
 
 // alertAt returns an alert on file covering text[start:end], with the
 // 1-based lines and byte columns filled in.
-func alertAt(file string, text []byte, start, end int) runner.Alert {
-	line, col := runner.LineCol(text, start)
-	endLine, endCol := runner.LineCol(text, end)
+func alertAt(file string, lines *runner.Lines, start, end int) runner.Alert {
+	line, col := lines.LineCol(start)
+	endLine, endCol := lines.LineCol(end)
 	return runner.Alert{
 		File: file, Start: start, End: end,
 		Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
