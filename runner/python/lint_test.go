@@ -417,3 +417,28 @@ func TestLintSyntaxErrorNeedsPython3(t *testing.T) {
 		t.Errorf("want a python3 note and pylint's E0001, got %+v", res.Alerts)
 	}
 }
+
+// TestLintPyrightRelativeImports: the stand-in file sits among links to its
+// siblings, so relative imports resolve as in the real package.
+func TestLintPyrightRelativeImports(t *testing.T) {
+	requireTools(t, Pyright)
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"__init__.py": "",
+		"helper.py":   "def helper() -> int:\n    return 1\n",
+	})
+	file := filepath.Join(dir, "a.py")
+	text := []byte("from . import helper\nfrom .helper import helper as h\n\nprint(helper, h())\n")
+	l, err := NewLinter(LinterOptions{Linters: []string{"pyright"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Lint(t.Context(), file, map[string][]byte{file: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Alerts {
+		t.Errorf("unexpected alert: %s %s %s", a.Source, a.Code, a.Message)
+	}
+}

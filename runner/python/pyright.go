@@ -34,9 +34,11 @@ type pyrightPosition struct {
 }
 
 // runPyright type-checks text as file. pyright reads only files, so the
-// text goes to a file of the same name in a temporary directory; pyright
-// runs from the file's directory, its execution root, so that sibling
-// modules and the project's configuration are found.
+// text goes to a file of the same name in a temporary directory, beside
+// links to the file's siblings (so that relative imports, "from . import
+// helper", resolve as in the real directory); pyright runs from the file's
+// directory, its execution root, so that the project's configuration and
+// absolute imports are found.
 func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
 	tmp, err := os.MkdirTemp("", "fixloop-pyright-")
 	if err != nil {
@@ -44,6 +46,7 @@ func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert,
 	}
 	defer os.RemoveAll(tmp)
 	standIn := filepath.Join(tmp, filepath.Base(job.file))
+	linkSiblings(job.file, tmp)
 	if err := os.WriteFile(standIn, job.text, 0o600); err != nil {
 		return nil, fmt.Errorf("running pyright: writing the text to check: %w", err)
 	}
@@ -109,4 +112,19 @@ func pyrightSeverity(s string) runner.Severity {
 		return runner.SeverityWarning
 	}
 	return runner.SeverityInformation
+}
+
+// linkSiblings links every entry of file's directory but file itself into
+// dir. Failures only cost unresolved relative imports.
+func linkSiblings(file, dir string) {
+	entries, err := os.ReadDir(filepath.Dir(file))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Name() == filepath.Base(file) {
+			continue
+		}
+		_ = os.Symlink(filepath.Join(filepath.Dir(file), e.Name()), filepath.Join(dir, e.Name()))
+	}
 }
