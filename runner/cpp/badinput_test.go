@@ -3,15 +3,13 @@
 package cpp
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 )
 
@@ -31,54 +29,6 @@ import (
 //     exits 0; it exits 1 on compile errors, which it reports on stdout, so
 //     exit status 1 with no diagnostic is a broken run, and so is a
 //     non-empty stdout without one diagnostic line.
-
-// withFakes puts a new directory holding the fake tools (name: POSIX shell
-// script) first on PATH for the rest of the test.
-func withFakes(t *testing.T, fakes map[string]string) {
-	t.Helper()
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh to run the fake tools")
-	}
-	dir := t.TempDir()
-	for name, script := range fakes {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-}
-
-// heapGrowth runs f and returns how far the heap grew above where it was
-// before, sampled every few milliseconds, with the collector made eager
-// so that the heap stays close to what is live. (The tests that use it do
-// not run in parallel.)
-func heapGrowth(f func()) uint64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	done, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	<-sampled
-	return peak - base
-}
 
 // maxNoteLen bounds a note's message: a tool's output is quoted in it, but
 // only a clipped part of it.
@@ -170,11 +120,11 @@ func TestLintBadToolOutput(t *testing.T) {
 		for _, b := range behaviours {
 			t.Run(tl.name+"/"+b.name, func(t *testing.T) {
 				script := strings.ReplaceAll(b.script, "%>", tl.redirect)
-				withFakes(t, map[string]string{tl.name: strings.ReplaceAll(script, "%d", strconv.Itoa(tl.findings))})
+				badinput.FakeTools(t, map[string]string{tl.name: strings.ReplaceAll(script, "%d", strconv.Itoa(tl.findings))})
 				var res *runner.LintResult
 				var err error
 				start := time.Now()
-				grown := heapGrowth(func() {
+				grown := badinput.HeapGrowth(func() {
 					res, err = newTestLinter(t).Lint(t.Context(), file, map[string][]byte{file: []byte(tl.text)})
 				})
 				if err != nil {
@@ -193,7 +143,7 @@ func TestLintBadToolOutput(t *testing.T) {
 						t.Errorf("note %q\ndoes not say %q", clipNote(note), want)
 					}
 				}
-				if !hasAlert(res.Alerts, tl.other) {
+				if !badinput.HasAlert(res.Alerts, tl.other) {
 					t.Errorf("alerts %v lack %s from the tool that worked", codeLines(res.Alerts), tl.other)
 				}
 			})
@@ -233,21 +183,11 @@ func clipNote(s string) string {
 	return s
 }
 
-// hasAlert reports whether an alert has the given "source:code".
-func hasAlert(alerts []runner.Alert, sourceCode string) bool {
-	for _, a := range alerts {
-		if a.Source+":"+a.Code == sourceCode {
-			return true
-		}
-	}
-	return false
-}
-
 // TestLintEmptyReports: the outputs that mean "nothing found" give no
 // alert and no note.
 func TestLintEmptyReports(t *testing.T) {
 	file := filepath.Join(exampleDir(t), "stats.cc")
-	withFakes(t, map[string]string{
+	badinput.FakeTools(t, map[string]string{
 		"g++":        "echo '[]' >&2",
 		"clang-tidy": "echo '1 warning generated.' >&2",
 	})

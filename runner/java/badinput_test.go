@@ -3,15 +3,12 @@
 package java
 
 import (
-	"os"
-	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 )
 
@@ -30,54 +27,6 @@ import (
 //   - checkstyle -f xml always prints an XML report, even without
 //     findings; no report is a broken run, whatever the exit status (the
 //     number of errors).
-
-// withFakes puts a new directory holding the fake tools (name: POSIX shell
-// script) first on PATH for the rest of the test.
-func withFakes(t *testing.T, fakes map[string]string) {
-	t.Helper()
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh to run the fake tools")
-	}
-	dir := t.TempDir()
-	for name, script := range fakes {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-}
-
-// heapGrowth runs f and returns how far the heap grew above where it was
-// before, sampled every few milliseconds, with the collector made eager
-// so that the heap stays close to what is live. (The tests that use it do
-// not run in parallel.)
-func heapGrowth(f func()) uint64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	done, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	<-sampled
-	return peak - base
-}
 
 // maxNoteLen bounds a note's message: it quotes one clipped line of the
 // tool's output.
@@ -170,11 +119,11 @@ func TestLintBadToolOutput(t *testing.T) {
 		for _, b := range behaviours {
 			t.Run(tl.name+"/"+b.name, func(t *testing.T) {
 				script := strings.ReplaceAll(b.script, "%>", tl.redirect)
-				withFakes(t, map[string]string{tl.name: strings.ReplaceAll(script, "%d", strconv.Itoa(tl.findings))})
+				badinput.FakeTools(t, map[string]string{tl.name: strings.ReplaceAll(script, "%d", strconv.Itoa(tl.findings))})
 				var res *runner.LintResult
 				var err error
 				start := time.Now()
-				grown := heapGrowth(func() {
+				grown := badinput.HeapGrowth(func() {
 					res, err = l.Lint(t.Context(), file, map[string][]byte{file: text})
 				})
 				if err != nil {
@@ -220,7 +169,7 @@ func TestLintBadToolOutput(t *testing.T) {
 // TestLintEmptyReports: the outputs that mean "nothing found" give no
 // alert and no note.
 func TestLintEmptyReports(t *testing.T) {
-	withFakes(t, map[string]string{
+	badinput.FakeTools(t, map[string]string{
 		"javac": "exit 0",
 		"checkstyle": `echo '<?xml version="1.0" encoding="UTF-8"?>'; echo '<checkstyle version="8.36.1">';` +
 			` echo '<file name="Stats.java">'; echo '</file>'; echo '</checkstyle>'`,

@@ -6,51 +6,17 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // Bad input to the judge: a program that prints megabytes or forks
 // repeatedly, and case directories with a missing or empty file.
-
-// heapGrowth runs f and returns how far the heap grew above where it was
-// before, sampled every few milliseconds, with the collector made eager
-// so that the heap stays close to what is live. (The tests that use it do
-// not run in parallel.)
-func heapGrowth(f func()) uint64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	done, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	<-sampled
-	return peak - base
-}
 
 // TestOutputFlood: a program that prints 50 MiB where "3" is expected gets
 // Wrong Answer (output limit exceeded) with its output cut, and the judge's
@@ -63,7 +29,7 @@ func TestOutputFlood(t *testing.T) {
 			variant := "flood." + map[string]string{"python": "py", "cpp": "cc"}[e.lang]
 			var rep *runner.TestReport
 			var err error
-			grown := heapGrowth(func() { rep, err = judgeVariant(t, e, variant, nil, time.Minute) })
+			grown := badinput.HeapGrowth(func() { rep, err = judgeVariant(t, e, variant, nil, time.Minute) })
 			if err != nil {
 				t.Fatalf("Test: %v", err)
 			}
@@ -118,7 +84,7 @@ func TestForkBomb(t *testing.T) {
 			go func() {
 				most := 0
 				for {
-					most = max(most, len(processesWith(marker)))
+					most = max(most, len(badinput.ProcessesWith(marker)))
 					select {
 					case <-stop:
 						counted <- most
@@ -163,7 +129,7 @@ func TestForkBomb(t *testing.T) {
 			}
 			deadline := time.Now().Add(3 * time.Second)
 			for {
-				left := processesWith(marker)
+				left := badinput.ProcessesWith(marker)
 				if len(left) == 0 {
 					break
 				}
@@ -174,23 +140,6 @@ func TestForkBomb(t *testing.T) {
 			}
 		})
 	}
-}
-
-// processesWith lists the live processes whose command line holds marker
-// (zombies have none).
-func processesWith(marker string) []string {
-	var found []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil || e.Name() == strconv.Itoa(os.Getpid()) {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(cmdline), marker) {
-			found = append(found, e.Name()+": "+strings.ReplaceAll(string(cmdline), "\x00", " "))
-		}
-	}
-	return found
 }
 
 // TestCaseDirectoryProblems: a case directory with a file missing, an

@@ -4,13 +4,12 @@ package lintcmd
 
 import (
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 )
 
@@ -24,38 +23,6 @@ import (
 // not match is skipped with exit code 0 (tools chat: "1 file checked"),
 // and is a note with any other, which says there are findings. JSON output
 // that is not JSON is always a note.
-
-// heapGrowth runs f and returns how far the heap grew above where it was
-// before, sampled every few milliseconds, with the collector made eager
-// so that the heap stays close to what is live. (The tests that use it do
-// not run in parallel.)
-func heapGrowth(f func()) uint64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	done, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	<-sampled
-	return peak - base
-}
 
 func TestLintBadOutput(t *testing.T) {
 	needSh(t)
@@ -125,7 +92,7 @@ func TestLintBadOutput(t *testing.T) {
 			var res *runner.LintResult
 			var err error
 			start := time.Now()
-			grown := heapGrowth(func() { res, err = l.Lint(t.Context(), file, nil) })
+			grown := badinput.HeapGrowth(func() { res, err = l.Lint(t.Context(), file, nil) })
 			if err != nil {
 				t.Fatalf("Lint: %v", err)
 			}

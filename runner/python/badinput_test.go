@@ -6,14 +6,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/langs"
 )
@@ -33,60 +32,6 @@ import (
 //     line is a broken run. Other lines (--count, --statistics) are skipped.
 //   - pyright always prints a JSON report: no report is a broken run,
 //     whatever the exit status.
-
-// fakeTool writes a POSIX shell script named name into dir.
-func fakeTool(t *testing.T, dir, name, script string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// withFakes puts a new directory holding the fake tools (name: script)
-// first on PATH for the rest of the test.
-func withFakes(t *testing.T, fakes map[string]string) {
-	t.Helper()
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh to run the fake tools")
-	}
-	dir := t.TempDir()
-	for name, script := range fakes {
-		fakeTool(t, dir, name, script)
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-}
-
-// heapGrowth runs f and returns how far the heap grew above where it was
-// before, sampled every few milliseconds, with the collector made eager
-// so that the heap stays close to what is live. (The tests that use it do
-// not run in parallel.)
-func heapGrowth(f func()) uint64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	done, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	<-sampled
-	return peak - base
-}
 
 // maxNoteLen bounds a note's message: a tool's output is quoted in it, but
 // only a few clipped lines of it.
@@ -189,7 +134,7 @@ func TestLintBadToolOutput(t *testing.T) {
 	for _, tl := range tools {
 		for _, b := range behaviours {
 			t.Run(tl.name+"/"+b.name, func(t *testing.T) {
-				withFakes(t, map[string]string{tl.name: strings.ReplaceAll(b.script, "%d", strconv.Itoa(tl.findings))})
+				badinput.FakeTools(t, map[string]string{tl.name: strings.ReplaceAll(b.script, "%d", strconv.Itoa(tl.findings))})
 				file := filepath.Join(t.TempDir(), "mod.py")
 				writeFiles(t, filepath.Dir(file), map[string]string{"mod.py": "stale text on disk\n"})
 				l, err := NewLinter(LinterOptions{Linters: tl.linters})
@@ -198,7 +143,7 @@ func TestLintBadToolOutput(t *testing.T) {
 				}
 				var res *runner.LintResult
 				start := time.Now()
-				grown := heapGrowth(func() {
+				grown := badinput.HeapGrowth(func() {
 					res, err = l.Lint(t.Context(), file, map[string][]byte{file: text})
 				})
 				if err != nil {
@@ -217,7 +162,7 @@ func TestLintBadToolOutput(t *testing.T) {
 						t.Errorf("note %q\ndoes not say %q", note, want)
 					}
 				}
-				if !hasAlert(res.Alerts, tl.other) {
+				if !badinput.HasAlert(res.Alerts, tl.other) {
 					t.Errorf("alerts %v lack %s from the linter that worked", sourceCodes(res.Alerts), tl.other)
 				}
 			})
@@ -247,15 +192,6 @@ func checkOneNote(t *testing.T, alerts []runner.Alert, tool string) string {
 	return notes[0]
 }
 
-func hasAlert(alerts []runner.Alert, sourceCode string) bool {
-	for _, a := range alerts {
-		if a.Source+":"+a.Code == sourceCode {
-			return true
-		}
-	}
-	return false
-}
-
 func sourceCodes(alerts []runner.Alert) []string {
 	var out []string
 	for _, a := range alerts {
@@ -279,7 +215,7 @@ func TestLintEmptyReports(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+"/"+tt.script, func(t *testing.T) {
-			withFakes(t, map[string]string{tt.tool: tt.script})
+			badinput.FakeTools(t, map[string]string{tt.tool: tt.script})
 			file := filepath.Join(t.TempDir(), "mod.py")
 			l, err := NewLinter(LinterOptions{Linters: tt.linters})
 			if err != nil {
@@ -308,7 +244,7 @@ func TestLintHangingTool(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pids := filepath.Join(t.TempDir(), "pids")
 			t.Setenv("PIDS", pids)
-			withFakes(t, map[string]string{Pylint: tt.script})
+			badinput.FakeTools(t, map[string]string{Pylint: tt.script})
 			pl, err := NewLinter(LinterOptions{})
 			if err != nil {
 				t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fixloop/fixloop/internal/badinput"
 )
 
 // Programs that fork repeatedly: the pids cgroup caps them, the time limit
@@ -93,23 +95,6 @@ func readString(path string) string {
 	return string(b)
 }
 
-// processesWith lists the live processes whose command line holds marker
-// (zombies have none).
-func processesWith(marker string) []string {
-	var found []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil || e.Name() == strconv.Itoa(os.Getpid()) {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(cmdline), marker) {
-			found = append(found, e.Name()+": "+strings.ReplaceAll(string(cmdline), "\x00", " "))
-		}
-	}
-	return found
-}
-
 // checkNothingLeft fails the test when a process holding marker, or a
 // fixloop cgroup allowing capped processes, is still there a moment after
 // the run (capped 0: no cgroup to look for).
@@ -117,7 +102,7 @@ func checkNothingLeft(t *testing.T, marker string, capped int) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Second)
 	for {
-		procs := processesWith(marker)
+		procs := badinput.ProcessesWith(marker)
 		var dirs []string
 		if capped > 0 {
 			w := &cgroupWatch{max: strconv.Itoa(capped), dirs: make(map[string]bool)}
