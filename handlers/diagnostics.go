@@ -33,9 +33,10 @@ func isGo(doc *docstore.Document) bool {
 	return doc.Path != "" && (doc.LanguageID == "go" || strings.HasSuffix(doc.Path, ".go"))
 }
 
-// fileApplier is a linter that checks only some files (langs.Linter).
+// fileApplier is a linter that checks only some files (langs.Linter),
+// by their path and the editor's language identifier.
 type fileApplier interface {
-	Applies(file string) bool
+	AppliesTo(file, languageID string) bool
 }
 
 // saveLinter is a linter with passes that run only on save (generic
@@ -51,7 +52,7 @@ func supported(linter runner.Linter, doc *docstore.Document) bool {
 		return false
 	}
 	if a, ok := linter.(fileApplier); ok {
-		return a.Applies(doc.Path)
+		return a.AppliesTo(doc.Path, string(doc.LanguageID))
 	}
 	return isGo(doc)
 }
@@ -120,7 +121,7 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 	}
 
 	start := time.Now()
-	res, err := linter.Lint(ctx, doc.Path, overlay)
+	res, err := linter.Lint(runner.WithLanguage(ctx, string(doc.LanguageID)), doc.Path, overlay)
 	if ctx.Err() != nil {
 		s.logger.Debug("lint pass cancelled", "uri", u, "version", doc.Version)
 		return
@@ -280,7 +281,7 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 		return
 	}
 	timeout := s.config().Tests.Timeout
-	rep, err := tester.Test(ctx, doc.Path, overlay, timeout)
+	rep, err := tester.Test(runner.WithLanguage(ctx, string(doc.LanguageID)), doc.Path, overlay, timeout)
 	if ctx.Err() != nil {
 		s.logger.Debug("test run cancelled", "uri", u)
 		return

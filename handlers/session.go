@@ -82,7 +82,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		s.mu.Unlock()
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("a %s session is already running for this file; wait for it or cancel it (fixloop.cancel)", running.goal))
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(runner.WithLanguage(s.ctx, string(doc.LanguageID)))
 	sess := &fixSession{goal: goal, token: "fixloop/" + string(goal) + "/" + fmt.Sprint(time.Now().UnixNano()), cancel: cancel, done: make(chan struct{})}
 	s.sessions[doc.URI] = sess
 	s.mu.Unlock()

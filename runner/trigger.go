@@ -28,3 +28,20 @@ func TriggerFrom(ctx context.Context) Trigger {
 	t, _ := ctx.Value(triggerKey{}).(Trigger)
 	return t
 }
+
+type languageKey struct{}
+
+// WithLanguage returns ctx carrying the editor's language identifier for the
+// file being checked ("python"), for files whose extension says nothing.
+func WithLanguage(ctx context.Context, languageID string) context.Context {
+	if languageID == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, languageKey{}, languageID)
+}
+
+// LanguageFrom returns the language identifier ctx carries ("" if none).
+func LanguageFrom(ctx context.Context) string {
+	id, _ := ctx.Value(languageKey{}).(string)
+	return id
+}

@@ -332,3 +332,25 @@ func TestJudgeResultsStayWithTheirProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageIDDecidesForExtensionlessFiles: a script without an extension
+// that the editor calls python is linted as Python.
+func TestLanguageIDDecidesForExtensionlessFiles(t *testing.T) {
+	langfixture.RequireTools(t, "pylint")
+	t.Parallel()
+	dir := t.TempDir()
+	h := lsptest.Start(t, server.Options{})
+	h.Initialize(dir, func(p *protocol.InitializeParams) {
+		p.InitializationOptions = protocol.LSPAny(`{"tests": {"mode": "off"}}`)
+	})
+	u := uri.File(filepath.Join(dir, "myscript"))
+	if err := h.Server.DidOpen(h.Ctx(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "python", Version: 1, Text: "\"\"\"A script.\"\"\"\nimport os\n",
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	h.AwaitDiagnostics(u, func(p *protocol.PublishDiagnosticsParams) bool {
+		_, ok := lsptest.Find(p, "pylint", "W0611")
+		return ok
+	})
+}

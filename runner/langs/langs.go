@@ -121,8 +121,12 @@ type Linter struct {
 const DefaultLintTimeout = 2 * time.Minute
 
 // Applies reports whether any linter checks file.
-func (l *Linter) Applies(file string) bool {
-	if l.ByLanguage[Detect(file, "")] != nil {
+func (l *Linter) Applies(file string) bool { return l.AppliesTo(file, "") }
+
+// AppliesTo is Applies for a file the editor says is in languageID (which
+// decides when the extension says nothing).
+func (l *Linter) AppliesTo(file, languageID string) bool {
+	if l.ByLanguage[Detect(file, languageID)] != nil {
 		return true
 	}
 	for _, g := range l.Generic {
@@ -142,8 +146,9 @@ var ErrUnsupported = errors.New("no linter checks this kind of file")
 func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
 	var linters []runner.Linter
 	var names []string
-	hasLang := l.ByLanguage[Detect(file, "")] != nil
-	if lang := Detect(file, ""); hasLang {
+	lang := Detect(file, runner.LanguageFrom(ctx))
+	hasLang := l.ByLanguage[lang] != nil
+	if hasLang {
 		linters = append(linters, l.ByLanguage[lang])
 		names = append(names, "the "+displayName(lang)+" linters")
 	}
@@ -302,7 +307,7 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	if t.Judge != nil && t.JudgeApplies != nil && t.JudgeApplies(file) {
 		return t.Judge.Test(ctx, file, overlay, timeout)
 	}
-	if lt := t.ByLanguage[Detect(file, "")]; lt != nil {
+	if lt := t.ByLanguage[Detect(file, runner.LanguageFrom(ctx))]; lt != nil {
 		return lt.Test(ctx, file, overlay, timeout)
 	}
 	return &runner.TestReport{Package: filepath.Dir(file)}, nil
