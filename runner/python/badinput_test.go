@@ -317,3 +317,30 @@ func running(pid int) bool {
 	}
 	return true
 }
+
+// TestLintHangingToolKeepsTheOthers: a pylint that hangs is stopped at the
+// tool timeout and named in its note; flake8's alerts stay.
+func TestLintHangingToolKeepsTheOthers(t *testing.T) {
+	requireTools(t, Flake8)
+	badinput.FakeTools(t, map[string]string{Pylint: "exec sleep 60"})
+	l, err := NewLinter(LinterOptions{ToolTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "mod.py")
+	start := time.Now()
+	res, err := l.Lint(t.Context(), file, map[string][]byte{file: []byte("import os\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("Lint took %v with a 300ms tool timeout", elapsed)
+	}
+	var note bool
+	for _, a := range res.Alerts {
+		note = note || (a.Source == "fixloop" && strings.Contains(a.Message, "pylint did not finish within 300ms"))
+	}
+	if !note || !badinput.HasAlert(res.Alerts, "flake8:F401") {
+		t.Errorf("alerts %+v, want a note naming pylint and flake8's F401", res.Alerts)
+	}
+}

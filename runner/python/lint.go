@@ -16,6 +16,11 @@ import (
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
+// DefaultToolTimeout bounds one tool's run on one file: a tool that hangs
+// becomes a note naming it, and the other tools' alerts stay. (runner/langs
+// bounds the whole language's pass too, a little longer.)
+const DefaultToolTimeout = 90 * time.Second
+
 // DefaultMaxFileSize is the largest file linted when
 // LinterOptions.MaxFileSize is 0.
 const DefaultMaxFileSize = 2 << 20
@@ -33,6 +38,8 @@ type LinterOptions struct {
 	// one gets a single note instead. 0 means DefaultMaxFileSize, a
 	// negative value no limit.
 	MaxFileSize int
+	// ToolTimeout bounds each tool's run (0: DefaultToolTimeout).
+	ToolTimeout time.Duration
 }
 
 // Linter checks Python files with python3's compiler and the selected
@@ -41,6 +48,7 @@ type Linter struct {
 	linters     []string
 	log         *slog.Logger
 	maxFileSize int
+	toolTimeout time.Duration
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -69,7 +77,7 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	if size == 0 {
 		size = DefaultMaxFileSize
 	}
-	return &Linter{linters: selected, log: log, maxFileSize: size}, nil
+	return &Linter{linters: selected, log: log, maxFileSize: size, toolTimeout: cmp.Or(opts.ToolTimeout, DefaultToolTimeout)}, nil
 }
 
 // Linters returns the names of the linters l runs.
@@ -184,11 +192,16 @@ func (l *Linter) runOne(ctx context.Context, name string, job *lintJob) toolResu
 		return toolResult{name: name, alerts: []runner.Alert{tool.Note(job.file, err)}}
 	}
 	start := time.Now()
-	alerts, err := lintFuncFor(name)(ctx, path, job)
+	tctx, cancel := context.WithTimeout(ctx, l.toolTimeout)
+	defer cancel()
+	alerts, err := lintFuncFor(name)(tctx, path, job)
 	l.log.Debug("python lint", "tool", name, "file", job.file, "alerts", len(alerts), "took", time.Since(start), "err", err)
 	if err != nil {
 		if ctx.Err() != nil {
 			return toolResult{name: name}
+		}
+		if tctx.Err() != nil {
+			err = fmt.Errorf("%s did not finish within %s and was stopped", name, l.toolTimeout)
 		}
 		return toolResult{name: name, alerts: []runner.Alert{tool.Note(job.file, err)}}
 	}
