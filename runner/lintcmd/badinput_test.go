@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/internal/badinput"
+	"github.com/fixloop/fixloop/internal/proctest"
 	"github.com/fixloop/fixloop/runner"
 )
 
@@ -155,7 +156,7 @@ func TestLintHangingCommand(t *testing.T) {
 			if len(res.Alerts) != 1 || !strings.Contains(res.Alerts[0].Message, "hanger timed out after 300ms and was stopped") {
 				t.Errorf("alerts %+v, want one note saying it timed out", res.Alerts)
 			}
-			waitGone(t, waitPid(t, base+".pid"), 2*time.Second)
+			proctest.WaitGone(t, waitPid(t, base+".pid"), 2*time.Second)
 		})
 	}
 }

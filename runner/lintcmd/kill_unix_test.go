@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/proctest"
 	"github.com/fixloop/fixloop/runner"
 )
 
@@ -47,7 +47,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if len(res.Alerts) != 1 || res.Alerts[0].Source != "fixloop" || !strings.Contains(res.Alerts[0].Message, "timed out after 1s") {
 		t.Fatalf("alerts = %+v, want one note saying it timed out", res.Alerts)
 	}
-	waitGone(t, waitPid(t, pidFile), 2*time.Second)
+	proctest.WaitGone(t, waitPid(t, pidFile), 2*time.Second)
 }
 
 // TestCancelKillsProcessGroup: canceling ctx during a run stops the command
@@ -77,23 +77,7 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	if p == 0 {
 		t.Fatal("sleep.sh never wrote its child's pid")
 	}
-	waitGone(t, p, 2*time.Second)
-}
-
-// alive reports whether pid is a live process; a zombie counts as gone.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
+	proctest.WaitGone(t, p, 2*time.Second)
 }
 
 // pollPid reads the pid sleep.sh writes, waiting up to 5s for it to
@@ -117,17 +101,4 @@ func waitPid(t *testing.T, file string) int {
 		t.Fatalf("no pid in %s", file)
 	}
 	return pid
-}
-
-// waitGone fails the test if pid is still alive after within.
-func waitGone(t *testing.T, pid int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("child process %d outlived the linter run", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,38 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fixloop/fixloop/internal/proctest"
 )
-
-// alive reports whether pid names a process that has not exited. A zombie
-// (exited, not yet reaped, as happens to orphans in containers whose init
-// does not reap) counts as gone.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !os.IsNotExist(err) // no procfs: trust kill(0)
-	}
-	// Format: pid (comm) state ...; comm may hold spaces, so cut at ')'.
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
-}
-
-func waitGone(t *testing.T, pid int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL) // do not leak it past the test
-			t.Fatalf("process %d still alive %v after cancellation", pid, within)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 func TestCommandKillsProcessGroup(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
@@ -74,7 +44,7 @@ func TestCommandKillsProcessGroup(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bad pid line %q: %v", line, err)
 	}
-	if !alive(grandchild) {
+	if !proctest.Alive(grandchild) {
 		t.Fatalf("grandchild %d not running before the timeout", grandchild)
 	}
 	err = cmd.Wait()
@@ -88,8 +58,8 @@ func TestCommandKillsProcessGroup(t *testing.T) {
 	if elapsed > 2*time.Second+time.Second {
 		t.Errorf("Wait took %v, want about 2s", elapsed)
 	}
-	waitGone(t, cmd.Process.Pid, 2*time.Second)
-	waitGone(t, grandchild, 2*time.Second)
+	proctest.WaitGone(t, cmd.Process.Pid, 2*time.Second)
+	proctest.WaitGone(t, grandchild, 2*time.Second)
 }
 
 func TestCommandWaitDelayBoundsHeldPipes(t *testing.T) {

@@ -3,16 +3,15 @@
 package python
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fixloop/fixloop/internal/badinput"
+	"github.com/fixloop/fixloop/internal/proctest"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/langs"
 )
@@ -265,7 +264,7 @@ func TestLintHangingTool(t *testing.T) {
 				t.Errorf("alerts %+v, want one note saying the linter did not finish within 300ms", res.Alerts)
 			}
 			for _, pid := range readPids(t, pids) {
-				waitGone(t, pid, 2*time.Second)
+				proctest.WaitGone(t, pid, 2*time.Second)
 			}
 		})
 	}
@@ -287,35 +286,6 @@ func readPids(t *testing.T, file string) []int {
 		pids = append(pids, pid)
 	}
 	return pids
-}
-
-// waitGone fails the test when pid is still running after within; a zombie
-// counts as gone.
-func waitGone(t *testing.T, pid int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for running(pid) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("process %d outlived the stopped linter", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func running(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
 }
 
 // TestLintHangingToolKeepsTheOthers: a pylint that hangs is stopped at the

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fixloop/fixloop/internal/proctest"
 )
 
 // helperEnv makes the test binary act as a small program run inside the
@@ -62,23 +64,6 @@ func needSh(t *testing.T) {
 	}
 }
 
-// alive reports whether pid names a process that has not exited; a zombie
-// (exited, not reaped by a container's init) counts as gone.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
-}
-
 func TestRunTimeLimitKillsProcessGroup(t *testing.T) {
 	needSh(t)
 	dir := t.TempDir()
@@ -113,7 +98,7 @@ func TestRunTimeLimitKillsProcessGroup(t *testing.T) {
 		t.Fatalf("bad pid %q", b)
 	}
 	deadline := time.Now().Add(2 * time.Second)
-	for alive(pid) {
+	for proctest.Alive(pid) {
 		if time.Now().After(deadline) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("background child %d outlived the time limit", pid)

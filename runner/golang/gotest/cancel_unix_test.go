@@ -13,25 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/proctest"
 	"github.com/fixloop/fixloop/runner"
 )
-
-// alive reports whether pid is a process that has not exited (zombies count
-// as exited).
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
-}
 
 func TestRunCancel(t *testing.T) {
 	needGo(t)
@@ -77,7 +61,7 @@ func TestRunCancel(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Run returned %v after cancel", d)
 	}
-	for deadline := time.Now().Add(2 * time.Second); alive(pid); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Second); proctest.Alive(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("test binary %d still alive after cancel", pid)

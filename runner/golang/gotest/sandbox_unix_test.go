@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fixloop/fixloop/internal/proctest"
 )
 
 const allocTestGo = `package m
@@ -320,7 +322,7 @@ func TestSandboxTimeout(t *testing.T) {
 		t.Fatalf("no PID= in the output:\n%s", rep.Output)
 	}
 	pid, _ := strconv.Atoi(m[1])
-	for deadline := time.Now().Add(2 * time.Second); alive(pid); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Second); proctest.Alive(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("test binary %d still alive after the timeout", pid)
