@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/fixloop/fixloop/runner"
@@ -19,7 +20,9 @@ type prompts struct {
 	byGoal map[Goal]*template.Template
 }
 
-func loadPrompts() (*prompts, error) {
+// loadPrompts parses the embedded templates, once per process: they never
+// change, and template.Template is safe for concurrent execution.
+var loadPrompts = sync.OnceValues(func() (*prompts, error) {
 	p := &prompts{byGoal: make(map[Goal]*template.Template)}
 	for _, g := range []Goal{GoalRepair, GoalRefactor} {
 		name := "prompts/" + string(g) + ".tmpl"
@@ -30,7 +33,7 @@ func loadPrompts() (*prompts, error) {
 		p.byGoal[g] = t
 	}
 	return p, nil
-}
+})
 
 // render executes one message template of goal g.
 func (p *prompts) render(g Goal, name string, data *promptData) (string, error) {
@@ -68,21 +71,6 @@ type alertLine struct {
 
 type failureLine struct {
 	Test, Message string
-}
-
-// language names a file's language for prompts and code fences.
-func language(path string) (name, fence string) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".go":
-		return "Go", "go"
-	case ".py", ".pyi":
-		return "Python", "python"
-	case ".java":
-		return "Java", "java"
-	case ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h":
-		return "C++", "cpp"
-	}
-	return "source", ""
 }
 
 // numbered prefixes every line with its 1-based number.
@@ -128,7 +116,7 @@ func failureLines(r *runner.TestReport, only []string) []failureLine {
 	}
 	var out []failureLine
 	for _, f := range r.Failures {
-		if only != nil && !contains(only, f.Test) {
+		if only != nil && !slices.Contains(only, f.Test) {
 			continue
 		}
 		if len(out) == maxItems {
@@ -161,15 +149,6 @@ func indent(s, pre string) string {
 		return pre + "(empty)"
 	}
 	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // truncate cuts s to n bytes at a rune boundary and says how much was cut.

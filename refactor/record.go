@@ -120,12 +120,18 @@ func ReadRecord(path string) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the session record: %w", err)
 	}
+	return DecodeRecord(data, path)
+}
+
+// DecodeRecord decodes a session record, named name in messages, and
+// checks its schema version.
+func DecodeRecord(data []byte, name string) (*Record, error) {
 	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("decoding the session record %s: %w", path, err)
+		return nil, fmt.Errorf("decoding the session record %s: %w", name, err)
 	}
 	if r.Schema < 1 || r.Schema > SchemaVersion {
-		return nil, fmt.Errorf("session record %s has schema %d; this fixloop reads 1 to %d", path, r.Schema, SchemaVersion)
+		return nil, fmt.Errorf("session record %s has schema %d; this fixloop reads 1 to %d", name, r.Schema, SchemaVersion)
 	}
 	return &r, nil
 }

@@ -1,12 +1,15 @@
 package refactor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"time"
+
+	"github.com/fixloop/fixloop/runner/langs"
 
 	"github.com/fixloop/fixloop/refactor/extract"
 	"github.com/fixloop/fixloop/refactor/metrics"
@@ -51,7 +54,7 @@ type deterministic interface{ Deterministic() bool }
 // baseline could not be checked); cancellation and provider failures end
 // the session with Record.Stop saying why.
 func Run(ctx context.Context, file, original string, opts Options) (*Record, error) {
-	s, err := newSession(file, original, opts)
+	s, err := newSession(ctx, file, original, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +82,7 @@ type session struct {
 	best           *Round         // best candidate so far
 }
 
-func newSession(file, original string, opts Options) (*session, error) {
+func newSession(ctx context.Context, file, original string, opts Options) (*session, error) {
 	if opts.Provider == nil || opts.Checker == nil {
 		return nil, errors.New("refactor: a session needs a provider and a checker")
 	}
@@ -97,7 +100,9 @@ func newSession(file, original string, opts Options) (*session, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	lang, fence := language(file)
+	// The language by the file's extension, else as the editor says.
+	fence := langs.Detect(file, runner.LanguageFrom(ctx))
+	lang := cmp.Or(langs.DisplayName(fence), "source")
 	settings := opts.Settings
 	settings.Rounds = opts.Rounds
 	settings.TestTimeoutMS = opts.Checker.TestTimeout.Milliseconds()

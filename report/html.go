@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/fixloop/fixloop/refactor/aggregate"
 )
@@ -55,7 +57,7 @@ func HTML(w io.Writer, s *aggregate.Scores, title string) error {
 	}
 	p.Rows = append(p.Rows, row("All sessions", s))
 	models := s.By["model"]
-	for _, m := range sortedKeys(models) {
+	for _, m := range slices.Sorted(maps.Keys(models)) {
 		p.Rows = append(p.Rows, row(m, models[m]))
 	}
 	p.Charts = []chart{isrChart(s), verdictChart(s), categoryChart(s), linesChart(s)}
@@ -63,7 +65,7 @@ func HTML(w io.Writer, s *aggregate.Scores, title string) error {
 }
 
 func lastISRValue(isr map[int]float64) (int, string) {
-	ks := isrKeys(isr)
+	ks := slices.Sorted(maps.Keys(isr))
 	if len(ks) == 0 {
 		return 0, "–"
 	}
@@ -96,7 +98,7 @@ type series struct {
 func modelSeries(s *aggregate.Scores) []series {
 	models := s.By["model"]
 	var out []series
-	for i, m := range sortedKeys(models) {
+	for i, m := range slices.Sorted(maps.Keys(models)) {
 		ms := models[m]
 		if ms == nil {
 			ms = &aggregate.Scores{}
@@ -160,7 +162,7 @@ func isrChart(s *aggregate.Scores) chart {
 	}
 	g.text((left+right)/2, bottom+36, "middle", "lbl", "round k")
 	for _, m := range plot {
-		ks := isrKeys(m.s.Repair.ISR)
+		ks := slices.Sorted(maps.Keys(m.s.Repair.ISR))
 		d := ""
 		for i, k := range ks {
 			cmd := "L"
@@ -252,7 +254,7 @@ func verdictChart(s *aggregate.Scores) chart {
 func categoryChart(s *aggregate.Scores) chart {
 	c := chart{Name: "categories", Title: "Alerts fixed vs introduced",
 		Caption: "Alerts the offered results fixed and the new ones they introduced, by category."}
-	cats := categoryKeys(s.Categories)
+	cats := slices.Sorted(maps.Keys(s.Categories))
 	maxV := 0
 	for _, k := range cats {
 		cc := s.Categories[k]

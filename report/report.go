@@ -7,12 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/fixloop/fixloop/refactor/aggregate"
-	"github.com/fixloop/fixloop/runner"
 )
 
 // JSON writes s as indented JSON, exactly as its struct tags define it.
@@ -49,7 +50,7 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 	r := s.Repair
 	p("Repair\t%d sessions\n", r.Sessions)
 	p("  pass@1\t%s\n", pct(r.PassAt1))
-	for _, k := range isrKeys(r.ISR) {
+	for _, k := range slices.Sorted(maps.Keys(r.ISR)) {
 		p("  ISR@%d\t%s\n", k, pct(r.ISR[k]))
 	}
 	p("  MIS\t%s\n", num(r.MIS))
@@ -74,7 +75,7 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 	if len(s.Categories) > 0 {
 		p("\n")
 		p("Alerts by category\tbefore\tfixed\tnew\n")
-		for _, c := range categoryKeys(s.Categories) {
+		for _, c := range slices.Sorted(maps.Keys(s.Categories)) {
 			cc := s.Categories[c]
 			p("  %s\t%d\t%d\t%d\n", c, cc.Before, cc.Fixed, cc.New)
 		}
@@ -93,7 +94,7 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 		}
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "  %s\tsessions\trepair\tpass@1\tISR@k\tMIS\trefactor\tPass@1\tReduction@P\tNew@P\tLinePerFix@P\n", dim)
-		for _, v := range sortedKeys(vals) {
+		for _, v := range slices.Sorted(maps.Keys(vals)) {
 			b := vals[v]
 			if b == nil {
 				b = &aggregate.Scores{}
@@ -126,12 +127,11 @@ func num(x float64) string {
 
 // lastISR formats ISR at the largest k as "k:share", or "-" without any.
 func lastISR(isr map[int]float64) string {
-	ks := isrKeys(isr)
-	if len(ks) == 0 {
+	k, v := lastISRValue(isr)
+	if k == 0 {
 		return "-"
 	}
-	k := ks[len(ks)-1]
-	return fmt.Sprintf("@%d %s", k, pct(isr[k]))
+	return fmt.Sprintf("@%d %s", k, v)
 }
 
 // oneLine keeps a user-supplied value on one table line.
@@ -146,33 +146,6 @@ func oneLine(s string) string {
 		return `""`
 	}
 	return s
-}
-
-func isrKeys(m map[int]float64) []int {
-	ks := make([]int, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Ints(ks)
-	return ks
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-func categoryKeys(m map[runner.Category]aggregate.CategoryCounts) []runner.Category {
-	ks := make([]runner.Category, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
-	return ks
 }
 
 // ordered returns keys in the given preferred order first, then the rest
@@ -197,9 +170,9 @@ func ordered(keys []string, pref []string) []string {
 }
 
 func verdictKeys[V any](m map[string]V) []string {
-	return ordered(sortedKeys(m), verdictOrder)
+	return ordered(slices.Sorted(maps.Keys(m)), verdictOrder)
 }
 
 func dimensionKeys(m map[string]map[string]*aggregate.Scores) []string {
-	return ordered(sortedKeys(m), dimensionOrder)
+	return ordered(slices.Sorted(maps.Keys(m)), dimensionOrder)
 }

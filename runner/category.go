@@ -40,9 +40,7 @@ var goPerformanceChecks = map[string]bool{
 //   - anything else: Other
 func CategoryFor(source, code string) Category {
 	switch source {
-	case "compiler", "go test":
-		return CategoryErrorProne
-	case "vet":
+	case "compiler", "go test", "vet":
 		return CategoryErrorProne
 	case "staticcheck":
 		switch {

@@ -8,11 +8,10 @@ import (
 )
 
 // A migration brings the schema from version-1 to version. Its statements
-// run in one transaction; postgres, when set, replaces them on PostgreSQL.
+// run in one transaction, on SQLite and PostgreSQL alike.
 type migration struct {
-	version  int
-	stmts    []string
-	postgres []string
+	version int
+	stmts   []string
 }
 
 // migrations are applied in order and never edited once released: a new
@@ -80,11 +79,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if int64(m.version) <= current.Int64 {
 			continue
 		}
-		stmts := m.stmts
-		if s.dialect == postgres && m.postgres != nil {
-			stmts = m.postgres
-		}
-		for _, q := range stmts {
+		for _, q := range m.stmts {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("migrating to schema version %d: %w", m.version, err)
 			}

@@ -397,12 +397,9 @@ func (s *Store) Record(ctx context.Context, id string) (*refactor.Record, error)
 	if !data.Valid {
 		return nil, fmt.Errorf("reading session %s from %s: %w; only its metrics are stored", id, s.name, ErrNoRecord)
 	}
-	var rec refactor.Record
-	if err := json.Unmarshal([]byte(data.String), &rec); err != nil {
-		return nil, fmt.Errorf("reading session %s from %s: decoding its record: %w", id, s.name, err)
+	rec, err := refactor.DecodeRecord([]byte(data.String), id)
+	if err != nil {
+		return nil, fmt.Errorf("reading session %s from %s: %w", id, s.name, err)
 	}
-	if rec.Schema < 1 || rec.Schema > refactor.SchemaVersion {
-		return nil, fmt.Errorf("reading session %s from %s: the record has schema %d; this fixloop reads 1 to %d", id, s.name, rec.Schema, refactor.SchemaVersion)
-	}
-	return &rec, nil
+	return rec, nil
 }

@@ -5,6 +5,8 @@ package extract
 import (
 	"errors"
 	"strings"
+
+	"github.com/fixloop/fixloop/runner/langs"
 )
 
 // The errors of Code. Their messages are written for the model, which reads
@@ -50,24 +52,8 @@ func Feedback(err error, lang string) string {
 	case errors.Is(err, ErrTooLarge):
 		return err.Error() + " Answer with only the complete file in " + block + ", once."
 	case errors.Is(err, ErrWrongLanguage):
-		return err.Error() + " The file is " + languageName(lang) + ": answer with the complete file in " + block + "."
+		return err.Error() + " The file is " + langs.DisplayName(Canonical(lang)) + ": answer with the complete file in " + block + "."
 	default:
 		return err.Error() + " Answer with the complete file in " + block + "."
-	}
-}
-
-// languageName names a language for people.
-func languageName(lang string) string {
-	switch c := Canonical(lang); c {
-	case "go":
-		return "Go"
-	case "python":
-		return "Python"
-	case "cpp":
-		return "C++"
-	case "java":
-		return "Java"
-	default:
-		return c
 	}
 }

@@ -69,22 +69,7 @@ func blockContent(raw string, indent int, b *strings.Builder) string {
 }
 
 // unindent removes up to n leading spaces from line.
-func unindent(line string, n int) string {
-	i := 0
-	for i < n && i < len(line) && line[i] == ' ' {
-		i++
-	}
-	return line[i:]
-}
-
-// leadingSpaces counts the spaces line starts with.
-func leadingSpaces(line string) int {
-	n := 0
-	for n < len(line) && line[n] == ' ' {
-		n++
-	}
-	return n
-}
+func unindent(line string, n int) string { return line[min(run(line, ' '), n):] }
 
 // run counts how many times c repeats at the start of s.
 func run(s string, c byte) int {
@@ -97,7 +82,7 @@ func run(s string, c byte) int {
 
 // openingFence parses line as an opening fence.
 func openingFence(line string) (fence, bool) {
-	indent := leadingSpaces(line)
+	indent := run(line, ' ')
 	if indent > 3 || indent == len(line) {
 		return fence{}, false
 	}
@@ -118,7 +103,7 @@ func openingFence(line string) (fence, bool) {
 
 // isClosingFence reports whether line closes a block opened by f.
 func isClosingFence(line string, f fence) bool {
-	indent := leadingSpaces(line)
+	indent := run(line, ' ')
 	if indent > 3 {
 		return false
 	}

@@ -2,17 +2,18 @@ package golang
 
 import (
 	"context"
-	"os/exec"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fixloop/fixloop/runner/proc"
 )
 
 var goVersion = sync.OnceValue(func() string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "env", "GOVERSION").Output()
+	out, err := proc.Command(ctx, "", "go", "env", "GOVERSION").Output()
 	if err != nil {
 		return "unknown"
 	}

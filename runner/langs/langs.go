@@ -150,7 +150,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	hasLang := l.ByLanguage[lang] != nil
 	if hasLang {
 		linters = append(linters, l.ByLanguage[lang])
-		names = append(names, "the "+displayName(lang)+" linters")
+		names = append(names, "the "+DisplayName(lang)+" linters")
 	}
 	for _, g := range l.Generic {
 		if g.Applies(file) {
@@ -178,7 +178,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		var alerts []runner.Alert
 		switch {
 		case errs[i] != nil:
-			alerts = []runner.Alert{noteAlert(file, errs[i])}
+			alerts = []runner.Alert{tool.Note(file, errs[i])}
 		case r == nil:
 		default:
 			if i == 0 && r.Unit != "" {
@@ -250,8 +250,9 @@ func (l *Linter) lintOne(ctx context.Context, name string, lt runner.Linter, fil
 	return res, err
 }
 
-// displayName is a language's name for messages.
-func displayName(lang string) string {
+// DisplayName is a language's name for people ("C++" for cpp), or lang
+// itself for a language it does not know.
+func DisplayName(lang string) string {
 	switch lang {
 	case Go:
 		return "Go"
@@ -281,14 +282,6 @@ func (l *Linter) Invalidate(dir string) {
 	}
 	for _, g := range l.Generic {
 		g.Invalidate(dir)
-	}
-}
-
-func noteAlert(file string, err error) runner.Alert {
-	return runner.Alert{
-		File: file, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
-		Severity: runner.SeverityWarning, Source: "fixloop",
-		Message: err.Error(), Category: runner.CategoryOther,
 	}
 }
 

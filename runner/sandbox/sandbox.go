@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -133,9 +134,6 @@ func Probe() Capabilities { return probe() }
 
 var probe = sync.OnceValue(func() Capabilities {
 	var c Capabilities
-	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
-		return c
-	}
 	if _, err := exec.LookPath("sh"); err != nil {
 		return c
 	}
@@ -156,7 +154,7 @@ var probe = sync.OnceValue(func() Capabilities {
 	}
 	defer os.RemoveAll(dir)
 	args := append(unshareArgs(true), "sh", "-c", confineScript(Limits{}, true, ""), "fixloop-sandbox", dir, "true")
-	if err := exec.CommandContext(ctx, args[0], args[1:]...).Run(); err == nil {
+	if err := proc.Command(ctx, "", args[0], args[1:]...).Run(); err == nil {
 		c.Network, c.ReadOnly = true, true
 	}
 	return c
@@ -186,7 +184,7 @@ func confineScript(l Limits, readOnly bool, cgroup string) string {
 	var s strings.Builder
 	s.WriteString("W=\"$1\"; shift\nfail() { echo \"" + setupErrorPrefix + "$1\" >&2; exit 125; }\n")
 	if cgroup != "" {
-		fmt.Fprintf(&s, "echo $$ > %s/cgroup.procs || fail 'cannot join the process cgroup'\n", shellQuote(cgroup))
+		fmt.Fprintf(&s, "echo $$ > %s/cgroup.procs || fail 'cannot join the process cgroup'\n", proc.ShellQuote(cgroup))
 	}
 	if l.Memory > 0 {
 		fmt.Fprintf(&s, "ulimit -d %d || fail 'cannot set the memory limit'\n", max(l.Memory/1024, 1))
@@ -269,7 +267,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	cmd.Env = append(cleanEnv(os.Environ()), env...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Stdin != nil {
-		cmd.Stdin = strings.NewReader(string(c.Stdin))
+		cmd.Stdin = bytes.NewReader(c.Stdin)
 	}
 	start := time.Now()
 	err = cmd.Run()

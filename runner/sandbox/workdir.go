@@ -126,19 +126,19 @@ func copyTree(ctx context.Context, src, dst string) error {
 			if total > MaxCopyBytes {
 				return fmt.Errorf("copying %s: the tree holds more than %d MiB (virtual environments and version control are left out already); open the project at a smaller root", src, MaxCopyBytes>>20)
 			}
-			return copyFile(path, target, info.Mode().Perm())
+			return copyFile(path, target, info)
 		}
 		return nil // sockets, devices, pipes
 	})
 }
 
-func copyFile(src, dst string, perm fs.FileMode) error {
+func copyFile(src, dst string, info fs.FileInfo) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm|0o200)
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm()|0o200)
 	if err != nil {
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
@@ -152,9 +152,7 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 	// Keep the modification time: make and other build tools compare it,
 	// and a copy stamped "now" in walk order would make stale objects look
 	// newer than their sources.
-	if st, err := in.Stat(); err == nil {
-		_ = os.Chtimes(dst, st.ModTime(), st.ModTime())
-	}
+	_ = os.Chtimes(dst, info.ModTime(), info.ModTime())
 	return nil
 }
 

@@ -81,6 +81,11 @@ func (t Tool) Version(ctx context.Context) string {
 	if err != nil {
 		return ""
 	}
+	return t.versionAt(ctx, path)
+}
+
+// versionAt runs the version command of the tool found at path.
+func (t Tool) versionAt(ctx context.Context, path string) string {
 	args := t.VersionArgs
 	if args == nil {
 		args = []string{"--version"}
@@ -114,7 +119,7 @@ func Discover(ctx context.Context, tools []Tool) []Status {
 		st := Status{Tool: t}
 		st.Path, st.Err = t.Find()
 		if st.Err == nil {
-			st.Version = t.Version(ctx)
+			st.Version = t.versionAt(ctx, st.Path)
 		}
 		out = append(out, st)
 	}

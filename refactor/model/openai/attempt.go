@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,7 +86,7 @@ func (p *Provider) fromCompletion(resp goopenai.ChatCompletionResponse) (model.R
 		}
 		return model.Reply{
 			Content:          content,
-			Model:            firstNonEmpty(resp.Model, p.model),
+			Model:            cmp.Or(resp.Model, p.model),
 			PromptTokens:     resp.Usage.PromptTokens,
 			CompletionTokens: resp.Usage.CompletionTokens,
 		}, nil

@@ -9,6 +9,7 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,17 +61,17 @@ var _ model.Provider = (*Provider)(nil)
 // New checks opts, reads the API key from the environment and returns a
 // Provider. It does not contact the endpoint.
 func New(opts Options) (*Provider, error) {
-	base := firstNonEmpty(opts.BaseURL, os.Getenv(BaseURLEnv), DefaultBaseURL)
+	base := cmp.Or(opts.BaseURL, os.Getenv(BaseURLEnv), DefaultBaseURL)
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("openai: base URL %q is not an http or https URL (for example http://127.0.0.1:8080/v1)", redactURL(base))
 	}
 	base = strings.TrimRight(base, "/")
-	modelName := firstNonEmpty(opts.Model, os.Getenv(ModelEnv))
+	modelName := cmp.Or(opts.Model, os.Getenv(ModelEnv))
 	if modelName == "" {
 		return nil, fmt.Errorf("openai: no model named: give one with --model or $%s", ModelEnv)
 	}
-	keyEnv := firstNonEmpty(opts.APIKeyEnv, DefaultAPIKeyEnv)
+	keyEnv := cmp.Or(opts.APIKeyEnv, DefaultAPIKeyEnv)
 	key := os.Getenv(keyEnv)
 
 	p := &Provider{
@@ -282,15 +283,6 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 func positive[T int | time.Duration](v, def T) T {

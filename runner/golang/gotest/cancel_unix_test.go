@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -61,12 +60,7 @@ func TestRunCancel(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Run returned %v after cancel", d)
 	}
-	for deadline := time.Now().Add(2 * time.Second); proctest.Alive(pid); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("test binary %d still alive after cancel", pid)
-		}
-	}
+	proctest.WaitGone(t, pid, 2*time.Second)
 	r.mu.Lock()
 	cached, flying := len(r.cache), len(r.flights)
 	r.mu.Unlock()

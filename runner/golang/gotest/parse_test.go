@@ -302,7 +302,7 @@ func TestExecQuote(t *testing.T) {
 			t.Errorf("execQuote(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if got := shellQuote("it's"); got != `'it'\''s'` {
+	if got := proc.ShellQuote("it's"); got != `'it'\''s'` {
 		t.Errorf("shellQuote = %s", got)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fixloop/fixloop/runner/proc"
 )
 
 // DefaultMemoryLimit is the memory cap meant for model-written candidates.
@@ -85,7 +87,7 @@ func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (str
 		if err != nil {
 			return "", fmt.Errorf("sandbox: preparing the copy of %s: %w", req.dir, err)
 		}
-		fmt.Fprintf(&s, "work=%s\n", shellQuote(work))
+		fmt.Fprintf(&s, "work=%s\n", proc.ShellQuote(work))
 		// On SIGKILL (time-out, cancel) no trap runs; tmp goes anyway.
 		s.WriteString("trap 'cd / && rm -rf -- \"$work\"' EXIT\n")
 		s.WriteString("trap 'exit 129' HUP\ntrap 'exit 130' INT\ntrap 'exit 143' TERM\n")
@@ -99,9 +101,9 @@ func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (str
 				continue
 			}
 			if d := filepath.Dir(rel); d != "." {
-				fmt.Fprintf(&s, "mkdir -p -- \"$work\"/%s || fail %s\n", shellQuote(d), shellQuote("cannot create "+d+" in the copy"))
+				fmt.Fprintf(&s, "mkdir -p -- \"$work\"/%s || fail %s\n", proc.ShellQuote(d), proc.ShellQuote("cannot create "+d+" in the copy"))
 			}
-			fmt.Fprintf(&s, "cp -f -- %s \"$work\"/%s || fail %s\n", shellQuote(standIn), shellQuote(rel), shellQuote("cannot write "+rel+" in the copy"))
+			fmt.Fprintf(&s, "cp -f -- %s \"$work\"/%s || fail %s\n", proc.ShellQuote(standIn), proc.ShellQuote(rel), proc.ShellQuote("cannot write "+rel+" in the copy"))
 		}
 		s.WriteString("cd \"$work\" || fail \"cannot enter $work\"\n")
 		s.WriteString("PWD=$work\nexport PWD\n")
@@ -170,11 +172,6 @@ func mirror(base, modRoot, dir string) (string, error) {
 		src, cur = filepath.Join(src, elem), filepath.Join(cur, elem)
 	}
 	return cur, nil
-}
-
-// shellQuote quotes s as one word for sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // execQuote quotes s as one field of go test's -exec flag, which splits on

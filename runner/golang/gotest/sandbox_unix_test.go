@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -322,12 +321,7 @@ func TestSandboxTimeout(t *testing.T) {
 		t.Fatalf("no PID= in the output:\n%s", rep.Output)
 	}
 	pid, _ := strconv.Atoi(m[1])
-	for deadline := time.Now().Add(2 * time.Second); proctest.Alive(pid); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("test binary %d still alive after the timeout", pid)
-		}
-	}
+	proctest.WaitGone(t, pid, 2*time.Second)
 	wantGone(t, printedDir(t, rep.Output))
 }
 
