@@ -26,6 +26,9 @@ type Lines struct {
 	starts []int // the offset of every line, the empty one after a final newline included
 }
 
+// Text returns the indexed text.
+func (l *Lines) Text() []byte { return l.text }
+
 // NewLines indexes text.
 func NewLines(text []byte) *Lines {
 	starts := make([]int, 1, bytes.Count(text, []byte{'\n'})+1)

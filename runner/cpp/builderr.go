@@ -28,7 +28,7 @@ func buildErrors(output, work, root string) []runner.Alert {
 		msg       string
 	}
 	seen := make(map[key]bool)
-	texts := make(map[string][]byte)
+	texts := make(map[string]*runner.Lines)
 	for line := range strings.Lines(output) {
 		m := buildErrorRe.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
 		if m == nil {
@@ -45,10 +45,11 @@ func buildErrors(output, work, root string) []runner.Alert {
 			continue
 		}
 		seen[k] = true
-		text, ok := texts[rel]
+		lines, ok := texts[rel]
 		if !ok {
-			text, _ = os.ReadFile(filepath.Join(work, rel))
-			texts[rel] = text
+			text, _ := os.ReadFile(filepath.Join(work, rel))
+			lines = runner.NewLines(text)
+			texts[rel] = lines
 		}
 		a := runner.Alert{
 			File:     filepath.Join(root, rel),
@@ -57,8 +58,8 @@ func buildErrors(output, work, root string) []runner.Alert {
 			Message:  m[4],
 			Category: Category("compiler"),
 		}
-		a.Start, a.End = runner.Span(text, lineNo, col, 0, 0, runner.ColumnBytes)
-		setLineCols(&a, text)
+		a.Start, a.End = lines.Span(lineNo, col, 0, 0, runner.ColumnBytes)
+		setLineCols(&a, lines)
 		alerts = append(alerts, a)
 	}
 	return alerts

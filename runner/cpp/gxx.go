@@ -163,16 +163,16 @@ func gxxAlert(ws *workspace, d gccDiag) runner.Alert {
 		if finish != nil && ws.userPath(finish.File) == ws.file {
 			endLine, endCol = finish.Line, finish.col()+1 // finish is inclusive
 		}
-		a.Start, a.End = runner.Span(ws.text, caret.Line, caret.col(), endLine, endCol, runner.ColumnBytes)
+		a.Start, a.End = ws.index().Span(caret.Line, caret.col(), endLine, endCol, runner.ColumnBytes)
 	case caret != nil:
 		header := ws.userPath(caret.File)
 		a.Message = fmt.Sprintf("in %s:%d:%d: %s", displayPath(ws, header), caret.Line, caret.col(), d.Message)
 		a.Related = append(a.Related, runner.Related{File: header, Line: caret.Line, Column: caret.col(), Message: d.Message})
-		a.Start, a.End = runner.Span(ws.text, max(includeLine(ws.text, header), 1), 0, 0, 0, runner.ColumnBytes)
+		a.Start, a.End = ws.index().Span(max(includeLine(ws.text, header), 1), 0, 0, 0, runner.ColumnBytes)
 	default:
-		a.Start, a.End = runner.Span(ws.text, 1, 0, 0, 0, runner.ColumnBytes)
+		a.Start, a.End = ws.index().Span(1, 0, 0, 0, runner.ColumnBytes)
 	}
-	setLineCols(&a, ws.text)
+	setLineCols(&a, ws.index())
 	if f, ok := gccFix(ws, "g++: "+d.Message, d.Fixits); ok {
 		a.Fixes = append(a.Fixes, f)
 	}
@@ -206,8 +206,8 @@ func gccFix(ws *workspace, title string, fixits []gccFixit) (runner.Fix, bool) {
 		if ws.userPath(fx.Start.File) != ws.file || ws.userPath(fx.Next.File) != ws.file {
 			return runner.Fix{}, false
 		}
-		start := runner.Offset(ws.text, fx.Start.Line, fx.Start.col(), runner.ColumnBytes)
-		end := runner.Offset(ws.text, fx.Next.Line, fx.Next.col(), runner.ColumnBytes)
+		start := ws.index().Offset(fx.Start.Line, fx.Start.col(), runner.ColumnBytes)
+		end := ws.index().Offset(fx.Next.Line, fx.Next.col(), runner.ColumnBytes)
 		if fx.Next.Line > lineCount(ws.text) { // one past the last line
 			end = len(ws.text)
 		}
@@ -249,9 +249,9 @@ func displayPath(ws *workspace, path string) string {
 }
 
 // setLineCols fills an alert's line and column numbers from its offsets.
-func setLineCols(a *runner.Alert, text []byte) {
-	a.Line, a.Column = runner.LineCol(text, a.Start)
-	a.EndLine, a.EndColumn = runner.LineCol(text, a.End)
+func setLineCols(a *runner.Alert, lines *runner.Lines) {
+	a.Line, a.Column = lines.LineCol(a.Start)
+	a.EndLine, a.EndColumn = lines.LineCol(a.End)
 }
 
 func lineCount(text []byte) int {

@@ -156,8 +156,8 @@ func tidyAlert(ws *workspace, line, col int, level, check, msg string) runner.Al
 	if level != "warning" && level != "remark" {
 		a.Severity = runner.SeverityError
 	}
-	a.Start, a.End = runner.Span(ws.text, line, col, 0, 0, runner.ColumnBytes)
-	setLineCols(&a, ws.text)
+	a.Start, a.End = ws.index().Span(line, col, 0, 0, runner.ColumnBytes)
+	setLineCols(&a, ws.index())
 	return a
 }
 

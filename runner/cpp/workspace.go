@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"github.com/fixloop/fixloop/runner"
 )
 
 // workspace is the temporary directory a file is checked in. The linted
@@ -20,6 +23,10 @@ type workspace struct {
 	file    string // the user's path of the linted file
 	tmpFile string // src/<base name>
 	text    []byte
+	// linesOnce makes lines, the line index of text, on first use (g++
+	// and clang-tidy results are converted concurrently).
+	linesOnce sync.Once
+	lines     *runner.Lines
 	// flags are the compile flags with include directories made absolute
 	// and the original directory added.
 	flags []string
@@ -169,4 +176,10 @@ func splitDirFlag(f string) (name, value string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// index returns the line index of the linted text.
+func (ws *workspace) index() *runner.Lines {
+	ws.linesOnce.Do(func() { ws.lines = runner.NewLines(ws.text) })
+	return ws.lines
 }

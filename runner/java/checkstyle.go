@@ -192,7 +192,7 @@ func checkstyleSeverity(s string) (runner.Severity, bool) {
 }
 
 // checkstyleAlert places a checkstyle error in text, the checked text.
-func checkstyleAlert(file string, text []byte, e checkstyleError, tabWidth int) (runner.Alert, bool) {
+func checkstyleAlert(file string, lines *runner.Lines, e checkstyleError, tabWidth int) (runner.Alert, bool) {
 	sev, ok := checkstyleSeverity(e.Severity)
 	if !ok {
 		return runner.Alert{}, false
@@ -202,14 +202,14 @@ func checkstyleAlert(file string, text []byte, e checkstyleError, tabWidth int) 
 		File: file, Severity: sev, Source: "checkstyle", Code: code,
 		URL: checkURL(e.Source), Message: e.Message, Category: Category(e.Source),
 	}
-	lineStart := runner.Offset(text, e.Line, 0, runner.ColumnBytes)
+	lineStart := lines.Offset(e.Line, 0, runner.ColumnBytes)
 	col := 0
 	if e.Column > 0 {
-		col = expandedToByteColumn(text[lineStart:], e.Column, tabWidth)
+		col = expandedToByteColumn(lines.Text()[lineStart:], e.Column, tabWidth)
 	}
-	a.Start, a.End = runner.Span(text, e.Line, col, 0, 0, runner.ColumnBytes)
-	a.Line, a.Column = runner.LineCol(text, a.Start)
-	a.EndLine, a.EndColumn = runner.LineCol(text, a.End)
+	a.Start, a.End = lines.Span(e.Line, col, 0, 0, runner.ColumnBytes)
+	a.Line, a.Column = lines.LineCol(a.Start)
+	a.EndLine, a.EndColumn = lines.LineCol(a.End)
 	return a, true
 }
 

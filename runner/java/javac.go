@@ -105,8 +105,9 @@ func atoi(s string) int {
 }
 
 // compilerAlert places a javac error in text, the file's checked text.
-func compilerAlert(file string, text []byte, d diagnostic) runner.Alert {
-	start, end := runner.Span(text, d.Line, d.Column, 0, 0, runner.ColumnUTF16)
+func compilerAlert(file string, lines *runner.Lines, d diagnostic) runner.Alert {
+	text := lines.Text()
+	start, end := lines.Span(d.Line, d.Column, 0, 0, runner.ColumnUTF16)
 	if start == end && start > 0 && text[start-1] != '\n' {
 		// javac points just past the line's last token (';' expected):
 		// cover that token's last character.
@@ -121,7 +122,7 @@ func compilerAlert(file string, text []byte, d diagnostic) runner.Alert {
 	if !d.Error {
 		a.Severity = runner.SeverityWarning
 	}
-	a.Line, a.Column = runner.LineCol(text, start)
-	a.EndLine, a.EndColumn = runner.LineCol(text, end)
+	a.Line, a.Column = lines.LineCol(start)
+	a.EndLine, a.EndColumn = lines.LineCol(end)
 	return a
 }

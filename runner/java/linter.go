@@ -96,6 +96,7 @@ type lintTree struct {
 	roots []string // the user's source roots, after src on -sourcepath
 	file  string   // the user's file
 	text  []byte   // the checked text
+	lines *runner.Lines
 }
 
 // Lint checks file (its overlay text when the overlay has it) with javac
@@ -168,7 +169,7 @@ func newLintTree(file string, text []byte, overlay map[string][]byte) (*lintTree
 	pkg := packageName(text)
 	root, _ := sourceRoot(filepath.Dir(file), pkg)
 	t := &lintTree{
-		dir: dir, src: filepath.Join(dir, "src"), file: file, text: text,
+		dir: dir, src: filepath.Join(dir, "src"), file: file, text: text, lines: runner.NewLines(text),
 		roots: append([]string{root}, relatedRoots(root)...),
 	}
 	t.copy = filepath.Join(t.src, packageDir(pkg), filepath.Base(file))
@@ -248,7 +249,7 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 		switch {
 		case !d.Error:
 		case filepath.Clean(d.File) == t.copy:
-			alerts = append(alerts, compilerAlert(t.file, t.text, d))
+			alerts = append(alerts, compilerAlert(t.file, t.lines, d))
 		default:
 			others++
 		}
@@ -314,7 +315,7 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 	}
 	var alerts []runner.Alert
 	for _, e := range errs {
-		if a, ok := checkstyleAlert(t.file, t.text, e, l.tabWidth); ok {
+		if a, ok := checkstyleAlert(t.file, t.lines, e, l.tabWidth); ok {
 			alerts = append(alerts, a)
 		}
 	}

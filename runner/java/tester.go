@@ -321,19 +321,20 @@ func (r *testRun) compile(ctx context.Context, rep *runner.TestReport) (bool, er
 // whose tests were asked for.
 func (r *testRun) buildErrors(out string) []runner.Alert {
 	diags, global := parseJavac(out)
-	texts := make(map[string][]byte)
+	texts := make(map[string]*runner.Lines)
 	var alerts []runner.Alert
 	for _, d := range diags {
 		if !d.Error || !within(d.File, r.work) {
 			continue
 		}
-		text, ok := texts[d.File]
+		lines, ok := texts[d.File]
 		if !ok {
-			text, _ = os.ReadFile(d.File)
-			texts[d.File] = text
+			text, _ := os.ReadFile(d.File)
+			lines = runner.NewLines(text)
+			texts[d.File] = lines
 		}
 		rel, _ := filepath.Rel(r.work, d.File)
-		alerts = append(alerts, compilerAlert(filepath.Join(r.root, rel), text, d))
+		alerts = append(alerts, compilerAlert(filepath.Join(r.root, rel), lines, d))
 	}
 	if len(alerts) > 0 {
 		return alerts

@@ -236,7 +236,8 @@ func (j *judgement) workPath(user string) string {
 // placeAlert sets a's offsets and positions from a tool's 1-based line and
 // column in unit (0: the whole line) in text.
 func placeAlert(a *runner.Alert, text []byte, line, col int, unit runner.ColumnUnit) {
-	a.Start, a.End = runner.Span(text, line, col, 0, 0, unit)
-	a.Line, a.Column = runner.LineCol(text, a.Start)
-	a.EndLine, a.EndColumn = runner.LineCol(text, a.End)
+	lines := runner.NewLines(text)
+	a.Start, a.End = lines.Span(line, col, 0, 0, unit)
+	a.Line, a.Column = lines.LineCol(a.Start)
+	a.EndLine, a.EndColumn = lines.LineCol(a.End)
 }
