@@ -254,7 +254,11 @@ func TestCloseWaitsAndCancels(t *testing.T) {
 
 func TestPanicIsRecovered(t *testing.T) {
 	d := newTestDebouncer(t)
-	d.Trigger(t.Context(), "doc", 0, func(context.Context) { panic("boom") })
+	started := make(chan struct{})
+	d.Trigger(t.Context(), "doc", 0, func(context.Context) { close(started); panic("boom") })
+	// The panicking run must have started, or the next trigger would
+	// cancel it before it ran and the test could not fail.
+	waitClosed(t, started, "the panicking run")
 	ran := make(chan struct{})
 	// The panicking run may still be in progress; the next one waits for it.
 	d.Trigger(t.Context(), "doc", 10*time.Millisecond, func(context.Context) { close(ran) })

@@ -256,8 +256,13 @@ func TestContextStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, witness := start(t, Options{Roots: []string{root}, Match: GoRelevant, Delay: time.Millisecond})
 	cancelled.Store(true) // before cancel: a delivery racing with cancel may be skipped, never late
 	cancel()
+	// A change after the cancel: the witness sees it, so w would have
+	// delivered it by the time the witness does.
+	write(t, filepath.Join(root, "go.mod"), "x")
+	waitFor(t, witness, filepath.Join(root, "go.mod"))
 	done := make(chan error, 1)
 	go func() { done <- w.Close() }()
 	select {
