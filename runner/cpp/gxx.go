@@ -63,7 +63,7 @@ func runGXX(ctx context.Context, ws *workspace) ([]runner.Alert, error) {
 		return nil, err
 	}
 	args := []string{"-fsyntax-only", "-fdiagnostics-format=json", "-fmax-errors=" + strconv.Itoa(maxErrors)}
-	if isHeader(ws.file) {
+	if needsLanguageFlag(ws.file) {
 		args = append(args, "-x", "c++")
 	}
 	args = append(args, ws.flags...)

@@ -94,11 +94,13 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	return l, nil
 }
 
-// sourceExts are the file name extensions the linter checks; headerExts
-// are those compiled with -x c++ (a .h would otherwise be C).
+// sourceExts are the file name extensions the linter checks; compiledExts
+// are those g++ and clang-tidy read as C++ by themselves. Every other file
+// (a header, which would otherwise be C, or a file without an extension
+// that the editor calls C++) is compiled with -x c++.
 var (
-	sourceExts = []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h"}
-	headerExts = []string{".hpp", ".hh", ".hxx", ".h"}
+	sourceExts   = []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h"}
+	compiledExts = []string{".cc", ".cpp", ".cxx", ".c++"}
 )
 
 // IsSource reports whether the linter checks files named like path.
@@ -106,8 +108,9 @@ func IsSource(path string) bool {
 	return slices.Contains(sourceExts, strings.ToLower(filepath.Ext(path)))
 }
 
-func isHeader(path string) bool {
-	return slices.Contains(headerExts, strings.ToLower(filepath.Ext(path)))
+// needsLanguageFlag reports whether path must be compiled with -x c++.
+func needsLanguageFlag(path string) bool {
+	return !slices.Contains(compiledExts, strings.ToLower(filepath.Ext(path)))
 }
 
 // Invalidate does nothing: the linter keeps no cache.
@@ -122,9 +125,6 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	file, err := filepath.Abs(file)
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
-	}
-	if !IsSource(file) {
-		return nil, fmt.Errorf("linting %s: not a C++ file", file)
 	}
 	text, ok := overlay[file]
 	if !ok {

@@ -377,3 +377,28 @@ func TestLintCompilerFixIt(t *testing.T) {
 		t.Errorf("fixed text %q, want %q", got, want)
 	}
 }
+
+// TestLintFileWithoutExtension: a file the editor calls C++ but whose name
+// says nothing is compiled as C++ (-x c++), not refused.
+func TestLintFileWithoutExtension(t *testing.T) {
+	need(t, "g++", "clang-tidy")
+	file := filepath.Join(t.TempDir(), "prog")
+	l, err := NewLinter(LinterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Lint(t.Context(), file, map[string][]byte{file: []byte("#include <cstddef>\nint *f() { return NULL; }\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, a := range res.Alerts {
+		found = found || (a.Source == "clang-tidy" && a.Code == "modernize-use-nullptr" && a.Line == 2)
+		if a.Source == "fixloop" || a.Source == "compiler" {
+			t.Errorf("unexpected alert: %s %s", a.Source, a.Message)
+		}
+	}
+	if !found {
+		t.Errorf("no modernize-use-nullptr on line 2: %+v", res.Alerts)
+	}
+}

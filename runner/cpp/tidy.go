@@ -49,7 +49,7 @@ func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, 
 		return nil, err
 	}
 	args := []string{"-checks=" + l.checks, "--export-fixes=" + ws.fixesFile, "--quiet", ws.tmpFile, "--"}
-	if isHeader(ws.file) {
+	if needsLanguageFlag(ws.file) {
 		args = append(args, "-x", "c++")
 	}
 	args = append(args, ws.flags...)

@@ -111,6 +111,12 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
 	res := &runner.LintResult{Unit: file, Files: []string{file}}
+	if filepath.Ext(file) != ".java" {
+		// javac compiles only files named after their class, X.java.
+		res.Alerts = []runner.Alert{tool.Note(file, fmt.Errorf(
+			"%s is not checked: javac compiles only files named Name.java", filepath.Base(file)))}
+		return res, nil
+	}
 	if l.opts.MaxFileSize > 0 && len(text) > l.opts.MaxFileSize {
 		res.Alerts = []runner.Alert{tool.Note(file, fmt.Errorf(
 			"%s is not checked: it holds %d bytes, more than maxFileSize (%d)", filepath.Base(file), len(text), l.opts.MaxFileSize))}

@@ -349,3 +349,20 @@ func TestLintMaxFileSize(t *testing.T) {
 		t.Errorf("alerts %+v, want one note about maxFileSize", res.Alerts)
 	}
 }
+
+// TestLintFileWithoutJavaExtension: a file the editor calls Java but that
+// javac cannot compile by its name gets one clear note.
+func TestLintFileWithoutJavaExtension(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "Prog")
+	l, err := NewLinter(LinterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Lint(t.Context(), file, map[string][]byte{file: []byte("class Prog {}\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Alerts) != 1 || res.Alerts[0].Source != "fixloop" || !strings.Contains(res.Alerts[0].Message, "Name.java") {
+		t.Errorf("alerts = %+v, want one note about the file name", res.Alerts)
+	}
+}
