@@ -2,8 +2,8 @@
 # For each language, the wall time of `fixloop check --tests=false` on its
 # example against running its slowest linter alone on the same file, in the
 # same run (median of N runs each, interleaved). fixloop runs a language's
-# linters and its syntax/compile check concurrently, so the slowest single
-# tool is the floor; the goal is a ratio under 1.1.
+# linters (and the C++ and Java compilers) concurrently, so the slowest
+# single tool is the floor; the goal is a ratio under 1.1.
 #
 #   bench/langs.sh          # N=11
 #   N=21 bench/langs.sh
@@ -30,7 +30,13 @@ time_cmd() {
 bench() {
   local name=$1 file=$2; shift 3
   local fx=() base=()
-  time_cmd "$bin" check --tests=false "$file" >/dev/null   # warm caches
+  # The timed runs ignore exit codes (linters exit non-zero on findings), so
+  # check first that both commands really run: a missing tool would be
+  # timed at a few milliseconds.
+  command -v "$1" >/dev/null || { echo "bench: $1 is not installed" >&2; exit 1; }
+  local rc=0
+  "$bin" check --tests=false "$file" >/dev/null 2>&1 || rc=$?   # also warms caches
+  [ "$rc" -le 1 ] || { echo "bench: fixloop check $file failed (exit $rc)" >&2; exit 1; }
   time_cmd "$@" >/dev/null
   for _ in $(seq "$N"); do
     fx+=("$(time_cmd "$bin" check --tests=false "$file")")
