@@ -59,9 +59,6 @@ func New(spec Spec, logger *slog.Logger) (*Linter, error) {
 	return l, nil
 }
 
-// Spec returns the linter's configuration.
-func (l *Linter) Spec() Spec { return l.spec }
-
 // LintsOnSave reports whether the linter checks file and runs only when it
 // is saved, so that the server lints again on save.
 func (l *Linter) LintsOnSave(file string) bool { return l.spec.OnSave && l.Applies(file) }
@@ -177,7 +174,7 @@ func (l *Linter) lint(ctx context.Context, path string, overlay map[string][]byt
 	if err != nil {
 		return note(err)
 	}
-	text, saved, err := readText(path, overlay)
+	text, saved, err := readText(path, overlay, l.spec.input() == InputFile)
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", l.spec.Name, err)
 	}
@@ -240,12 +237,18 @@ func (l *Linter) tooLarge(out *output) error {
 }
 
 // readText returns the text to check: the overlay's, else the file's.
-// saved reports whether the file on disk holds exactly that text.
-func readText(path string, overlay map[string][]byte) (text []byte, saved bool, err error) {
-	disk, diskErr := os.ReadFile(path)
+// With compare set (input mode file), saved reports whether the file on
+// disk holds exactly that text; the other modes never read the disk when
+// the editor sent the text.
+func readText(path string, overlay map[string][]byte, compare bool) (text []byte, saved bool, err error) {
 	if t, ok := overlay[path]; ok {
+		if !compare {
+			return t, false, nil
+		}
+		disk, diskErr := os.ReadFile(path)
 		return t, diskErr == nil && string(disk) == string(t), nil
 	}
+	disk, diskErr := os.ReadFile(path)
 	if diskErr != nil {
 		return nil, false, fmt.Errorf("reading %s: %w", path, diskErr)
 	}

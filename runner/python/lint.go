@@ -116,13 +116,6 @@ func lintFuncFor(name string) lintFunc {
 	}
 }
 
-// toolResult is one tool's contribution: its alerts, or one note
-// explaining why there are none.
-type toolResult struct {
-	name   string
-	alerts []runner.Alert
-}
-
 // Lint checks file (overlay's text for it, else the file on disk). A
 // missing or failing tool adds a "fixloop" note and does not stop the
 // others; the error is non-nil only when the file cannot be read or ctx is
@@ -143,8 +136,9 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		return res, nil
 	}
 	job := &lintJob{file: file, dir: filepath.Dir(file), text: text}
-	results := make([]toolResult, len(l.linters)+1)
-	results[0] = toolResult{name: Python3}
+	// results[0] is the syntax check's, results[i+1] the i-th linter's:
+	// each tool's alerts, or one note saying why there are none.
+	results := make([][]runner.Alert, len(l.linters)+1)
 	var wg sync.WaitGroup
 	for i, name := range l.linters {
 		wg.Go(func() { results[i+1] = l.runOne(ctx, name, job) })
@@ -169,11 +163,11 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 
 // needsSyntaxCheck reports whether the linters' results call for the
 // compiler: one of them reported a syntax error, or none of them ran.
-func needsSyntaxCheck(results []toolResult) bool {
+func needsSyntaxCheck(results [][]runner.Alert) bool {
 	ran := false
 	for _, r := range results {
 		failed := false
-		for _, a := range r.alerts {
+		for _, a := range r {
 			if duplicatesSyntaxError(a) {
 				return true
 			}
@@ -186,10 +180,10 @@ func needsSyntaxCheck(results []toolResult) bool {
 
 // runOne finds and runs one tool; a missing tool or a failed run becomes a
 // note.
-func (l *Linter) runOne(ctx context.Context, name string, job *lintJob) toolResult {
+func (l *Linter) runOne(ctx context.Context, name string, job *lintJob) []runner.Alert {
 	path, err := toolNamed(name).Find()
 	if err != nil {
-		return toolResult{name: name, alerts: []runner.Alert{tool.Note(job.file, err)}}
+		return []runner.Alert{tool.Note(job.file, err)}
 	}
 	start := time.Now()
 	tctx, cancel := context.WithTimeout(ctx, l.toolTimeout)
@@ -198,27 +192,27 @@ func (l *Linter) runOne(ctx context.Context, name string, job *lintJob) toolResu
 	l.log.Debug("python lint", "tool", name, "file", job.file, "alerts", len(alerts), "took", time.Since(start), "err", err)
 	if err != nil {
 		if ctx.Err() != nil {
-			return toolResult{name: name}
+			return nil
 		}
 		if tctx.Err() != nil {
 			err = fmt.Errorf("%s did not finish within %s and was stopped", name, l.toolTimeout)
 		}
-		return toolResult{name: name, alerts: []runner.Alert{tool.Note(job.file, err)}}
+		return []runner.Alert{tool.Note(job.file, err)}
 	}
-	return toolResult{name: name, alerts: alerts}
+	return alerts
 }
 
 // merge joins the tools' alerts in position order. When the compiler found
 // a syntax error (results[0] is the syntax check), the linters' own reports
 // of it are dropped: pylint E0001, flake8 E999 and pyright's rule-less
 // errors, which follow from the unparsable text.
-func merge(results []toolResult) []runner.Alert {
-	syntaxError := slices.ContainsFunc(results[0].alerts, func(a runner.Alert) bool {
+func merge(results [][]runner.Alert) []runner.Alert {
+	syntaxError := slices.ContainsFunc(results[0], func(a runner.Alert) bool {
 		return a.Source == SourceCompiler
 	})
 	var all []runner.Alert
 	for _, r := range results {
-		for _, a := range r.alerts {
+		for _, a := range r {
 			if syntaxError && duplicatesSyntaxError(a) {
 				continue
 			}
