@@ -180,7 +180,7 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 		out.Tests.Message = "no tests found for this file"
 	default:
 		out.Tests = checkTests{
-			Ran: true, Tool: reportTool(rep), Passed: rep.Passed, Failed: rep.Failed, Skipped: rep.Skipped, Total: rep.Total,
+			Ran: true, Tool: rep.ToolName(), Passed: rep.Passed, Failed: rep.Failed, Skipped: rep.Skipped, Total: rep.Total,
 			BuildFailed: rep.BuildFailed, TimedOut: rep.TimedOut, Failures: rep.Failures,
 		}
 		if out.Tests.Failures == nil {
@@ -194,14 +194,6 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 		}
 	}
 	return out, nil
-}
-
-// reportTool names what ran a report's tests ("go test" when unsaid).
-func reportTool(rep *runner.TestReport) string {
-	if rep.Tool != "" {
-		return rep.Tool
-	}
-	return "go test"
 }
 
 // configRoot is the nearest directory at or above file's that holds a

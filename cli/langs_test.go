@@ -498,3 +498,33 @@ func TestCheckUnsupportedFile(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckToolsReadsTheConfigAbove: check --tools lists the command
+// linters of the .fixloop.yaml above the working directory.
+func TestCheckToolsReadsTheConfigAbove(t *testing.T) {
+	root := t.TempDir()
+	langWriteTestFile(t, filepath.Join(root, ".fixloop.yaml"),
+		"linters:\n  - name: mylint\n    command: [fixloop-no-such-linter, \"${file}\"]\n    extensions: [.txt]\n    errorformat: '%f:%l: %m'\n    package: Debian package mylint\n")
+	sub := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	code, out, errOut := run(t, "check", "--tools", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got toolsOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range got.Tools {
+		if e.Name == "mylint" {
+			if e.Found || e.Package != "Debian package mylint" {
+				t.Errorf("mylint = %+v", e)
+			}
+			return
+		}
+	}
+	t.Errorf("the command linter of the config above is not listed: %+v", got.Tools)
+}

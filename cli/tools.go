@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -37,7 +38,12 @@ type toolsOutput struct {
 // .fixloop.yaml above the working directory), what was found and the
 // versions, and what provides the missing ones.
 func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
-	cfg, problems := config.Resolve(configRoot("."), nil)
+	wd, err := os.Getwd()
+	if err != nil {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("finding the working directory: %w", err)}
+	}
+	// configRoot starts at a file's directory: name one in wd.
+	cfg, problems := config.Resolve(configRoot(filepath.Join(wd, config.FileName)), nil)
 	if len(problems) > 0 {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("configuration: %w", problems)}
 	}

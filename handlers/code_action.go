@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/taxonomy"
 	"github.com/fixloop/fixloop/server/docstore"
 )
 
@@ -236,17 +237,10 @@ func versionedEdit(doc *docstore.Document, edits []protocol.TextEdit) *protocol.
 	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{doc.URI: edits}}
 }
 
-// builtinSources are the diagnostic sources of fixloop's own tools.
-var builtinSources = []string{
-	"vet", "staticcheck", "compiler", "go test",
-	"pylint", "flake8", "pyright", "pytest",
-	"clang-tidy", "tests", "checkstyle", "junit", "judge",
-}
-
 // ownSource reports whether a diagnostic with this source came from fixloop
 // (a built-in tool or a configured command linter), not another server.
 func (s *Server) ownSource(src string) bool {
-	if slices.Contains(builtinSources, src) {
+	if slices.Contains(taxonomy.Sources, src) {
 		return true
 	}
 	for _, l := range s.config().Linters {

@@ -101,7 +101,7 @@ func testDiagnostics(doc *docstore.Document, rep *runner.TestReport, timeout tim
 		return buildDiagnostics(doc, rep)
 	}
 	isTestFile := langs.IsTestFile(doc.Path)
-	tool := reportTool(rep)
+	tool := rep.ToolName()
 	var diags []protocol.Diagnostic
 	var elsewhere []runner.TestFailure
 	for _, f := range rep.Failures {
@@ -126,23 +126,15 @@ func testDiagnostics(doc *docstore.Document, rep *runner.TestReport, timeout tim
 	return diags
 }
 
-// reportTool names what ran a report's tests, the diagnostics' source.
-func reportTool(rep *runner.TestReport) string {
-	if rep.Tool != "" {
-		return rep.Tool
-	}
-	return "go test"
-}
-
 // testSource names the test tool of doc's language, for messages about
 // runs that produced no report.
 func testSource(doc *docstore.Document) string {
-	switch strings.ToLower(filepath.Ext(doc.Path)) {
-	case ".py":
+	switch langs.Detect(doc.Path, string(doc.LanguageID)) {
+	case langs.Python:
 		return "pytest"
-	case ".java":
+	case langs.Java:
 		return "junit"
-	case ".go":
+	case langs.Go:
 		return "go test"
 	}
 	return "tests"
@@ -177,7 +169,7 @@ func failureSummary(doc *docstore.Document, rep *runner.TestReport, failures []r
 			b.WriteString(" " + m)
 		}
 	}
-	return fileDiagnostic(doc, protocol.DiagnosticSeverityError, reportTool(rep), b.String(), related)
+	return fileDiagnostic(doc, protocol.DiagnosticSeverityError, rep.ToolName(), b.String(), related)
 }
 
 // buildDiagnostics shows why the tests could not be built.
@@ -209,7 +201,7 @@ func buildDiagnostics(doc *docstore.Document, rep *runner.TestReport) []protocol
 		}
 		msg += ": " + e.Message
 	}
-	return []protocol.Diagnostic{fileDiagnostic(doc, protocol.DiagnosticSeverityError, reportTool(rep), msg, related)}
+	return []protocol.Diagnostic{fileDiagnostic(doc, protocol.DiagnosticSeverityError, rep.ToolName(), msg, related)}
 }
 
 func truncate(s string, n int) string {

@@ -68,6 +68,15 @@ func (f TestFailure) FirstLine() string {
 	return msg
 }
 
+// ToolName names what ran the tests, "go test" when the report does not
+// say (reports from before other languages).
+func (r *TestReport) ToolName() string {
+	if r.Tool != "" {
+		return r.Tool
+	}
+	return "go test"
+}
+
 // OK reports whether the run built and no test failed or timed out.
 func (r *TestReport) OK() bool {
 	return r != nil && !r.BuildFailed && !r.TimedOut && r.Failed == 0

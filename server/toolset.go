@@ -215,26 +215,8 @@ func (j judgeSpecs) spec(file string) (judge.Spec, bool) {
 	if c.Mode == "on" {
 		return spec, true
 	}
-	return spec, len(spec.Cases) > 0 || hasJudgeInputs(dir)
+	return spec, len(spec.Cases) > 0 || judge.HasInputs(dir)
 }
-
-// hasJudgeInputs reports whether dir holds judge inputs.
-func hasJudgeInputs(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if judgeInput.MatchString(e.Name()) {
-			return true
-		}
-	}
-	return false
-}
-
-// judgeInput matches the input files of judge cases, as judge.LoadCases
-// reads them: input_N.txt or N.in.
-var judgeInput = regexp.MustCompile(`^(input_[0-9]+\.txt|[0-9]+\.in)$`)
 
 // commandSpec converts a configured command linter to the runner's spec.
 func commandSpec(c config.Linter) lintcmd.Spec {
@@ -244,12 +226,8 @@ func commandSpec(c config.Linter) lintcmd.Spec {
 		Debounce: c.Debounce, OnSave: c.OnSave, Package: c.Package, Timeout: c.Timeout, Env: c.Env,
 	}
 	if c.JSON != nil {
-		j := *c.JSON
-		s.JSON = &lintcmd.JSONMapping{
-			Items: j.Items, File: j.File, Line: j.Line, Column: j.Column, EndLine: j.EndLine, EndColumn: j.EndColumn,
-			Code: j.Code, Message: j.Message, Severity: j.Severity, SeverityMap: j.SeverityMap,
-			ColumnOffset: j.ColumnOffset, LineOffset: j.LineOffset,
-		}
+		m := lintcmd.JSONMapping(*c.JSON) // the same fields: the compiler keeps them so
+		s.JSON = &m
 	}
 	if c.Category != "" {
 		s.Category = runner.Category(c.Category)

@@ -3,7 +3,6 @@ package judge
 import (
 	"errors"
 	"fmt"
-	"github.com/fixloop/fixloop/runner/proc"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fixloop/fixloop/runner/proc"
 
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
@@ -198,6 +199,21 @@ func parseCaseFile(name string) (caseFile, bool) {
 	}
 	n, _ := strconv.Atoi(num)
 	return caseFile{n: n, name: name, input: kind == "input" || kind == "in"}, true
+}
+
+// HasInputs reports whether dir holds the input file of a case (as
+// LoadCases reads them: input_N.txt or N.in).
+func HasInputs(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if f, ok := parseCaseFile(e.Name()); ok && f.input {
+			return true
+		}
+	}
+	return false
 }
 
 // outputName is the expected-output file that goes with an input file.

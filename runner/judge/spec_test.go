@@ -125,3 +125,27 @@ func TestLoadCasesUnreadableDir(t *testing.T) {
 		t.Errorf("LoadCases(a file) = %q, want an error", got)
 	}
 }
+
+func TestHasInputs(t *testing.T) {
+	tests := []struct {
+		files []string
+		want  bool
+	}{
+		{[]string{"input_1.txt", "output_1.txt"}, true},
+		{[]string{"3.in"}, true},
+		{[]string{"output_1.txt", "notes.in.txt", "x.in"}, false},
+		{nil, false},
+	}
+	for _, tt := range tests {
+		dir := t.TempDir()
+		for _, f := range tt.files {
+			writeTestFile(t, filepath.Join(dir, f), "1\n")
+		}
+		if got := HasInputs(dir); got != tt.want {
+			t.Errorf("HasInputs(%v) = %v, want %v", tt.files, got, tt.want)
+		}
+	}
+	if HasInputs(filepath.Join(t.TempDir(), "missing")) {
+		t.Error("a missing directory has inputs")
+	}
+}

@@ -11,6 +11,14 @@ import (
 	"github.com/fixloop/fixloop/runner/python"
 )
 
+// Sources are the diagnostic sources of fixloop's built-in tools, the ones
+// Category knows.
+var Sources = []string{
+	"compiler", "vet", "staticcheck", "go test",
+	python.SourcePylint, python.SourceFlake8, python.SourcePyright, python.SourcePytest,
+	"clang-tidy", "tests", "checkstyle", "junit", "judge",
+}
+
 // Category returns the category of an alert from source with rule code.
 func Category(source, code string) runner.Category {
 	switch source {

@@ -31,3 +31,16 @@ func TestCategory(t *testing.T) {
 		}
 	}
 }
+
+// TestSourcesAreKnown: every listed source has its own category rule (no
+// built-in source falls through to Other).
+func TestSourcesAreKnown(t *testing.T) {
+	for _, src := range Sources {
+		if src == "checkstyle" || src == "clang-tidy" || src == "staticcheck" || src == "flake8" || src == "pyright" || src == "pylint" {
+			continue // categories by rule: covered by TestCategory
+		}
+		if got := Category(src, ""); got == runner.CategoryOther {
+			t.Errorf("Category(%q, \"\") = Other", src)
+		}
+	}
+}
