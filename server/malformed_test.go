@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/textproto"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,16 +28,21 @@ type rawPeer struct {
 }
 
 func startRaw(t *testing.T) *rawPeer {
+	l := &scriptedLinter{}
+	return startRawWith(t, func(config.Config) (runner.Linter, error) { return l, nil })
+}
+
+// startRawWith serves a raw connection with newLinter.
+func startRawWith(t *testing.T, newLinter func(config.Config) (runner.Linter, error)) *rawPeer {
 	t.Helper()
 	serverSide, clientSide := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		l := &scriptedLinter{}
 		_, _ = server.Serve(ctx, serverSide, server.Options{
 			Logger:    lsptest.TestLogger(t),
-			NewLinter: func(config.Config) (runner.Linter, error) { return l, nil },
+			NewLinter: newLinter,
 			Tester:    noTests{},
 		})
 		_ = serverSide.Close()
@@ -120,5 +126,40 @@ func TestMalformedMessagesKeepTheConnection(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":10,"method":"shutdown"}`)
 	if msg := p.response(); msg["id"] != float64(10) || msg["error"] != nil {
 		t.Fatalf("shutdown after a bad notification: %v", msg)
+	}
+}
+
+// TestHandlerPanicBecomesInternalError: a panic in a request handler is an
+// InternalError response, and the connection goes on.
+func TestHandlerPanicBecomesInternalError(t *testing.T) {
+	t.Parallel()
+	p := startRawWith(t, func(config.Config) (runner.Linter, error) { panic("linter setup exploded") })
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	msg := p.response()
+	e, _ := msg["error"].(map[string]any)
+	if errorCode(msg) != -32603 || !strings.Contains(fmt.Sprint(e["message"]), "linter setup exploded") {
+		t.Fatalf("initialize with a panicking handler: %v", msg)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	if msg := p.response(); msg["id"] != float64(2) {
+		t.Fatalf("no answer after the panic: %v", msg)
+	}
+}
+
+// TestTooManyMalformedFramesEndTheConnection: a peer that does not speak
+// LSP at all is answered for a while, then dropped.
+func TestTooManyMalformedFramesEndTheConnection(t *testing.T) {
+	t.Parallel()
+	p := startRaw(t)
+	for i := range 100 { // maxBadFrames
+		p.send(`not json`)
+		if msg := p.response(); errorCode(msg) != -32700 {
+			t.Fatalf("frame %d: %v", i, msg)
+		}
+	}
+	p.send(`not json`)
+	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := p.r.ReadByte(); err == nil {
+		t.Fatal("the server still answers after 101 malformed frames in a row")
 	}
 }
