@@ -285,7 +285,7 @@ func (s *session) judge(rd *Round, d *promptData) {
 	remainingTargets := len(s.rec.Targets) - fixed
 	rd.Metrics = RoundMetrics{
 		Alerts: len(chk.Alerts), Fixed: fixed, New: cmp.New,
-		LinesEdited: metrics.LinesEdited(s.rec.Original, rd.Candidate),
+		LinesEdited: cmp.LinesEdited,
 		TestsPassed: chk.TestsPassed(), TestsTotal: chk.TestsTotal(),
 		KeepsTests: keeps, Compiles: chk.Compiles(),
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/refactor/model/rules"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/tool"
 )
@@ -81,5 +82,34 @@ func TestCheckWithoutTestTool(t *testing.T) {
 	}
 	if chk.Tests != nil || !strings.Contains(chk.TestsNote, "apt install python3-pytest") || !chk.Compiles() {
 		t.Errorf("check = %+v", chk)
+	}
+}
+
+// fixlessLinter reports one alert with no suggested fix.
+type fixlessLinter struct{}
+
+func (fixlessLinter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	return &runner.LintResult{Files: []string{file}, Alerts: []runner.Alert{{
+		File: file, Line: 1, Column: 1, EndLine: 1, EndColumn: 2, Start: 0, End: 1,
+		Source: "staticcheck", Code: "ST1000", Message: "at least one file in a package should have a package comment",
+	}}}, nil
+}
+func (fixlessLinter) Invalidate(string) {}
+
+// TestRulesStopWhenNothingChanges: the rules provider, which has no fix for
+// the alert, answers the file unchanged; the session stops (no_change) in
+// round 1 and keeps no answer it did not use (README: "stops when nothing
+// changes").
+func TestRulesStopWhenNothingChanges(t *testing.T) {
+	rec, err := Run(context.Background(), "/p/a.go", "package a\n", Options{
+		Goal: GoalRefactor, Rounds: 3, Provider: rules.New(),
+		Checker: &Checker{Linter: fixlessLinter{}, TestTimeout: time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Stop != StopNoChange || len(rec.Rounds) != 0 || len(rec.Messages) != 2 || rec.Outcome.Solved {
+		t.Errorf("stop %q, %d rounds, %d messages, solved %v; want no_change, 0, 2 (system and user), false",
+			rec.Stop, len(rec.Rounds), len(rec.Messages), rec.Outcome.Solved)
 	}
 }

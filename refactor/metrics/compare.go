@@ -22,6 +22,9 @@ type Comparison struct {
 	// Remaining are the after-alerts paired with a before-alert: the alerts
 	// the change did not fix, at their new places.
 	Remaining []runner.Alert `json:"remaining,omitempty"`
+	// LinesEdited is LinesEdited(beforeText, afterText), from the same line
+	// diff that pairs the alerts.
+	LinesEdited int `json:"lines_edited"`
 }
 
 // Compare matches the alerts before of beforeText with the alerts after of
@@ -73,6 +76,9 @@ func Compare(beforeText string, before []runner.Alert, afterText string, after [
 	}
 
 	var c Comparison
+	for _, h := range hunks {
+		c.LinesEdited += h.aLines + h.bLines
+	}
 	for i, a := range before {
 		if !pairedBefore[i] {
 			c.FixedAlerts = append(c.FixedAlerts, a)

@@ -310,3 +310,17 @@ func TestPairLeastTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareCountsLinesEdited: the comparison's line count is LinesEdited's.
+func TestCompareCountsLinesEdited(t *testing.T) {
+	for _, tt := range []struct{ a, b string }{
+		{"a\nb\nc\n", "a\nB\nc\nd\n"},
+		{"x\n", "x"},
+		{"", "new\n"},
+		{"same\n", "same\n"},
+	} {
+		if got, want := Compare(tt.a, nil, tt.b, nil).LinesEdited, LinesEdited(tt.a, tt.b); got != want {
+			t.Errorf("Compare(%q, %q).LinesEdited = %d, LinesEdited = %d", tt.a, tt.b, got, want)
+		}
+	}
+}
