@@ -1,8 +1,8 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -136,16 +136,7 @@ func projectRoot(path string) string {
 }
 
 // moduleRoot is the directory of the go.mod at or above dir, or dir.
-func moduleRoot(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return dir
-		}
-	}
-}
+func moduleRoot(dir string) string { return cmp.Or(runner.ModuleRoot(dir), dir) }
 
 // reloadConfig resolves the configuration again with the current roots and
 // editor settings, read under the configuration lock so that a concurrent

@@ -1,9 +1,10 @@
 package aggregate
 
 import (
-	"github.com/fixloop/fixloop/runner/taxonomy"
-	"os"
+	"cmp"
 	"path/filepath"
+
+	"github.com/fixloop/fixloop/runner/taxonomy"
 
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/metrics"
@@ -104,15 +105,5 @@ func workspace(file string) string {
 	if file == "" {
 		return ""
 	}
-	start := filepath.Dir(file)
-	for dir := start; ; {
-		if fi, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && !fi.IsDir() {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return start
-		}
-		dir = parent
-	}
+	return cmp.Or(runner.ModuleRoot(filepath.Dir(file)), filepath.Dir(file))
 }

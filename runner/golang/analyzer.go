@@ -182,7 +182,7 @@ func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string]
 			"%s was not analysed: it is %d bytes, larger than the limit of %d bytes (the maxFileSize setting).",
 			filepath.Base(file), size, a.maxFileSize)), nil
 	}
-	modRoot := findModuleRoot(dir)
+	modRoot := runner.ModuleRoot(dir)
 	if modRoot == "" {
 		return noticeResult(dir, file, fmt.Sprintf(
 			"%s is not in a Go module, so it was not analysed: no go.mod in %s or any parent directory. "+
@@ -233,21 +233,6 @@ func fileSize(file string, overlay map[string][]byte) (int64, error) {
 		return 0, fmt.Errorf("not a regular file")
 	}
 	return fi.Size(), nil
-}
-
-// findModuleRoot returns the nearest directory at or above dir that holds a
-// go.mod file, or "".
-func findModuleRoot(dir string) string {
-	for {
-		if fi, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && fi.Mode().IsRegular() {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 // noticeResult is a Result with one informational alert at the start of

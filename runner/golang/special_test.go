@@ -187,7 +187,7 @@ func TestCancellation(t *testing.T) {
 			t.Errorf("Analyze returned %v after the cancellation; want promptly", elapsed-150*time.Millisecond)
 		}
 		// The package is not left locked, and nothing half-done is kept.
-		st := a.state(filepath.Dir(file), findModuleRoot(filepath.Dir(file)))
+		st := a.state(filepath.Dir(file), runner.ModuleRoot(filepath.Dir(file)))
 		select {
 		case st.sem <- struct{}{}:
 			if st.snap != nil {

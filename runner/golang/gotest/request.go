@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fixloop/fixloop/runner"
 )
 
 // request is one Run, resolved: where the package is, what stands in for its
@@ -153,16 +155,10 @@ func writeField(h hash.Hash, b []byte) {
 // findModuleRoot returns the nearest directory at or above dir that holds a
 // go.mod file.
 func findModuleRoot(dir string) (string, error) {
-	for d := dir; ; {
-		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && fi.Mode().IsRegular() {
-			return d, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", ErrNotInModule
-		}
-		d = parent
+	if root := runner.ModuleRoot(dir); root != "" {
+		return root, nil
 	}
+	return "", ErrNotInModule
 }
 
 // importPath derives the package's import path from go.mod's module line, or
