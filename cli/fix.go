@@ -183,11 +183,8 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 
 // providerSettings merges the flags over the configuration.
 func providerSettings(cfg config.Config, f fixFlags) provider.Settings {
-	s := provider.Settings{
-		Kind: f.provider, BaseURL: cfg.Model.BaseURL, Model: cfg.Model.Name, APIKeyEnv: cfg.Model.APIKeyEnv,
-		Temperature: cfg.Model.Temperature, TopP: cfg.Model.TopP, MaxTokens: cfg.Model.MaxTokens, Timeout: cfg.Model.Timeout,
-		Replay: f.replay,
-	}
+	s := server.ProviderSettings(cfg)
+	s.Kind, s.Replay = f.provider, f.replay
 	if f.baseURL != "" {
 		s.BaseURL = f.baseURL
 	}
