@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -75,6 +76,16 @@ func (r *TestReport) ToolName() string {
 		return r.Tool
 	}
 	return "go test"
+}
+
+// Clone returns a copy of r that shares no slices with it (caches hand
+// out clones, so callers may change what they get).
+func (r *TestReport) Clone() *TestReport {
+	c := *r
+	c.PassedTests = slices.Clone(r.PassedTests)
+	c.Failures = slices.Clone(r.Failures)
+	c.BuildErrors = slices.Clone(r.BuildErrors)
+	return &c
 }
 
 // OK reports whether the run built and no test failed or timed out.

@@ -276,12 +276,3 @@ func firstLine(s string) string {
 	}
 	return "no output"
 }
-
-// cloneReport copies a report so that callers may change theirs.
-func cloneReport(r *runner.TestReport) *runner.TestReport {
-	c := *r
-	c.PassedTests = append([]string(nil), r.PassedTests...)
-	c.Failures = append([]runner.TestFailure(nil), r.Failures...)
-	c.BuildErrors = append([]runner.Alert(nil), r.BuildErrors...)
-	return &c
-}

@@ -131,7 +131,7 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	if !rep.TimedOut {
 		t.store(key, run.root, rep)
 	}
-	return cloneReport(rep), nil
+	return rep.Clone(), nil
 }
 
 // Invalidate forgets the cached reports of projects in or under dir, and
@@ -431,7 +431,7 @@ func (t *Tester) lookup(key string) (*runner.TestReport, bool) {
 	}
 	t.clock++
 	e.used = t.clock
-	return cloneReport(e.report), true
+	return e.report.Clone(), true
 }
 
 func (t *Tester) store(key, root string, rep *runner.TestReport) {
@@ -447,5 +447,5 @@ func (t *Tester) store(key, root string, rep *runner.TestReport) {
 		delete(t.cache, oldest)
 	}
 	t.clock++
-	t.cache[key] = &testEntry{root: root, report: cloneReport(rep), used: t.clock}
+	t.cache[key] = &testEntry{root: root, report: rep.Clone(), used: t.clock}
 }

@@ -3,7 +3,6 @@ package gotest
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/fixloop/fixloop/runner"
@@ -38,7 +37,7 @@ func (r *Runner) lookup(key string) (*runner.TestReport, bool) {
 	}
 	r.clock++
 	e.lastUse = r.clock
-	return cloneReport(e.report), true
+	return e.report.Clone(), true
 }
 
 // join registers the caller as a waiter on the flight for req.key, starting
@@ -148,14 +147,4 @@ func within(path, dir string) bool {
 		dir += string(filepath.Separator)
 	}
 	return strings.HasPrefix(path, dir)
-}
-
-// cloneReport copies the slices of rep so that callers cannot change the
-// cached report through the copy they receive.
-func cloneReport(rep *runner.TestReport) *runner.TestReport {
-	c := *rep
-	c.PassedTests = slices.Clone(rep.PassedTests)
-	c.Failures = slices.Clone(rep.Failures)
-	c.BuildErrors = slices.Clone(rep.BuildErrors)
-	return &c
 }

@@ -156,7 +156,7 @@ func (r *Runner) Run(ctx context.Context, file string, overlay map[string][]byte
 		if f.err != nil {
 			return nil, f.err
 		}
-		return cloneReport(f.report), nil
+		return f.report.Clone(), nil
 	case <-ctx.Done():
 		if r.leave(f) {
 			// This caller was the last one waiting: the run was cancelled;
