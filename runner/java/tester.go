@@ -407,19 +407,10 @@ const runFinished = "Test run finished after"
 func (r *testRun) parseReports(ctx context.Context, rep *runner.TestReport) {
 	files, _ := filepath.Glob(filepath.Join(r.out, "reports", "TEST-*.xml"))
 	for _, f := range files {
-		if err := parseReport(f, rep); err != nil {
+		if err := junitxml.ParseFile(f, rep); err != nil {
 			r.logger.WarnContext(ctx, "junit: skipping a report", "file", filepath.Base(f), "err", err)
 		}
 	}
-}
-
-func parseReport(path string, rep *runner.TestReport) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("reading the JUnit report: %w", err)
-	}
-	defer f.Close()
-	return junitxml.Parse(f, rep)
 }
 
 func (t *Tester) lookup(key string) (*runner.TestReport, bool) {

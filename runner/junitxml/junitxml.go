@@ -87,15 +87,23 @@ func ParseFiles(pattern string, r *runner.TestReport) error {
 		return fmt.Errorf("finding JUnit XML reports: %w", err)
 	}
 	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			return fmt.Errorf("reading JUnit XML report: %w", err)
+		if err := ParseFile(f, r); err != nil {
+			return err
 		}
-		err = Parse(fh, r)
-		fh.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(f), err)
-		}
+	}
+	return nil
+}
+
+// ParseFile parses the report at path into r. A missing file is an error
+// that wraps os.ErrNotExist.
+func ParseFile(path string, r *runner.TestReport) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("reading JUnit XML report: %w", err)
+	}
+	defer fh.Close()
+	if err := Parse(fh, r); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
 	return nil
 }

@@ -168,15 +168,11 @@ func pytestCommand(ctx context.Context) ([]string, error) {
 // readJUnit reads the run's JUnit XML report into rep; found is false
 // when pytest wrote none.
 func readJUnit(path string, rep *runner.TestReport) (found bool, err error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	err = junitxml.ParseFile(path, rep)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reading pytest's report: %w", err)
-	}
-	defer f.Close()
-	if err := junitxml.Parse(f, rep); err != nil {
+	case err != nil:
 		return true, fmt.Errorf("reading pytest's report: %w", err)
 	}
 	return true, nil
