@@ -384,13 +384,14 @@ func remainingAlerts(cmp metrics.Comparison, targets []runner.Alert) []runner.Al
 	if len(targets) == 0 {
 		return nil
 	}
+	keys := make(map[metrics.Key]bool, len(targets))
+	for _, t := range targets {
+		keys[metrics.KeyOf(t)] = true
+	}
 	var out []runner.Alert
 	for _, a := range cmp.Remaining {
-		for _, t := range targets {
-			if a.Source == t.Source && a.Code == t.Code && metrics.KeyOf(a) == metrics.KeyOf(t) {
-				out = append(out, a)
-				break
-			}
+		if keys[metrics.KeyOf(a)] {
+			out = append(out, a)
 		}
 	}
 	return out
@@ -400,14 +401,22 @@ func remainingAlerts(cmp metrics.Comparison, targets []runner.Alert) []runner.Al
 func countIn(fixed, targets []runner.Alert) int {
 	n := 0
 	for _, f := range fixed {
-		for _, t := range targets {
-			if f.Line == t.Line && f.Source == t.Source && f.Code == t.Code && f.Message == t.Message {
-				n++
-				break
-			}
+		if IsTarget(f, targets) {
+			n++
 		}
 	}
 	return n
+}
+
+// IsTarget reports whether a (an alert of the original text) is one of a
+// session's targets: the same line, tool, rule and message.
+func IsTarget(a runner.Alert, targets []runner.Alert) bool {
+	for _, t := range targets {
+		if a.Line == t.Line && a.Source == t.Source && a.Code == t.Code && a.Message == t.Message {
+			return true
+		}
+	}
+	return false
 }
 
 // finish fills the outcome.

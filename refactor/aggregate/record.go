@@ -61,7 +61,7 @@ func FromRecord(rec *refactor.Record) Session {
 	if offered != nil && offered.Check != nil && rec.Baseline != nil {
 		cmp := metrics.Compare(rec.Original, rec.Baseline.Alerts, rec.Outcome.Text, offered.Check.Alerts)
 		for _, a := range cmp.FixedAlerts {
-			if !targeted(a, rec.Targets) {
+			if !refactor.IsTarget(a, rec.Targets) {
 				continue
 			}
 			c := counts[category(a)]
@@ -86,17 +86,6 @@ func category(a runner.Alert) runner.Category {
 		return a.Category
 	}
 	return taxonomy.Category(a.Source, a.Code)
-}
-
-// targeted reports whether a is among targets, matched as the session
-// matches them.
-func targeted(a runner.Alert, targets []runner.Alert) bool {
-	for _, t := range targets {
-		if a.Line == t.Line && a.Source == t.Source && a.Code == t.Code && a.Message == t.Message {
-			return true
-		}
-	}
-	return false
 }
 
 // workspace is the directory of the go.mod nearest above file, or file's
