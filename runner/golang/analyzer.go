@@ -56,7 +56,6 @@ type Analyzer struct {
 	// factCheckers are the analyzers that run on dependencies: those that
 	// export facts, and those they require.
 	factCheckers []*analysis.Analyzer
-	parallel     int       // dependencies checked at once
 	cache        *depCache // nil: none
 	trimOnce     sync.Once
 
@@ -137,10 +136,6 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 	if dir != "" && dir != "off" {
 		a.cache = newDepCache(dir, a.factCheckers, a.log)
 	}
-	// One dependency at a time: on two cores, checking two at once gains
-	// little (the analyzers of one package already run in parallel) and
-	// needs memory for both.
-	a.parallel = 1
 	return a, nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"go/types"
 	"log/slog"
-	"runtime"
 	"runtime/debug"
 	"sync"
 
@@ -42,8 +41,6 @@ type depChecker struct {
 	facts []*analysis.Analyzer // the fact-producing analyzers (the driver adds what they require)
 	store *factStore
 	cache *depCache // nil: no cache
-	// parallel bounds how many packages are checked at once.
-	parallel int
 	// checkRoot type-checks root i of the load; called in import order,
 	// roots in their order, after the packages that root i imports.
 	checkRoot func(i int) *checked
@@ -56,7 +53,6 @@ type depChecker struct {
 	canon    map[*packages.Package]bool     // packages whose types and facts were decoded from an entry
 	keys     map[*packages.Package]cacheKey // their cache keys, if there is a cache
 	exported map[string]*types.Package      // their types, by path, for reading export data
-	roots    []*checked
 	byName   map[string]*analysis.Analyzer
 	stats    depStats
 	need     int64      // memory that the packages being checked need
@@ -105,15 +101,19 @@ type depNode struct {
 	factUsers bool
 }
 
+// depWorkers bounds how many dependencies are checked at once. One: on
+// two cores, checking two at once gains little (the analyzers of one
+// package already run in parallel) and needs memory for both.
+const depWorkers = 1
+
 // run checks the packages of l: every dependency and, at its place in the
-// import order, every root. It returns the checked roots.
-func (dc *depChecker) run(ctx context.Context, l *loaded) ([]*checked, error) {
+// import order, every root (through checkRoot, which keeps them).
+func (dc *depChecker) run(ctx context.Context, l *loaded) error {
 	dc.types = make(map[*packages.Package]*types.Package)
 	dc.illTyped = make(map[*packages.Package]bool)
 	dc.canon = make(map[*packages.Package]bool)
 	dc.keys = make(map[*packages.Package]cacheKey)
 	dc.exported = make(map[string]*types.Package)
-	dc.roots = make([]*checked, len(l.roots))
 	dc.byName = make(map[string]*analysis.Analyzer, len(dc.facts))
 	for _, a := range dc.facts {
 		dc.byName[a.Name] = a
@@ -155,14 +155,14 @@ func (dc *depChecker) run(ctx context.Context, l *loaded) ([]*checked, error) {
 		}
 	}
 
-	// A coordinator hands ready packages to at most dc.parallel workers.
+	// A coordinator hands ready packages to at most depWorkers workers.
 	type done struct {
 		n   *depNode
 		err error
 	}
 	work := make(chan *depNode)
 	results := make(chan done)
-	workers := max(1, min(dc.parallel, len(nodes)))
+	workers := max(1, min(depWorkers, len(nodes)))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -208,12 +208,12 @@ func (dc *depChecker) run(ctx context.Context, l *loaded) ([]*checked, error) {
 		}
 	}
 	if firstErr != nil {
-		return nil, firstErr
+		return firstErr
 	}
 	if finished < len(nodes) {
-		return nil, errors.New("internal error: import cycle among loaded packages")
+		return errors.New("internal error: import cycle among loaded packages")
 	}
-	return dc.roots, nil
+	return nil
 }
 
 // check checks one package. A panic in parsing or type-checking becomes an
@@ -231,7 +231,6 @@ func (dc *depChecker) check(ctx context.Context, n *depNode) (err error) {
 	if n.root >= 0 {
 		c := dc.checkRoot(n.root)
 		dc.mu.Lock()
-		dc.roots[n.root] = c
 		dc.types[n.p] = c.pkg
 		dc.illTyped[n.p] = c.illTyped
 		dc.mu.Unlock()
@@ -482,7 +481,6 @@ func (dc *depChecker) typeCheck(p *packages.Package, srcs [][]byte) *unit {
 // coming from the store, and leaves u's facts in the store.
 func (dc *depChecker) analyze(ctx context.Context, u *unit) error {
 	d := newDriver(dc.log, dc.store, []*unit{u})
-	d.workers = max(1, runtime.GOMAXPROCS(0)/dc.parallel)
 	for _, a := range dc.facts {
 		d.action(a, u)
 	}

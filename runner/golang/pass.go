@@ -54,14 +54,13 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	defer mem.release()
 	depStore := newFactStore(nil)
 	dc := &depChecker{
-		log:      a.log,
-		fset:     fset,
-		read:     read,
-		facts:    a.factCheckers,
-		store:    depStore,
-		cache:    a.cache,
-		parallel: a.parallel,
-		mem:      mem,
+		log:   a.log,
+		fset:  fset,
+		read:  read,
+		facts: a.factCheckers,
+		store: depStore,
+		cache: a.cache,
+		mem:   mem,
 	}
 	if a.cache != nil {
 		a.trimOnce.Do(a.cache.trim)
@@ -92,7 +91,7 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 		roots = append(roots, c)
 		return c
 	}
-	if _, err := dc.run(ctx, l); err != nil {
+	if err := dc.run(ctx, l); err != nil {
 		return nil, err
 	}
 	if readErr != nil {
