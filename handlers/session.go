@@ -159,6 +159,17 @@ func codeOf(d protocol.Diagnostic) string {
 
 // runSession runs one session, reports its progress and delivers its result.
 func (s *Server) runSession(ctx context.Context, sess *fixSession, doc *docstore.Document, opts refactor.Options, mode config.ApplyMode) {
+	// release frees the file for the next session. It runs as soon as the
+	// session's record and summary are out, before the result is delivered
+	// (an applyEdit the client answers, a question the user answers): from
+	// then on a client may rightly start another session.
+	release := func() {
+		s.mu.Lock()
+		if s.sessions[doc.URI] == sess {
+			delete(s.sessions, doc.URI)
+		}
+		s.mu.Unlock()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			// A bug in a session must not take the server down.
@@ -166,11 +177,7 @@ func (s *Server) runSession(ctx context.Context, sess *fixSession, doc *docstore
 			s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("fixloop %s failed: internal error: %v", opts.Goal, r))
 		}
 		sess.cancel()
-		s.mu.Lock()
-		if s.sessions[doc.URI] == sess {
-			delete(s.sessions, doc.URI)
-		}
-		s.mu.Unlock()
+		release()
 		close(sess.done)
 	}()
 	p := s.beginProgress(ctx, sess.token, fmt.Sprintf("fixloop %s: %s", opts.Goal, filepath.Base(doc.Path)))
@@ -202,6 +209,7 @@ func (s *Server) runSession(ctx context.Context, sess *fixSession, doc *docstore
 	s.keepRecord(doc.URI, rec)
 	summary := summaryLine(rec)
 	p.end(ctx, summary)
+	release()
 	switch {
 	case rec.Stop == refactor.StopCancelled:
 		s.showMessage(s.ctx, protocol.MessageTypeInfo, fmt.Sprintf("fixloop %s cancelled; the file is unchanged.", opts.Goal))

@@ -344,3 +344,27 @@ func TestAskBeforeApplying(t *testing.T) {
 		t.Errorf("asked %d times, want 2 (Show diff, then Apply)", asked)
 	}
 }
+
+// TestNextSessionWhileTheResultIsDelivered: once a session's record is out,
+// the file is free for the next session, even while the client has not yet
+// answered the first one's applyEdit.
+func TestNextSessionWhileTheResultIsDelivered(t *testing.T) {
+	t.Setenv("FIXLOOP_MODEL", "")
+	dir, file, _ := calcDir(t)
+	h := lsptest.Start(t, server.Options{})
+	gate := make(chan struct{})
+	h.Client.ApplyEditGate = gate
+	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
+	h.Initialize(dir, func(p *protocol.InitializeParams) {
+		p.InitializationOptions = protocol.LSPAny(`{"tests": {"mode": "off"}}`)
+	})
+	u := h.Open(file)
+	h.AwaitVersion(u, 1)
+	startSession(t, h, u, "Refactor with model", false)
+	awaitApplyEdit(t, h) // asked, not yet answered
+	args := []protocol.LSPAny{protocol.LSPAny(fmt.Sprintf(`{"uri": %q}`, u))}
+	if _, err := h.Server.ExecuteCommand(h.Ctx(), &protocol.ExecuteCommandParams{Command: handlers.CommandRefactor, Arguments: args}); err != nil {
+		t.Errorf("a session while the last one's result awaits the client: %v", err)
+	}
+	close(gate)
+}

@@ -30,6 +30,9 @@ type Recorder struct {
 	// ApplyEditResult answers workspace/applyEdit; nil applies nothing and
 	// reports failure.
 	ApplyEditResult *protocol.ApplyWorkspaceEditResult
+	// ApplyEditGate, when set, holds every workspace/applyEdit answer
+	// until it is closed: a client (or user) slow to answer.
+	ApplyEditGate chan struct{}
 	// Answers are the titles picked, in order, for window/showMessageRequest;
 	// when they run out the request is dismissed (null).
 	Answers []string
@@ -137,8 +140,18 @@ func (r *Recorder) Progress(_ context.Context, p *protocol.ProgressParams) error
 }
 
 // ApplyEdit implements protocol.Client.
-func (r *Recorder) ApplyEdit(_ context.Context, p *protocol.ApplyWorkspaceEditParams) (*protocol.ApplyWorkspaceEditResult, error) {
+func (r *Recorder) ApplyEdit(ctx context.Context, p *protocol.ApplyWorkspaceEditParams) (*protocol.ApplyWorkspaceEditResult, error) {
 	r.record(protocol.MethodWorkspaceApplyEdit, clone(p))
+	r.mu.Lock()
+	gate := r.ApplyEditGate
+	r.mu.Unlock()
+	if gate != nil { // a client slow to answer
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ApplyEditResult != nil {
