@@ -1,6 +1,8 @@
 package server
 
 import (
+	"slices"
+
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -28,12 +30,18 @@ func (lspCodec) Marshal(v any) ([]byte, error) {
 	return protocol.Marshal(v)
 }
 
+// Unmarshal decodes data into v from a copy of data. The stream reads every
+// frame into one reused buffer, and protocol.Unmarshal copies its input only
+// for some destinations: for others (a []CommandOrCodeAction result, say) the
+// decoded strings would alias the buffer and change under the caller when the
+// next message arrives.
 func (lspCodec) Unmarshal(data []byte, v any) error {
+	owned := slices.Clone(data)
 	if p, ok := v.(*jsonrpc2.RawMessage); ok {
-		*p = append(jsonrpc2.RawMessage(nil), data...)
+		*p = owned
 		return nil
 	}
-	return protocol.Unmarshal(data, v)
+	return protocol.Unmarshal(owned, v)
 }
 
 // Codec returns the codec fixloop's connections use, for clients that wire
