@@ -16,9 +16,8 @@ import (
 // Bad input from the linters: output that is malformed, empty, huge, or a
 // linter that crashes. Each must end as one "fixloop" note naming the
 // linter and saying what went wrong, while the other linter's alerts stay,
-// in bounded time and memory. (A linter that hangs is stopped by the
-// caller's context: runner/langs bounds each run; see runner/python's
-// TestLintHangingTool.)
+// in bounded time and memory. (A linter that hangs is stopped at the tool
+// timeout: TestLintHangingToolKeepsTheOther.)
 //
 // What "empty output" means for each linter:
 //
@@ -197,5 +196,46 @@ func TestLintEmptyReports(t *testing.T) {
 	}
 	if len(res.Alerts) != 0 {
 		t.Errorf("alerts %+v, want none", res.Alerts)
+	}
+}
+
+// TestLintHangingToolKeepsTheOther: a tool that hangs is stopped at the
+// tool timeout, named in the one note, and leaves no process behind; the
+// other tool's alerts stay. The timeout leaves the real other tool ample
+// time on a loaded machine.
+func TestLintHangingToolKeepsTheOther(t *testing.T) {
+	need(t, "g++", "clang-tidy")
+	const timeout = 6 * time.Second
+	tools := []struct{ name, text, other, sleep string }{
+		{"g++", "int *f() { return 0; }\n", "clang-tidy:modernize-use-nullptr", "6101"},
+		{"clang-tidy", "int f() { return undefined_thing(); }\n", "compiler:", "6102"},
+	}
+	file := filepath.Join(exampleDir(t), "stats.cc")
+	for _, tl := range tools {
+		t.Run(tl.name, func(t *testing.T) {
+			badinput.FakeTools(t, map[string]string{tl.name: "exec sleep " + tl.sleep})
+			l, err := NewLinter(LinterOptions{ToolTimeout: timeout})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			res, err := l.Lint(t.Context(), file, map[string][]byte{file: []byte(tl.text)})
+			if err != nil {
+				t.Fatalf("Lint: %v", err)
+			}
+			if d := time.Since(start); d > timeout+10*time.Second {
+				t.Errorf("Lint took %v with a %v tool timeout", d, timeout)
+			}
+			note := checkOneNote(t, res.Alerts, tl.name)
+			if want := tl.name + " did not finish within 6s and was stopped"; !strings.Contains(note, want) {
+				t.Errorf("note %q does not say %q", note, want)
+			}
+			if !badinput.HasAlert(res.Alerts, tl.other) {
+				t.Errorf("alerts %v lack %s from the tool that worked", codeLines(res.Alerts), tl.other)
+			}
+			if left := badinput.ProcessesWith("sleep " + tl.sleep); len(left) > 0 {
+				t.Errorf("processes left: %q", left)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/tool"
@@ -50,6 +51,10 @@ type LinterOptions struct {
 	// MaxFileSize is the largest file, in bytes, that is checked; a larger
 	// one gets a single note instead. 0 means 2 MiB.
 	MaxFileSize int
+	// ToolTimeout bounds each tool's run, g++'s and clang-tidy's, on one
+	// file (0: tool.DefaultTimeout). A tool stopped at it becomes a note
+	// naming it; the other tool's alerts stay.
+	ToolTimeout time.Duration
 }
 
 // Linter checks C++ files with g++ and clang-tidy. It implements
@@ -59,6 +64,7 @@ type Linter struct {
 	flags       []string
 	log         *slog.Logger
 	maxFileSize int
+	toolTimeout time.Duration
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -73,6 +79,7 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 		flags:       slices.Clone(opts.Flags),
 		log:         opts.Logger,
 		maxFileSize: opts.MaxFileSize,
+		toolTimeout: opts.ToolTimeout,
 	}
 	if l.checks == "" {
 		l.checks = DefaultChecks
@@ -151,8 +158,16 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		tidy       *tidyResult
 		gErr, tErr error
 	)
-	wg.Go(func() { gxx, gErr = runGXX(ctx, ws) })
-	wg.Go(func() { tidy, tErr = l.runClangTidy(ctx, ws) })
+	wg.Go(func() {
+		gxx, gErr = tool.RunBounded(ctx, "g++", l.toolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
+			return runGXX(ctx, ws)
+		})
+	})
+	wg.Go(func() {
+		tidy, tErr = tool.RunBounded(ctx, "clang-tidy", l.toolTimeout, func(ctx context.Context) (*tidyResult, error) {
+			return l.runClangTidy(ctx, ws)
+		})
+	})
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -15,9 +15,8 @@ import (
 // Bad input from the linters: output that is malformed, empty, huge, or a
 // linter that crashes. Each must end as one "fixloop" note naming the
 // linter and saying how its run ended, while the other linter's alerts
-// stay, in bounded time and memory. (A linter that hangs is stopped by the
-// caller's context: runner/langs bounds each run; see runner/python's
-// TestLintHangingTool.)
+// stay, in bounded time and memory. (A linter that hangs is stopped at the
+// tool timeout: TestLintHangingToolKeepsTheOther.)
 //
 // What "empty output" means for each linter:
 //
@@ -181,5 +180,52 @@ func TestLintEmptyReports(t *testing.T) {
 	}
 	if len(res.Alerts) != 0 {
 		t.Errorf("alerts %+v, want none", res.Alerts)
+	}
+}
+
+// TestLintHangingToolKeepsTheOther: a tool that hangs is stopped at the
+// tool timeout, named in the one note, and leaves no process behind; the
+// other tool's alerts stay. The timeout leaves the real other tool, a JVM,
+// ample time on a loaded machine.
+func TestLintHangingToolKeepsTheOther(t *testing.T) {
+	needCommands(t, "javac", "checkstyle")
+	const timeout = 10 * time.Second
+	tools := []struct{ name, other, sleep string }{
+		{"javac", "checkstyle", "6103"},
+		{"checkstyle", "compiler", "6104"},
+	}
+	file := exampleMain(t)
+	text := []byte("package example;\n\nclass Stats {\n\tint f(int a) {\n\t\treturn a * 100 + \"x\";\n\t}\n}\n")
+	for _, tl := range tools {
+		t.Run(tl.name, func(t *testing.T) {
+			badinput.FakeTools(t, map[string]string{tl.name: "exec sleep " + tl.sleep})
+			start := time.Now()
+			res, err := newTestLinter(t, LinterOptions{ToolTimeout: timeout}).Lint(t.Context(), file, map[string][]byte{file: text})
+			if err != nil {
+				t.Fatalf("Lint: %v", err)
+			}
+			if d := time.Since(start); d > timeout+10*time.Second {
+				t.Errorf("Lint took %v with a %v tool timeout", d, timeout)
+			}
+			var notes []string
+			other := false
+			for _, a := range res.Alerts {
+				switch a.Source {
+				case "fixloop":
+					notes = append(notes, a.Message)
+				case tl.other:
+					other = true
+				}
+			}
+			if want := tl.name + " did not finish within 10s and was stopped"; len(notes) != 1 || !strings.Contains(notes[0], want) {
+				t.Errorf("notes %q, want one saying %q", notes, want)
+			}
+			if !other {
+				t.Errorf("alerts %+v lack those of %s, which worked", res.Alerts, tl.other)
+			}
+			if left := badinput.ProcessesWith("sleep " + tl.sleep); len(left) > 0 {
+				t.Errorf("processes left: %q", left)
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
@@ -39,6 +40,10 @@ type LinterOptions struct {
 	// MaxFileSize is the largest file, in bytes, that is checked; 0 means no
 	// limit. A larger file gets one note instead of alerts.
 	MaxFileSize int
+	// ToolTimeout bounds each tool's run, javac's and checkstyle's, on one
+	// file (0: tool.DefaultTimeout). A tool stopped at it becomes a note
+	// naming it; the other tool's alerts stay.
+	ToolTimeout time.Duration
 }
 
 // Linter checks Java files with javac and checkstyle. It is safe for
@@ -131,8 +136,16 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	var compileAlerts, styleAlerts []runner.Alert
 	var compileErr, styleErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { compileAlerts, compileErr = l.compile(ctx, tree) })
-	wg.Go(func() { styleAlerts, styleErr = l.checkstyle(ctx, tree) })
+	wg.Go(func() {
+		compileAlerts, compileErr = tool.RunBounded(ctx, "javac", l.opts.ToolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
+			return l.compile(ctx, tree)
+		})
+	})
+	wg.Go(func() {
+		styleAlerts, styleErr = tool.RunBounded(ctx, "checkstyle", l.opts.ToolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
+			return l.checkstyle(ctx, tree)
+		})
+	})
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@
 package langs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -237,17 +238,10 @@ func (l *Linter) LintsOnSave(file string) bool {
 // lintOne runs one linter under the timeout; a run cut short by it is an
 // error that says so.
 func (l *Linter) lintOne(ctx context.Context, name string, lt runner.Linter, file string, overlay map[string][]byte) (*runner.LintResult, error) {
-	timeout := l.Timeout
-	if timeout <= 0 {
-		timeout = DefaultLintTimeout
-	}
-	tctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	res, err := lt.Lint(tctx, file, overlay)
-	if ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("%s of %s did not finish within %s and were stopped", name, filepath.Base(file), timeout)
-	}
-	return res, err
+	what := name + " of " + filepath.Base(file)
+	return tool.RunBounded(ctx, what, cmp.Or(l.Timeout, DefaultLintTimeout), func(ctx context.Context) (*runner.LintResult, error) {
+		return lt.Lint(ctx, file, overlay)
+	})
 }
 
 // DisplayName is a language's name for people ("C++" for cpp), or lang

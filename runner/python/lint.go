@@ -16,11 +16,6 @@ import (
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
-// DefaultToolTimeout bounds one tool's run on one file: a tool that hangs
-// becomes a note naming it, and the other tools' alerts stay. (runner/langs
-// bounds the whole language's pass too, a little longer.)
-const DefaultToolTimeout = 90 * time.Second
-
 // DefaultMaxFileSize is the largest file linted when
 // LinterOptions.MaxFileSize is 0.
 const DefaultMaxFileSize = 2 << 20
@@ -38,7 +33,7 @@ type LinterOptions struct {
 	// one gets a single note instead. 0 means DefaultMaxFileSize, a
 	// negative value no limit.
 	MaxFileSize int
-	// ToolTimeout bounds each tool's run (0: DefaultToolTimeout).
+	// ToolTimeout bounds each tool's run (0: tool.DefaultTimeout).
 	ToolTimeout time.Duration
 }
 
@@ -77,7 +72,7 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	if size == 0 {
 		size = DefaultMaxFileSize
 	}
-	return &Linter{linters: selected, log: log, maxFileSize: size, toolTimeout: cmp.Or(opts.ToolTimeout, DefaultToolTimeout)}, nil
+	return &Linter{linters: selected, log: log, maxFileSize: size, toolTimeout: opts.ToolTimeout}, nil
 }
 
 // Linters returns the names of the linters l runs.
@@ -186,16 +181,13 @@ func (l *Linter) runOne(ctx context.Context, name string, job *lintJob) []runner
 		return []runner.Alert{tool.Note(job.file, err)}
 	}
 	start := time.Now()
-	tctx, cancel := context.WithTimeout(ctx, l.toolTimeout)
-	defer cancel()
-	alerts, err := lintFuncFor(name)(tctx, path, job)
+	alerts, err := tool.RunBounded(ctx, name, l.toolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
+		return lintFuncFor(name)(ctx, path, job)
+	})
 	l.log.Debug("python lint", "tool", name, "file", job.file, "alerts", len(alerts), "took", time.Since(start), "err", err)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
-		}
-		if tctx.Err() != nil {
-			err = fmt.Errorf("%s did not finish within %s and was stopped", name, l.toolTimeout)
 		}
 		return []runner.Alert{tool.Note(job.file, err)}
 	}
