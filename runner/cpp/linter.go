@@ -39,12 +39,15 @@ const defaultMaxFileSize = 2 << 20
 
 // LinterOptions configure a Linter.
 type LinterOptions struct {
-	// Checks is the clang-tidy -checks value; "" means DefaultChecks.
+	// Checks is the clang-tidy -checks value. "" means the checks of the
+	// project's .clang-tidy when it has one, else DefaultChecks; a value
+	// given with a .clang-tidy is added to the file's checks.
 	Checks string
-	// Flags are the compile flags for g++ and clang-tidy; nil means
-	// ["-std=c++17"]. Relative include directories (-I, -iquote, -isystem,
-	// -idirafter, -include) are taken relative to the linted file's
-	// directory.
+	// Flags are the compile flags for g++ and clang-tidy. Relative include
+	// directories (-I, -iquote, -isystem, -idirafter, -include) are taken
+	// relative to the linted file's directory. nil means the flags the
+	// project's compile_commands.json gives the file (its include
+	// directories, macros and -std), else DefaultFlags.
 	Flags []string
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
@@ -60,11 +63,13 @@ type LinterOptions struct {
 // Linter checks C++ files with g++ and clang-tidy. It implements
 // runner.Linter, keeps no cache and is safe for concurrent use.
 type Linter struct {
-	checks      string
-	flags       []string
-	log         *slog.Logger
-	maxFileSize int
-	toolTimeout time.Duration
+	checks         string
+	explicitChecks bool
+	flags          []string // nil: from the compilation database
+	dbs            compileDBCache
+	log            *slog.Logger
+	maxFileSize    int
+	toolTimeout    time.Duration
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -75,11 +80,12 @@ var checkPatternRe = regexp.MustCompile(`^-?[A-Za-z0-9_.*-]+$`)
 // NewLinter returns a Linter, or an error if opts.Checks is malformed.
 func NewLinter(opts LinterOptions) (*Linter, error) {
 	l := &Linter{
-		checks:      opts.Checks,
-		flags:       slices.Clone(opts.Flags),
-		log:         opts.Logger,
-		maxFileSize: opts.MaxFileSize,
-		toolTimeout: opts.ToolTimeout,
+		checks:         opts.Checks,
+		explicitChecks: opts.Checks != "",
+		flags:          slices.Clone(opts.Flags),
+		log:            opts.Logger,
+		maxFileSize:    opts.MaxFileSize,
+		toolTimeout:    opts.ToolTimeout,
 	}
 	if l.checks == "" {
 		l.checks = DefaultChecks
@@ -89,9 +95,6 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 			return nil, fmt.Errorf("reading the clang-tidy checks %q: bad pattern %q", l.checks, p)
 		}
 	}
-	if l.flags == nil {
-		l.flags = []string{"-std=c++17"}
-	}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
@@ -99,6 +102,37 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 		l.maxFileSize = defaultMaxFileSize
 	}
 	return l, nil
+}
+
+// DefaultFlags are the compile flags of a file that neither the
+// configuration nor a compilation database gives any.
+var DefaultFlags = []string{"-std=c++17"}
+
+// compileFlags returns the flags file is checked with: the configured ones;
+// else those the project's compile_commands.json gives it (with -std=c++17
+// when they name no standard); else DefaultFlags. A database that cannot be
+// read gives DefaultFlags and an error saying why.
+func (l *Linter) compileFlags(file string) ([]string, error) {
+	if l.flags != nil {
+		return l.flags, nil
+	}
+	path := findUp(filepath.Dir(file), compileDBName, filepath.Join("build", compileDBName))
+	if path == "" {
+		return DefaultFlags, nil
+	}
+	db, err := l.dbs.load(path)
+	if err != nil {
+		return DefaultFlags, err
+	}
+	flags, ok := db.flagsFor(file)
+	if !ok {
+		return DefaultFlags, nil
+	}
+	l.log.Debug("cpp compile flags", "file", file, "database", path, "flags", flags)
+	if !slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "-std=") }) {
+		flags = append(slices.Clip(flags), DefaultFlags...)
+	}
+	return flags, nil
 }
 
 // sourceExts are the file name extensions the linter checks; compiledExts
@@ -146,7 +180,8 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			filepath.Base(file), len(text), l.maxFileSize))}
 		return res, nil
 	}
-	ws, err := newWorkspace(file, text, overlay, l.flags)
+	flags, dbErr := l.compileFlags(file)
+	ws, err := newWorkspace(file, text, overlay, flags)
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
@@ -173,6 +208,10 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		return nil, err
 	}
 	res.Alerts = l.merge(ws, gxx, gErr, tidy, tErr)
+	if dbErr != nil {
+		res.Alerts = append([]runner.Alert{tool.Note(file, fmt.Errorf(
+			"%w; %s was checked with the default flags %s", dbErr, filepath.Base(file), strings.Join(DefaultFlags, " ")))}, res.Alerts...)
+	}
 	l.log.Debug("cpp lint", "file", file, "alerts", len(res.Alerts))
 	return res, nil
 }

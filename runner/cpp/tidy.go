@@ -41,6 +41,23 @@ type tidyResult struct {
 	readErr error
 }
 
+// tidyChecks returns the clang-tidy arguments that choose the checks of a
+// file in dir: the project's .clang-tidy when it has one (with the
+// configured checks added), else the configured or default checks. The
+// file is checked in a temporary directory, where clang-tidy would not
+// find the project's configuration by itself.
+func (l *Linter) tidyChecks(dir string) []string {
+	path := findUp(dir, tidyConfigName)
+	switch {
+	case path == "":
+		return []string{"-checks=" + l.checks}
+	case l.explicitChecks:
+		return []string{"--config-file=" + path, "-checks=" + l.checks}
+	default:
+		return []string{"--config-file=" + path}
+	}
+}
+
 // runClangTidy runs clang-tidy on the workspace's file and reads its text
 // output and its exported fixes.
 func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, error) {
@@ -48,7 +65,7 @@ func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, 
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-checks=" + l.checks, "--export-fixes=" + ws.fixesFile, "--quiet", ws.tmpFile, "--"}
+	args := append(l.tidyChecks(ws.origDir), "--export-fixes="+ws.fixesFile, "--quiet", ws.tmpFile, "--")
 	if needsLanguageFlag(ws.file) {
 		args = append(args, "-x", "c++")
 	}

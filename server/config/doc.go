@@ -25,8 +25,10 @@
 //	  linters: [pylint, flake8]   # a subset of pylint, flake8, pyright, or one string
 //	                              # "pylint,flake8"; absent = pylint and flake8; [] = none
 //	cpp:
-//	  checks: "-*,bugprone-*"     # clang-tidy -checks, or a list joined with ","; "" = defaults
-//	  flags: [-std=c++17, -Wall]  # g++ and clang-tidy flags; absent = -std=c++17
+//	  checks: "-*,bugprone-*"     # clang-tidy -checks, or a list joined with ","; "" = the
+//	                              # project's .clang-tidy, else the defaults
+//	  flags: [-std=c++17, -Wall]  # g++ and clang-tidy flags; absent = those of the project's
+//	                              # compile_commands.json, else -std=c++17
 //	  test: ctest --output-junit report.xml  # test command (see "Commands"); absent =
 //	                              # make test when the project's Makefile has a test target
 //	  junitXml: "report.xml"      # glob of the JUnit XML reports the test command writes
