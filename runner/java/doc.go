@@ -16,9 +16,12 @@
 //     directory per package segment (package com.x in src/com/x gives src).
 //     A test file of the Maven layout (src/test/java) also sees
 //     src/main/java, and the JUnit 5 console launcher jar is on the class
-//     path when installed, so test files compile too. Only errors in the
-//     checked file are reported; the caret line javac prints under the
-//     source line gives the column.
+//     path when installed, so test files compile too. In a Maven project the
+//     dependencies found in the local repository are on the class path and
+//     the sibling modules' sources on the source path (see maven.go); when
+//     some are missing and javac finds errors, one note names them. Only
+//     errors in the checked file are reported; the caret line javac prints
+//     under the source line gives the column.
 //   - checkstyle -f xml with the sun (default) or google configuration
 //     bundled in checkstyle, or a configuration file. Code is the check's
 //     simple name without "Check" ("WhitespaceAround"), URL its page in the

@@ -57,6 +57,8 @@ type Linter struct {
 	mu    sync.Mutex
 	cache map[string]*styleEntry
 	clock uint64
+
+	maven mavenCache
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -238,7 +240,11 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 	if err != nil {
 		return nil, err
 	}
-	cp := l.classpath()
+	mvn := l.mavenClasspath(ctx, t.file)
+	cp := slices.Concat(l.opts.Classpath, mvn.jars)
+	if jar, err := FindJUnit(); err == nil {
+		cp = append(cp, jar)
+	}
 	if len(cp) == 0 {
 		cp = []string{filepath.Join(t.dir, "out")}
 	}
@@ -246,7 +252,7 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 	defer saveCDS()
 	args := slices.Concat(javacJVMFlags, withJ(cds), javacFlags, []string{
 		"-implicit:none", "-d", filepath.Join(t.dir, "out"),
-		"-sourcepath", strings.Join(append([]string{t.src}, t.roots...), string(filepath.ListSeparator)),
+		"-sourcepath", strings.Join(slices.Concat([]string{t.src}, t.roots, mvn.sources), string(filepath.ListSeparator)),
 		"-cp", strings.Join(cp, string(filepath.ListSeparator)),
 		t.copy,
 	})
@@ -285,14 +291,24 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 	if others > 0 {
 		l.logger.DebugContext(ctx, "java: javac found errors in other files", "file", t.file, "errors", others)
 	}
+	if len(alerts) > 0 && len(mvn.missing) > 0 {
+		alerts = append(alerts, tool.Note(t.file, mvn.missingError()))
+	}
 	return alerts, nil
 }
 
-// classpath is the configured class path and the JUnit jar.
-func (l *Linter) classpath() []string {
-	cp := slices.Clone(l.opts.Classpath)
-	if jar, err := FindJUnit(); err == nil {
-		cp = append(cp, jar)
+// mavenClasspath returns the class path file's Maven project gets from the
+// local repository; none outside a Maven project or when its pom cannot
+// be read (javac's errors then say what is missing).
+func (l *Linter) mavenClasspath(ctx context.Context, file string) *mavenClasspath {
+	pom := nearestPom(file)
+	if pom == "" {
+		return &mavenClasspath{}
+	}
+	cp, err := l.maven.classpath(pom, localRepository())
+	if err != nil {
+		l.logger.DebugContext(ctx, "java: reading the Maven project", "pom", pom, "err", err)
+		return &mavenClasspath{}
 	}
 	return cp
 }

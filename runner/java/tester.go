@@ -57,6 +57,8 @@ type Tester struct {
 	mu    sync.Mutex
 	cache map[string]*testEntry
 	clock uint64
+
+	maven mavenCache
 }
 
 var _ runner.Tester = (*Tester)(nil)
@@ -147,6 +149,21 @@ func (t *Tester) Invalidate(dir string) {
 }
 
 // prepare finds the tools and the project and copies the project.
+// mavenJars returns the jars file's Maven project gets from the local
+// repository (see maven.go); none outside a Maven project.
+func (t *Tester) mavenJars(ctx context.Context, file string) []string {
+	pom := nearestPom(file)
+	if pom == "" {
+		return nil
+	}
+	cp, err := t.maven.classpath(pom, localRepository())
+	if err != nil {
+		t.logger.DebugContext(ctx, "java: reading the Maven project", "pom", pom, "err", err)
+		return nil
+	}
+	return slices.Concat(cp.jars, cp.moduleJars)
+}
+
 func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration, start time.Time) (*testRun, func(), error) {
 	file, err := filepath.Abs(file)
 	if err != nil {
@@ -178,7 +195,7 @@ func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]
 		return nil, nil, err
 	}
 	run := &testRun{
-		javac: paths[0], java: paths[1], jar: jar, classpath: t.opts.Classpath,
+		javac: paths[0], java: paths[1], jar: jar, classpath: slices.Concat(t.opts.Classpath, t.mavenJars(ctx, file)),
 		memory: t.opts.MemoryLimit, timeout: timeout, deadline: start.Add(timeout), logger: t.logger,
 		file: file, root: root, work: work, out: filepath.Join(work, workSubdir),
 	}

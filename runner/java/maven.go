@@ -1,0 +1,477 @@
+package java
+
+import (
+	"cmp"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Maven dependencies from the local repository.
+//
+// A Maven project's classes import its dependencies, which javac cannot
+// find without them on the class path. fixloop does not run Maven (it may
+// not be installed, and it would download): it reads pom.xml, its parents
+// and the poms of its dependencies already in the local repository
+// (~/.m2/repository, where any earlier Maven build left them) and puts the
+// jars found there on the class path. Versions come from the pom's
+// properties, its parents' and dependencyManagement (imported BOMs
+// included); transitive dependencies of scope compile and runtime are
+// followed, nearest first, as Maven does. Artifacts missing from the local
+// repository, and version ranges, are left out.
+
+// maxMavenArtifacts bounds the dependencies followed for one project.
+const maxMavenArtifacts = 2000
+
+// pomFile is what fixloop reads of a pom.xml.
+type pomFile struct {
+	Parent struct {
+		GroupID      string  `xml:"groupId"`
+		ArtifactID   string  `xml:"artifactId"`
+		Version      string  `xml:"version"`
+		RelativePath *string `xml:"relativePath"`
+	} `xml:"parent"`
+	GroupID              string      `xml:"groupId"`
+	ArtifactID           string      `xml:"artifactId"`
+	Version              string      `xml:"version"`
+	Properties           pomProps    `xml:"properties"`
+	DependencyManagement []pomDep    `xml:"dependencyManagement>dependencies>dependency"`
+	Dependencies         []pomDep    `xml:"dependencies>dependency"`
+	Modules              []string    `xml:"modules>module"`
+	Build                pomBuildDir `xml:"build"`
+}
+
+type pomBuildDir struct {
+	SourceDirectory string `xml:"sourceDirectory"`
+}
+
+type pomDep struct {
+	GroupID    string `xml:"groupId"`
+	ArtifactID string `xml:"artifactId"`
+	Version    string `xml:"version"`
+	Scope      string `xml:"scope"`
+	Type       string `xml:"type"`
+	Classifier string `xml:"classifier"`
+	Optional   string `xml:"optional"`
+}
+
+func (d pomDep) key() string { return d.GroupID + ":" + d.ArtifactID }
+
+// pomProps reads <properties> into a map.
+type pomProps map[string]string
+
+func (p *pomProps) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	*p = pomProps{}
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			var v string
+			if err := d.DecodeElement(&v, &t); err != nil {
+				return err
+			}
+			(*p)[t.Name.Local] = strings.TrimSpace(v)
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+// effectivePom is a pom with its parents applied: every property (the
+// project.* ones included) and the managed versions.
+type effectivePom struct {
+	dir     string // the pom's directory, for a project pom; "" in the repository
+	props   map[string]string
+	managed map[string]pomDep // groupId:artifactId -> the managed dependency
+	deps    []pomDep          // interpolated
+	modules []string
+	sources string // the main source directory, absolute, for a project pom
+	// files are the project's pom files read (not the repository's), with
+	// their stat signatures, to know when to read them again.
+	files map[string]string
+}
+
+// mavenResolver reads poms from a project tree and the local repository.
+type mavenResolver struct {
+	repo  string // the local repository
+	poms  map[string]*effectivePom
+	files map[string]string
+}
+
+// readPom parses the pom at path.
+func readPom(path string) (*pomFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var p pomFile
+	if err := xml.NewDecoder(io.LimitReader(f, 16<<20)).Decode(&p); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return &p, nil
+}
+
+// repoPath returns the path of an artifact's file in the local repository.
+func (r *mavenResolver) repoPath(group, artifact, version, classifier, ext string) string {
+	name := artifact + "-" + version
+	if classifier != "" {
+		name += "-" + classifier
+	}
+	return filepath.Join(r.repo, filepath.FromSlash(strings.ReplaceAll(group, ".", "/")), artifact, version, name+"."+ext)
+}
+
+// load returns the effective pom at path (a project pom when inProject).
+func (r *mavenResolver) load(path string, inProject bool, depth int) (*effectivePom, error) {
+	if e, ok := r.poms[path]; ok {
+		return e, nil
+	}
+	if depth > 20 {
+		return nil, errors.New("parent poms nested more than 20 deep")
+	}
+	raw, err := readPom(path)
+	if err != nil {
+		return nil, err
+	}
+	if inProject {
+		if fi, err := os.Stat(path); err == nil {
+			r.files[path] = statSignature(fi)
+		}
+	}
+	e := &effectivePom{props: map[string]string{}, managed: map[string]pomDep{}}
+	if raw.Parent.ArtifactID != "" {
+		if parent := r.loadParent(path, raw, inProject, depth); parent != nil {
+			for k, v := range parent.props {
+				e.props[k] = v
+			}
+			for k, v := range parent.managed {
+				e.managed[k] = v
+			}
+			e.deps = append(e.deps, parent.deps...)
+		}
+		e.props["project.parent.version"] = raw.Parent.Version
+		e.props["project.parent.groupId"] = raw.Parent.GroupID
+	}
+	for k, v := range raw.Properties {
+		e.props[k] = v
+	}
+	group := cmp.Or(strings.TrimSpace(raw.GroupID), strings.TrimSpace(raw.Parent.GroupID))
+	version := cmp.Or(strings.TrimSpace(raw.Version), strings.TrimSpace(raw.Parent.Version))
+	for _, k := range []string{"project.", "pom.", ""} {
+		e.props[k+"groupId"], e.props[k+"artifactId"], e.props[k+"version"] = group, raw.ArtifactID, version
+	}
+	for _, d := range raw.DependencyManagement {
+		d = e.interpolate(d)
+		if d.Scope == "import" && d.Type == "pom" {
+			if bom, err := r.load(r.repoPath(d.GroupID, d.ArtifactID, d.Version, "", "pom"), false, depth+1); err == nil {
+				for k, v := range bom.managed {
+					if _, ok := e.managed[k]; !ok {
+						e.managed[k] = v
+					}
+				}
+			}
+			continue
+		}
+		e.managed[d.key()] = d
+	}
+	for _, d := range raw.Dependencies {
+		e.deps = append(e.deps, e.interpolate(d))
+	}
+	if inProject {
+		e.dir = filepath.Dir(path)
+		e.modules = raw.Modules
+		e.sources = filepath.Join(e.dir, "src", "main", "java")
+		if s := e.expand(raw.Build.SourceDirectory); s != "" {
+			e.sources = absJoin(e.dir, s)
+		}
+	}
+	r.poms[path] = e
+	return e, nil
+}
+
+// loadParent finds raw's parent: at relativePath (default ../pom.xml) in
+// the project when that pom is the parent, else in the local repository.
+func (r *mavenResolver) loadParent(path string, raw *pomFile, inProject bool, depth int) *effectivePom {
+	p := raw.Parent
+	if inProject {
+		rel := "../pom.xml"
+		if p.RelativePath != nil {
+			rel = strings.TrimSpace(*p.RelativePath)
+		}
+		if rel != "" {
+			local := absJoin(filepath.Dir(path), rel)
+			if fi, err := os.Stat(local); err == nil && fi.IsDir() {
+				local = filepath.Join(local, "pom.xml")
+			}
+			if lp, err := readPom(local); err == nil && lp.ArtifactID == p.ArtifactID {
+				if e, err := r.load(local, true, depth+1); err == nil {
+					return e
+				}
+			}
+		}
+	}
+	e, err := r.load(r.repoPath(p.GroupID, p.ArtifactID, p.Version, "", "pom"), false, depth+1)
+	if err != nil {
+		return nil
+	}
+	return e
+}
+
+// propRe matches a ${property} reference.
+var propRe = regexp.MustCompile(`\$\{([^}]+)\}`)
+
+// expand replaces the ${properties} of s, repeatedly (a property may name
+// another); an unknown one stays as written.
+func (e *effectivePom) expand(s string) string {
+	for range 10 {
+		if !strings.Contains(s, "${") {
+			break
+		}
+		next := propRe.ReplaceAllStringFunc(s, func(m string) string {
+			if v, ok := e.props[m[2:len(m)-1]]; ok {
+				return v
+			}
+			return m
+		})
+		if next == s {
+			break
+		}
+		s = next
+	}
+	return strings.TrimSpace(s)
+}
+
+func (e *effectivePom) interpolate(d pomDep) pomDep {
+	d.GroupID, d.ArtifactID, d.Version = e.expand(d.GroupID), e.expand(d.ArtifactID), e.expand(d.Version)
+	d.Scope, d.Type, d.Classifier = e.expand(d.Scope), e.expand(d.Type), e.expand(d.Classifier)
+	return d
+}
+
+// managedVersion fills in what dependencyManagement gives d.
+func managedVersion(d pomDep, managed ...map[string]pomDep) pomDep {
+	for _, m := range managed {
+		if md, ok := m[d.key()]; ok {
+			if d.Version == "" {
+				d.Version = md.Version
+			}
+			if d.Scope == "" {
+				d.Scope = md.Scope
+			}
+			break
+		}
+	}
+	return d
+}
+
+// mavenClasspath is a Maven project's class path from the local repository.
+type mavenClasspath struct {
+	jars    []string // found in the local repository
+	sources []string // main source directories of the reactor's modules it depends on
+	// moduleJars are those modules' jars installed in the local repository
+	// (mvn install), for the test run, which compiles only its own module.
+	moduleJars []string
+	missing    []string // group:artifact:version not in the local repository
+	files      map[string]string
+}
+
+// resolveMaven reads the project pom at pomPath and returns its class path:
+// the jars of its dependencies of every scope (test included, so test
+// files compile) and of theirs of scope compile and runtime, from repo.
+func resolveMaven(pomPath, repo string) (*mavenClasspath, error) {
+	r := &mavenResolver{repo: repo, poms: map[string]*effectivePom{}, files: map[string]string{}}
+	root, err := r.load(pomPath, true, 0)
+	if err != nil {
+		return nil, err
+	}
+	modules := r.reactorModules(pomPath)
+	cp := &mavenClasspath{files: r.files}
+	type queued struct {
+		dep     pomDep
+		managed map[string]pomDep // the declaring pom's own management
+	}
+	queue := make([]queued, 0, len(root.deps))
+	for _, d := range root.deps {
+		queue = append(queue, queued{d, nil})
+	}
+	seen := map[string]bool{root.props["project.groupId"] + ":" + root.props["project.artifactId"]: true}
+	for n := 0; len(queue) > 0 && n < maxMavenArtifacts; n++ {
+		q := queue[0]
+		queue = queue[1:]
+		d := managedVersion(q.dep, root.managed, q.managed)
+		if seen[d.key()] || d.Scope == "system" || d.Scope == "import" || (d.Type != "" && d.Type != "jar" && d.Type != "test-jar") {
+			continue
+		}
+		seen[d.key()] = true
+		if m, ok := modules[d.key()]; ok {
+			cp.sources = append(cp.sources, m.sources)
+			if jar := r.repoPath(d.GroupID, d.ArtifactID, d.Version, "", "jar"); d.Version != "" && exists(jar) {
+				cp.moduleJars = append(cp.moduleJars, jar)
+			}
+			for _, td := range m.deps {
+				if isTransitive(td) {
+					queue = append(queue, queued{td, m.managed})
+				}
+			}
+			continue
+		}
+		if d.Version == "" || strings.ContainsAny(d.Version, "[(,${") {
+			cp.missing = append(cp.missing, d.key()+":"+cmp.Or(d.Version, "?"))
+			continue
+		}
+		classifier := d.Classifier
+		if d.Type == "test-jar" && classifier == "" {
+			classifier = "tests"
+		}
+		jar := r.repoPath(d.GroupID, d.ArtifactID, d.Version, classifier, "jar")
+		if _, err := os.Stat(jar); err != nil {
+			cp.missing = append(cp.missing, d.key()+":"+d.Version)
+			continue
+		}
+		cp.jars = append(cp.jars, jar)
+		dp, err := r.load(r.repoPath(d.GroupID, d.ArtifactID, d.Version, "", "pom"), false, 0)
+		if err != nil {
+			continue // a jar without its pom: no transitive dependencies known
+		}
+		for _, td := range dp.deps {
+			if isTransitive(td) {
+				queue = append(queue, queued{td, dp.managed})
+			}
+		}
+	}
+	return cp, nil
+}
+
+// missingError says which dependencies were not found and how to get them.
+func (cp *mavenClasspath) missingError() error {
+	shown := cp.missing[:min(len(cp.missing), 3)]
+	more := ""
+	if n := len(cp.missing) - len(shown); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	return fmt.Errorf("%d Maven dependencies are not in the local repository (%s%s), so javac may not find their classes: "+
+		"run `mvn dependency:go-offline` once, or set java.classpath", len(cp.missing), strings.Join(shown, ", "), more)
+}
+
+// isTransitive reports whether a dependency of a dependency is needed too.
+func isTransitive(d pomDep) bool {
+	return (d.Scope == "" || d.Scope == "compile" || d.Scope == "runtime") && d.Optional != "true"
+}
+
+// reactorModules finds the multi-module build pomPath belongs to (the
+// topmost aggregator above it, through the parents' relativePath and the
+// directories above) and returns its modules by groupId:artifactId.
+func (r *mavenResolver) reactorModules(pomPath string) map[string]*effectivePom {
+	top := pomPath
+	for dir := filepath.Dir(filepath.Dir(pomPath)); ; dir = filepath.Dir(dir) {
+		p := filepath.Join(dir, "pom.xml")
+		if _, err := os.Stat(p); err != nil {
+			break
+		}
+		top = p
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	modules := map[string]*effectivePom{}
+	var walk func(path string, depth int)
+	walk = func(path string, depth int) {
+		e, err := r.load(path, true, 0)
+		if err != nil || depth > 10 {
+			return
+		}
+		modules[e.props["project.groupId"]+":"+e.props["project.artifactId"]] = e
+		for _, m := range e.modules {
+			p := absJoin(e.dir, e.expand(m))
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				p = filepath.Join(p, "pom.xml")
+			}
+			walk(p, depth+1)
+		}
+	}
+	walk(top, 0)
+	return modules
+}
+
+// mavenCache keeps each project's resolved class path until one of its pom
+// files changes.
+type mavenCache struct {
+	mu   sync.Mutex
+	byID map[string]*mavenClasspath
+}
+
+// classpath returns the class path of the Maven project whose pom.xml is
+// pomPath, resolved against the local repository repo.
+func (c *mavenCache) classpath(pomPath, repo string) (*mavenClasspath, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if got, ok := c.byID[pomPath+"\x00"+repo]; ok && unchanged(got.files) {
+		return got, nil
+	}
+	cp, err := resolveMaven(pomPath, repo)
+	if err != nil {
+		return nil, err
+	}
+	if c.byID == nil {
+		c.byID = map[string]*mavenClasspath{}
+	}
+	c.byID[pomPath+"\x00"+repo] = cp
+	return cp, nil
+}
+
+// localRepository is Maven's local repository: $MAVEN_REPO_LOCAL, else
+// ~/.m2/repository.
+func localRepository() string {
+	if r := os.Getenv("MAVEN_REPO_LOCAL"); r != "" {
+		return r
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".m2", "repository")
+}
+
+// nearestPom returns the pom.xml of file's Maven project: the nearest one
+// at or above file's directory, stopping at a repository root; "" when
+// there is none.
+func nearestPom(file string) string {
+	for d := filepath.Dir(file); ; d = filepath.Dir(d) {
+		if p := filepath.Join(d, "pom.xml"); exists(p) {
+			return p
+		}
+		if exists(filepath.Join(d, ".git")) || filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+func statSignature(fi os.FileInfo) string {
+	return fmt.Sprintf("%d/%d", fi.ModTime().UnixNano(), fi.Size())
+}
+
+// unchanged reports whether every file still has its signature.
+func unchanged(files map[string]string) bool {
+	for path, sig := range files {
+		fi, err := os.Stat(path)
+		if err != nil || statSignature(fi) != sig {
+			return false
+		}
+	}
+	return true
+}
+
+func absJoin(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
