@@ -103,6 +103,10 @@ type Capabilities struct {
 	Network   bool // network cut (new network namespace)
 	ReadOnly  bool // writes confined to the work directory (mount namespace)
 	Processes bool // process count capped (a writable pids cgroup)
+
+	// sh and unshare are the programs the probe found and ran: confined
+	// runs use them by these paths, whatever PATH says later.
+	sh, unshare string
 }
 
 // String describes the capabilities for `fixloop check --tools` and logs.
@@ -134,15 +138,17 @@ func Probe() Capabilities { return probe() }
 
 var probe = sync.OnceValue(func() Capabilities {
 	var c Capabilities
-	if _, err := exec.LookPath("sh"); err != nil {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
 		return c
 	}
-	c.Rlimits = true
+	c.sh, c.Rlimits = sh, true
 	if runtime.GOOS != "linux" {
 		return c
 	}
 	c.Processes = pidsRoot() != ""
-	if _, err := exec.LookPath("unshare"); err != nil {
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
 		return c
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -153,17 +159,17 @@ var probe = sync.OnceValue(func() Capabilities {
 		return c
 	}
 	defer os.RemoveAll(dir)
-	args := append(unshareArgs(true), "sh", "-c", confineScript(Limits{}, true, ""), "fixloop-sandbox", dir, "true")
+	args := append(unshareArgs(unshare, true), sh, "-c", confineScript(Limits{}, true, ""), "fixloop-sandbox", dir, "true")
 	if err := proc.Command(ctx, "", args[0], args[1:]...).Run(); err == nil {
-		c.Network, c.ReadOnly = true, true
+		c.unshare, c.Network, c.ReadOnly = unshare, true, true
 	}
 	return c
 })
 
 // unshareArgs starts a command in new user and mount namespaces, and in a
 // new network namespace when cutNetwork is set.
-func unshareArgs(cutNetwork bool) []string {
-	args := []string{"unshare", "--map-root-user", "--mount"}
+func unshareArgs(unshare string, cutNetwork bool) []string {
+	args := []string{unshare, "--map-root-user", "--mount"}
 	if cutNetwork {
 		args = append(args, "--net")
 	}
@@ -203,6 +209,66 @@ cd "$W" || fail 'cannot enter the work directory'
 	return s.String()
 }
 
+// Confinement is how commands run in a directory are confined: Run
+// applies it, and a program that starts the command itself (go test -exec
+// starts each test binary) puts Prefix before the command's arguments and
+// Env into its environment.
+type Confinement struct {
+	// Prefix runs the command in new namespaces (where the machine allows)
+	// through the confining shell script; empty when nothing is confined.
+	Prefix []string
+	// Env is what the command's environment needs: TMPDIR in the work
+	// directory when the rest of the file system is read-only.
+	Env []string
+	cg  *pidsCgroup
+}
+
+// Confine prepares the confinement of commands run in dir (absolute, free
+// of symlinks, existing when they start) under l: the memory rlimit, no
+// network, read-only outside dir and the process cap, as far as Probe says
+// this machine allows. l.Time is not part of it: the caller enforces it.
+// Close releases what Confine made.
+func Confine(l Limits, dir string) (*Confinement, error) {
+	caps := Probe()
+	cutNetwork := caps.Network && !l.AllowNetwork
+	readOnly := caps.ReadOnly && !l.AllowWrites
+	c := &Confinement{}
+	if !(caps.Rlimits && (l.Memory > 0 || l.Time > 0)) && !cutNetwork && !readOnly {
+		return c, nil
+	}
+	if caps.Processes && l.Processes >= 0 {
+		cg, err := newPidsCgroup(cmp.Or(l.Processes, DefaultProcesses))
+		if err != nil {
+			return nil, err
+		}
+		c.cg = cg
+	}
+	c.Prefix = []string{caps.sh, "-c", confineScript(l, readOnly, c.cg.path()), "fixloop-sandbox", dir}
+	if cutNetwork || readOnly {
+		c.Prefix = append(unshareArgs(caps.unshare, cutNetwork), c.Prefix...)
+	}
+	if readOnly {
+		// /tmp is read-only too: temporary files (compilers, go build,
+		// Python's tempfile, t.TempDir) go to the one writable place.
+		c.Env = []string{"TMPDIR=" + dir}
+	}
+	return c, nil
+}
+
+// Close kills what is left in the confinement's process cgroup and removes
+// it. A nil Confinement is fine.
+func (c *Confinement) Close() {
+	if c == nil {
+		return
+	}
+	c.cg.killAll()
+	c.cg.remove()
+}
+
+// CleanEnv returns env without what a program under test must not see:
+// API keys, tokens, passwords and other secrets, by the variable's name.
+func CleanEnv(env []string) []string { return cleanEnv(env) }
+
 // setupErrorPrefix starts the line the confining script prints when it
 // cannot set a limit up; it then exits 125.
 const setupErrorPrefix = "fixloop sandbox error: "
@@ -228,28 +294,16 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	// A copy: the caller's Args stay as they were.
 	argv := append([]string{prog}, c.Args[1:]...)
 	env := c.Env
-	caps := Probe()
-	cutNetwork := caps.Network && !c.Limits.AllowNetwork
-	readOnly := caps.ReadOnly && !c.Limits.AllowWrites
-	confine := (caps.Rlimits && (c.Limits.Memory > 0 || c.Limits.Time > 0)) || cutNetwork || readOnly
-	var cg *pidsCgroup
-	if confine && caps.Processes && c.Limits.Processes >= 0 {
-		if cg, err = newPidsCgroup(cmp.Or(c.Limits.Processes, DefaultProcesses)); err != nil {
-			return nil, err
-		}
-		defer cg.remove()
+	conf, err := Confine(c.Limits, dir)
+	if err != nil {
+		return nil, err
 	}
-	if confine {
-		wrapped := []string{"sh", "-c", confineScript(c.Limits, readOnly, cg.path()), "fixloop-sandbox", dir}
-		if cutNetwork || readOnly {
-			wrapped = append(unshareArgs(cutNetwork), wrapped...)
+	defer conf.Close()
+	argv = append(slices.Clip(conf.Prefix), argv...)
+	for _, kv := range conf.Env {
+		if k, _, _ := strings.Cut(kv, "="); !hasVar(env, k) {
+			env = append(slices.Clip(env), kv)
 		}
-		argv = append(wrapped, argv...)
-	}
-	if readOnly && !hasVar(env, "TMPDIR") {
-		// /tmp is read-only too: temporary files (compilers, go build,
-		// Python's tempfile) go to the one writable place.
-		env = append(slices.Clone(env), "TMPDIR="+dir)
 	}
 
 	runCtx := ctx
@@ -273,7 +327,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	err = cmd.Run()
 	wall := time.Since(start)
 	proc.KillGroup(cmd)
-	cg.killAll() // what left the process group (setsid) dies too
+	conf.cg.killAll() // what left the process group (setsid) dies too
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -298,7 +352,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	if runCtx.Err() != nil {
 		res.TimedOut = true
 	}
-	if confine && res.ExitCode == 125 {
+	if len(conf.Prefix) > 0 && res.ExitCode == 125 {
 		if _, msg, ok := strings.Cut(res.Stderr, setupErrorPrefix); ok {
 			return nil, fmt.Errorf("running %s in the sandbox: %s", c.Args[0], strings.TrimSpace(msg))
 		}

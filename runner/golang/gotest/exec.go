@@ -15,6 +15,7 @@ import (
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // outputLimit bounds TestReport.Output and the stderr kept for parsing.
@@ -44,15 +45,22 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 	if overlayFile != "" {
 		args = append(args, "-overlay="+overlayFile)
 	}
+	var conf *sandbox.Confinement
 	if req.sandbox.enabled() {
-		wrapper, err := writeSandbox(tmp, req, reverse)
+		wrapper, c, err := writeSandbox(tmp, req, reverse)
 		if err != nil {
 			return nil, err
 		}
+		conf = c
+		defer conf.Close()
 		args = append(args, "-exec="+wrapper)
 	}
 	args = append(args, ".")
 	cmd := proc.Command(runCtx, req.dir, "go", args...)
+	if req.sandbox.enabled() {
+		// The test binary inherits go test's environment: no secrets.
+		cmd.Env = sandbox.CleanEnv(os.Environ())
+	}
 
 	out := proc.NewLimitedBuffer(outputLimit)
 	stderr := proc.NewLimitedBuffer(outputLimit)

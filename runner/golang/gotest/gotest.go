@@ -36,6 +36,7 @@
 //     counted: shared mappings (syscall.Mmap with MAP_SHARED) and files the
 //     test writes. Systems other than Linux may not enforce RLIMIT_DATA
 //     (macOS does not).
+//
 //   - An isolated working directory (Sandbox.Isolate): the binary runs in a
 //     temporary copy of the package directory (`cp -a`: all files,
 //     subdirectories and testdata/, with the overlay applied), so files it
@@ -45,13 +46,23 @@
 //     mirrored with symlinks to the real entries, so "../testdata" still
 //     resolves, to the user's files.
 //
-// CandidateSandbox is both, with a 1 GiB cap (DefaultMemoryLimit).
+//   - With Isolate, the confinement of runner/sandbox (sandbox.Confine),
+//     as far as the machine allows (`fixloop check --tools` says): the
+//     binary runs in new user, mount and network namespaces with no
+//     network, every mount but the copy, /proc, /sys and /dev read-only
+//     (TMPDIR points into the copy, so t.TempDir works), and a pids cgroup
+//     capping its processes and threads at 512, killed with it. The go
+//     test process, and so the binary, gets fixloop's environment without
+//     its secrets (API keys, tokens, passwords).
 //
-// Not enforced: writes through absolute paths or paths that leave the working
-// directory ("../x" reaches the user's files, as without a sandbox), network
-// access, CPU time and the number of processes or threads (only the run's
-// timeout bounds them), and processes that leave the process group (setsid),
-// which survive the kill at the timeout. Failure locations point at the
+// CandidateSandbox is all of these, with a 1 GiB cap (DefaultMemoryLimit).
+//
+// Not enforced: CPU time (only the run's timeout bounds it); where the
+// machine has no user namespaces, writes through paths that leave the
+// working directory ("../x" reaches the user's files, as without a
+// sandbox) and network access; where no pids cgroup can be made, the number
+// of processes, and processes that leave the process group (setsid), which
+// then survive the kill at the timeout. Failure locations point at the
 // user's files, never at the copy: the package is compiled in place.
 package gotest
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // DefaultMemoryLimit is the memory cap meant for model-written candidates.
@@ -73,19 +74,34 @@ func sandboxCheck() error {
 //
 // The copy lives under tmp, so it is removed with tmp even when the run is
 // killed before the wrapper can remove it.
-func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (string, error) {
+//
+// With Isolate, the binary also runs confined to the copy as
+// sandbox.Confine allows on this machine: no network, read-only outside
+// the copy (TMPDIR in it), a process cap. The returned Confinement is to
+// be closed after the run.
+func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (string, *sandbox.Confinement, error) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
-		return "", fmt.Errorf("sandbox: %w", err)
+		return "", nil, fmt.Errorf("sandbox: %w", err)
 	}
 	var s strings.Builder
 	s.WriteString("# Written by fixloop. go test -exec runs the test binary through this\n")
 	s.WriteString("# script (sh SCRIPT BINARY ARGS...) in the package directory.\n")
 	s.WriteString("fail() { echo \"" + sandboxErrorPrefix + "$*\" >&2; exit 125; }\n")
+	var conf *sandbox.Confinement
 	if req.sandbox.Isolate {
-		work, err := mirror(filepath.Join(tmp, "sandbox"), req.modRoot, req.dir)
+		// The confinement names the copy by its real path (mount points
+		// are matched by it).
+		base := tmp
+		if real, err := filepath.EvalSymlinks(tmp); err == nil {
+			base = real
+		}
+		work, err := mirror(filepath.Join(base, "sandbox"), req.modRoot, req.dir)
 		if err != nil {
-			return "", fmt.Errorf("sandbox: preparing the copy of %s: %w", req.dir, err)
+			return "", nil, fmt.Errorf("sandbox: preparing the copy of %s: %w", req.dir, err)
+		}
+		if conf, err = sandbox.Confine(sandbox.Limits{Memory: max(req.sandbox.MemoryLimit, 0)}, work); err != nil {
+			return "", nil, fmt.Errorf("sandbox: %w", err)
 		}
 		fmt.Fprintf(&s, "work=%s\n", proc.ShellQuote(work))
 		// On SIGKILL (time-out, cancel) no trap runs; tmp goes anyway.
@@ -108,29 +124,43 @@ func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (str
 		s.WriteString("cd \"$work\" || fail \"cannot enter $work\"\n")
 		s.WriteString("PWD=$work\nexport PWD\n")
 	}
-	if req.sandbox.MemoryLimit > 0 {
+	if req.sandbox.MemoryLimit > 0 && (conf == nil || len(conf.Prefix) == 0) {
 		kib := max(req.sandbox.MemoryLimit/1024, 1)
 		fmt.Fprintf(&s, "ulimit -d %d || fail \"cannot limit the test binary's memory to %d KiB\"\n", kib, kib)
 	}
+	if conf != nil {
+		for _, kv := range conf.Env {
+			k, v, _ := strings.Cut(kv, "=")
+			fmt.Fprintf(&s, "%s=%s\nexport %s\n", k, proc.ShellQuote(v), k)
+		}
+	}
 	if req.sandbox.Isolate {
 		// Not exec: the copy is removed when the binary exits.
-		s.WriteString("\"$@\"\nstatus=$?\nexit \"$status\"\n")
+		var prefix strings.Builder
+		for _, arg := range conf.Prefix {
+			prefix.WriteString(proc.ShellQuote(arg) + " ")
+		}
+		s.WriteString(prefix.String() + "\"$@\"\nstatus=$?\nexit \"$status\"\n")
 	} else {
 		s.WriteString("exec \"$@\"\n")
 	}
+	fail := func(err error) (string, *sandbox.Confinement, error) {
+		conf.Close()
+		return "", nil, err
+	}
 	script := filepath.Join(tmp, "sandbox.sh")
 	if err := os.WriteFile(script, []byte(s.String()), 0o600); err != nil {
-		return "", fmt.Errorf("sandbox: writing %s: %w", script, err)
+		return fail(fmt.Errorf("sandbox: writing %s: %w", script, err))
 	}
 	shq, err := execQuote(sh)
 	if err != nil {
-		return "", err
+		return fail(err)
 	}
 	scriptq, err := execQuote(script)
 	if err != nil {
-		return "", err
+		return fail(err)
 	}
-	return shq + " " + scriptq, nil
+	return shq + " " + scriptq, conf, nil
 }
 
 // mirror builds under base the directories from the module root down to the

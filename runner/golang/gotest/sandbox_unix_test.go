@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/internal/proctest"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 const allocTestGo = `package m
@@ -288,6 +290,7 @@ func TestHang(t *testing.T) {
 	wd, _ := os.Getwd()
 	fmt.Printf("CWD=%%s PID=%%d\n", wd, os.Getpid())
 	if marker != "" {
+		// In the working directory: the sandbox lets it write nowhere else.
 		os.WriteFile(marker, []byte(wd), 0o644)
 	}
 	time.Sleep(time.Hour)
@@ -328,7 +331,7 @@ func TestSandboxTimeout(t *testing.T) {
 func TestSandboxCancel(t *testing.T) {
 	needGo(t)
 	t.Parallel()
-	marker := filepath.Join(t.TempDir(), "cwd")
+	marker := fmt.Sprintf("started-%d", time.Now().UnixNano())
 	dir := writeModule(t, map[string]string{"hang_test.go": fmt.Sprintf(hangPrintTestGo, marker)})
 	r := NewSandboxed(nil, CandidateSandbox())
 	ctx, cancel := context.WithCancel(t.Context())
@@ -343,8 +346,11 @@ func TestSandboxCancel(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the test binary did not start")
 		}
-		if data, err := os.ReadFile(marker); err == nil && len(data) > 0 {
-			copyDir = string(data)
+		found, _ := filepath.Glob(filepath.Join(os.TempDir(), "fixloop-gotest-*", "sandbox", "*", marker))
+		if len(found) == 1 {
+			if data, err := os.ReadFile(found[0]); err == nil && len(data) > 0 {
+				copyDir = string(data)
+			}
 		}
 	}
 	cancel()
@@ -442,5 +448,89 @@ func TestMirror(t *testing.T) {
 	work, err = mirror(filepath.Join(t.TempDir(), "sandbox"), root, root)
 	if err != nil || filepath.Base(work) != "mod" {
 		t.Errorf("root package: %s, %v", work, err)
+	}
+}
+
+const escapeTestGo = `package m
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+const outside, addr = %q, %q
+
+func TestWriteOutside(t *testing.T) {
+	if err := os.WriteFile(filepath.Join(outside, "escaped.txt"), []byte("x"), 0o644); err == nil {
+		t.Fatal("wrote outside the copy")
+	}
+}
+
+func TestWriteTemp(t *testing.T) {
+	if err := os.WriteFile(filepath.Join(t.TempDir(), "ok.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNetwork(t *testing.T) {
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Close()
+		t.Fatal("reached the network")
+	}
+}
+
+func TestSecrets(t *testing.T) {
+	if v := os.Getenv("OPENAI_API_KEY"); v != "" {
+		t.Fatalf("saw OPENAI_API_KEY=%%s", v)
+	}
+}
+`
+
+// TestSandboxConfinesTheCandidate: a candidate's test binary cannot write
+// outside its copy (but can in t.TempDir), reach the network, or read the
+// model's API key, where the machine lets the sandbox enforce it.
+func TestSandboxConfinesTheCandidate(t *testing.T) {
+	needGo(t)
+	caps := sandbox.Probe()
+	if !caps.Network || !caps.ReadOnly {
+		t.Skipf("the sandbox cannot confine here: %s", caps)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-secret")
+	outside := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	dir := writeModule(t, map[string]string{"escape_test.go": fmt.Sprintf(escapeTestGo, outside, ln.Addr().String())})
+	rep, err := NewSandboxed(nil, CandidateSandbox()).Run(t.Context(), filepath.Join(dir, "escape_test.go"), nil, time.Minute)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !rep.OK() || rep.Passed != 4 {
+		t.Errorf("passed %d, failures %+v; output:\n%s", rep.Passed, rep.Failures, rep.Output)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+		t.Errorf("the test wrote %v outside its copy", entries)
+	}
+
+	// Without the sandbox the same tests fail: they test what they claim.
+	rep, err = New(nil).Run(t.Context(), filepath.Join(dir, "escape_test.go"), nil, time.Minute)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if rep.Failed != 3 {
+		t.Errorf("unsandboxed: %d failed, want 3 (outside, network, secret); output:\n%s", rep.Failed, rep.Output)
 	}
 }
