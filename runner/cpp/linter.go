@@ -124,7 +124,13 @@ func (l *Linter) compileFlags(file string) ([]string, error) {
 	if err != nil {
 		return DefaultFlags, err
 	}
-	flags, ok := db.flagsFor(file)
+	// The project the database serves: its directory, or the one above
+	// build/.
+	root := filepath.Dir(path)
+	if filepath.Base(root) == "build" {
+		root = filepath.Dir(root)
+	}
+	flags, ok := db.flagsFor(file, root)
 	if !ok {
 		return DefaultFlags, nil
 	}

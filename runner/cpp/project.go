@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,8 +34,7 @@ const maxCompileDBSize = 64 << 20
 func findUp(dir string, names ...string) string {
 	for {
 		for _, n := range names {
-			p := filepath.Join(dir, n)
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if p := filepath.Join(dir, n); exists(p) {
 				return p
 			}
 		}
@@ -77,6 +75,8 @@ func parseCompileDB(path string, data []byte) (*compileDB, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	db := &compileDB{flags: map[string][]string{}, byDir: map[string][]string{}}
+	// Most files of a project share their flags: one slice serves them.
+	shared := map[string][]string{}
 	for _, e := range entries {
 		args := e.Arguments
 		if len(args) == 0 {
@@ -93,7 +93,14 @@ func parseCompileDB(path string, data []byte) (*compileDB, error) {
 		if _, seen := db.flags[file]; seen {
 			continue // the first command for a file, as clangd takes it
 		}
-		db.flags[file] = keptFlags(args[1:], dir)
+		flags := keptFlags(args[1:], dir)
+		key := strings.Join(flags, "\x00")
+		if f, ok := shared[key]; ok {
+			flags = f
+		} else {
+			shared[key] = flags
+		}
+		db.flags[file] = flags
 		db.byDir[filepath.Dir(file)] = append(db.byDir[filepath.Dir(file)], file)
 	}
 	for _, files := range db.byDir {
@@ -110,13 +117,30 @@ func absUnder(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// keptFlags keeps the flags of args that decide how a file parses; the
-// paths of include flags are made absolute against dir, the directory the
-// command ran in.
+// droppedWithValue are the flags keptFlags leaves out that take the next
+// argument as their value, which goes with them: "-Xclang -include" is not
+// an -include.
+var droppedWithValue = map[string]bool{
+	"-o": true, "-MF": true, "-MT": true, "-MQ": true, "-MJ": true, "-x": true,
+	"-Xclang": true, "-Xpreprocessor": true, "-Xassembler": true, "-Xlinker": true, "-Xcompiler": true,
+	"-include-pch": true, "-imacros": true, "-isysroot": true, "--sysroot": true, "-target": true,
+	"-arch": true, "-iprefix": true, "-iwithprefix": true, "-iwithprefixbefore": true, "-aux-info": true,
+	"--serialize-diagnostics": true, "-ivfsoverlay": true, "-iframework": true, "-F": true,
+}
+
+// keptFlags keeps the flags of args that decide how a file parses. The
+// paths of include directories are made absolute against dir, the
+// directory the command ran in; an -include file is looked for there and
+// then in the include directories, as the compiler does, and left out when
+// it is in none (a stale database must not stop every file).
 func keptFlags(args []string, dir string) []string {
-	var out []string
+	var out, forced []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if droppedWithValue[a] {
+			i++
+			continue
+		}
 		if name, value, ok := splitDirFlag(a); ok {
 			if value == "" {
 				if i+1 >= len(args) {
@@ -124,6 +148,10 @@ func keptFlags(args []string, dir string) []string {
 				}
 				i++
 				value = args[i]
+			}
+			if name == "-include" {
+				forced = append(forced, value)
+				continue
 			}
 			out = append(out, name, absUnder(dir, value))
 			continue
@@ -144,16 +172,54 @@ func keptFlags(args []string, dir string) []string {
 			}
 		}
 	}
+	for _, f := range forced {
+		if p, ok := findForcedInclude(f, dir, out); ok {
+			out = append(out, "-include", p)
+		}
+	}
 	return out
 }
 
-// flagsFor returns the flags of file: its own entry's; for a header or a
-// file the database does not list, those of the source of the same stem in
-// its directory (stats.h: stats.cc), else of the first source in its
-// directory or the nearest ancestor that has one, else of the first source
-// of all (the database was found above file: a header under include/ takes
-// the flags of the project's sources). ok is false for an empty database.
-func (db *compileDB) flagsFor(file string) ([]string, bool) {
+// findForcedInclude finds an -include file: in dir, then in the include
+// directories of flags (as made by keptFlags).
+func findForcedInclude(name, dir string, flags []string) (string, bool) {
+	if filepath.IsAbs(name) {
+		return name, exists(name)
+	}
+	dirs := []string{dir}
+	for i := 0; i+1 < len(flags); i++ {
+		if f := flags[i]; f == "-I" || f == "-iquote" || f == "-isystem" || f == "-idirafter" {
+			dirs = append(dirs, flags[i+1])
+			i++
+		}
+	}
+	for _, d := range dirs {
+		if p := filepath.Join(d, name); exists(p) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// under reports whether path is root or below it.
+func under(root, path string) bool {
+	_, ok := within(root, path)
+	return ok
+}
+
+func exists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// flagsFor returns the flags of file, in the project at root: its own
+// entry's; for a header or a file the database does not list, those of the
+// source of the same stem in its directory (stats.h: stats.cc), else of the
+// first source in its directory or the nearest ancestor up to root that
+// has one, else of the first source under root (a header under include/
+// takes the flags of the project's sources). ok is false when no source is
+// under root: the database is another tree's, or stale.
+func (db *compileDB) flagsFor(file, root string) ([]string, bool) {
 	if f, ok := db.flags[file]; ok {
 		return f, true
 	}
@@ -165,53 +231,65 @@ func (db *compileDB) flagsFor(file string) ([]string, bool) {
 			return db.flags[src], true
 		}
 	}
-	for {
+	for ; under(root, dir); dir = filepath.Dir(dir) {
 		if srcs := db.byDir[dir]; len(srcs) > 0 {
 			return db.flags[srcs[0]], true
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
+		if dir == root {
 			break
 		}
-		dir = parent
 	}
-	if len(db.flags) == 0 {
+	first := ""
+	for src := range db.flags {
+		if under(root, src) && (first == "" || src < first) {
+			first = src
+		}
+	}
+	if first == "" {
 		return nil, false
 	}
-	return db.flags[slices.Min(slices.Collect(maps.Keys(db.flags)))], true
+	return db.flags[first], true
 }
 
 // compileDBCache keeps parsed databases by path, read again when the file
 // changes (its modification time or size).
 type compileDBCache struct {
 	mu  sync.Mutex
-	dbs map[string]cachedDB
+	dbs map[string]*cachedDB
 }
 
 type cachedDB struct {
-	mod  time.Time
-	size int64
-	db   *compileDB
-	err  error
+	mod   time.Time
+	size  int64
+	ready chan struct{} // closed when db and err are set
+	db    *compileDB
+	err   error
 }
 
-// load returns the database at path, parsed.
+// load returns the database at path, parsed. A database is parsed once per
+// version, outside the lock: lints of files under other databases do not
+// wait for it.
 func (c *compileDBCache) load(path string) (*compileDB, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if got, ok := c.dbs[path]; ok && got.mod.Equal(fi.ModTime()) && got.size == fi.Size() {
+	got, ok := c.dbs[path]
+	if ok && got.mod.Equal(fi.ModTime()) && got.size == fi.Size() {
+		c.mu.Unlock()
+		<-got.ready
 		return got.db, got.err
 	}
-	db, err := readCompileDB(path)
+	got = &cachedDB{mod: fi.ModTime(), size: fi.Size(), ready: make(chan struct{})}
 	if c.dbs == nil {
-		c.dbs = map[string]cachedDB{}
+		c.dbs = map[string]*cachedDB{}
 	}
-	c.dbs[path] = cachedDB{mod: fi.ModTime(), size: fi.Size(), db: db, err: err}
-	return db, err
+	c.dbs[path] = got
+	c.mu.Unlock()
+	got.db, got.err = readCompileDB(path)
+	close(got.ready)
+	return got.db, got.err
 }
 
 // readCompileDB reads and parses the database at path, refusing one larger

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 )
 
@@ -30,7 +31,8 @@ func TestParseCompileDB(t *testing.T) {
 	const db = `[
 	  {"directory": "/p/build", "file": "../src/a.cc",
 	   "arguments": ["/usr/bin/c++", "-I../include", "-isystem", "/opt/x/include", "-D", "MODE=2", "-DFAST",
-	                 "-UOLD", "-O2", "-Werror", "-std=gnu++20", "-MD", "-MF", "a.d", "-o", "a.o", "-c", "../src/a.cc"]},
+	                 "-UOLD", "-O2", "-Werror", "-std=gnu++20", "-MD", "-MF", "a.d", "-o", "a.o",
+	                 "-Xclang", "-include-pch", "-Xclang", "pch.pch", "-Xclang", "-include", "-Xclang", "pch.hxx", "-c", "../src/a.cc"]},
 	  {"directory": "/p/build", "file": "/p/src/a.cc", "arguments": ["c++", "-DSECOND"]},
 	  {"directory": "build", "file": "src/b.cc",
 	   "command": "g++ -iquote ../src \"-DNAME=\\\"x y\\\"\" --std=c++14 -include cfg.h -c src/b.cc"},
@@ -45,7 +47,8 @@ func TestParseCompileDB(t *testing.T) {
 		want []string
 	}{
 		{"/p/src/a.cc", []string{"-I", "/p/include", "-isystem", "/opt/x/include", "-DMODE=2", "-DFAST", "-UOLD", "-std=gnu++20"}},
-		{"/p/build/src/b.cc", []string{"-iquote", "/p/src", "-DNAME=\"x y\"", "-std=c++14", "-include", "/p/build/cfg.h"}},
+		// cfg.h is nowhere: a stale -include is left out.
+		{"/p/build/src/b.cc", []string{"-iquote", "/p/src", "-DNAME=\"x y\"", "-std=c++14"}},
 		// A C standard is not kept: g++ refuses it for C++.
 		{"/p/src/c.c", []string{"-I", "/p/lib"}},
 	}
@@ -56,6 +59,20 @@ func TestParseCompileDB(t *testing.T) {
 	}
 	if len(got.flags) != 3 {
 		t.Errorf("%d files, want 3 (the second command for a.cc is ignored): %v", len(got.flags), got.flags)
+	}
+}
+
+// TestForcedIncludeFound: an -include file is looked for where the
+// compiler looks: the command's directory, then the include directories.
+func TestForcedIncludeFound(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"build/pch.h": "", "include/config.h": ""})
+	build := filepath.Join(dir, "build")
+	got := keptFlags([]string{"-include", "pch.h", "-include", "config.h", "-I../include", "-include", "gone.h"}, build)
+	want := []string{"-I", filepath.Join(dir, "include"), "-include", filepath.Join(build, "pch.h"), "-include", filepath.Join(dir, "include", "config.h")}
+	if !slices.Equal(got, want) {
+		t.Errorf("flags %q, want %q", got, want)
 	}
 }
 
@@ -90,13 +107,13 @@ func TestCompileDBFlagsFor(t *testing.T) {
 		{"/p/include/api/types.hpp", "-DMAIN"}, // none above it: the first source
 	}
 	for _, tt := range tests {
-		flags, ok := db.flagsFor(tt.file)
+		flags, ok := db.flagsFor(tt.file, "/p")
 		if got := strings.Join(flags, " "); got != tt.want || ok != (tt.want != "") {
 			t.Errorf("flagsFor(%s) = %q, %v; want %q", tt.file, got, ok, tt.want)
 		}
 	}
-	if flags, ok := (&compileDB{}).flagsFor("/p/a.cc"); ok {
-		t.Errorf("an empty database gave %q", flags)
+	if flags, ok := db.flagsFor("/elsewhere/x.cc", "/elsewhere"); ok {
+		t.Errorf("a database of another tree gave %q", flags)
 	}
 }
 
@@ -256,5 +273,45 @@ func TestLintWithTheProjectsClangTidyConfig(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("checks %q: clang-tidy alerts %v, want %v (all: %v)", tt.checks, got, tt.want, codeLines(res.Alerts))
 		}
+	}
+}
+
+// TestLintFollowsInheritParentConfig: a nested .clang-tidy that inherits
+// adds its checks to its parent's, and a broken one is one note.
+func TestLintFollowsInheritParentConfig(t *testing.T) {
+	t.Parallel()
+	need(t, "g++", "clang-tidy")
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":       "ref: refs/heads/main\n",
+		".clang-tidy":     "Checks: '-*,modernize-use-nullptr'\nCheckOptions:\n  - key: readability-braces-around-statements.ShortStatementLines\n    value: '0'\n",
+		"sub/.clang-tidy": "InheritParentConfig: true\nChecks: 'readability-braces-around-statements'\n",
+		"sub/a.cc":        "int *f(int x) {\n  if (x) return 0;\n  return nullptr;\n}\n",
+		"bad/.clang-tidy": "Checks: [unclosed\n",
+		"bad/b.cc":        "int *g() { return 0; }\n",
+	})
+	config, err := tidyConfig(filepath.Join(dir, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(config, "Checks: -*,modernize-use-nullptr,readability-braces-around-statements") ||
+		!strings.Contains(config, "readability-braces-around-statements.ShortStatementLines") || strings.Contains(config, "InheritParentConfig") {
+		t.Errorf("merged configuration:\n%s", config)
+	}
+	res, err := newTestLinter(t).Lint(t.Context(), filepath.Join(dir, "sub", "a.cc"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"clang-tidy:modernize-use-nullptr", "clang-tidy:readability-braces-around-statements"} {
+		if !badinput.HasAlert(res.Alerts, want) {
+			t.Errorf("alerts %v lack %s", codeLines(res.Alerts), want)
+		}
+	}
+	res, err = newTestLinter(t).Lint(t.Context(), filepath.Join(dir, "bad", "b.cc"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note := checkOneNote(t, res.Alerts, "reading"); !strings.Contains(note, filepath.Join("bad", ".clang-tidy")) {
+		t.Errorf("note %q does not name the broken .clang-tidy", note)
 	}
 }

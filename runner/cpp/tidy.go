@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -42,19 +44,108 @@ type tidyResult struct {
 }
 
 // tidyChecks returns the clang-tidy arguments that choose the checks of a
-// file in dir: the project's .clang-tidy when it has one (with the
-// configured checks added), else the configured or default checks. The
-// file is checked in a temporary directory, where clang-tidy would not
-// find the project's configuration by itself.
-func (l *Linter) tidyChecks(dir string) []string {
-	path := findUp(dir, tidyConfigName)
+// file in dir: the project's configuration (tidyConfig) when it has one,
+// with the configured checks added, else the configured or default checks.
+// The file is checked in a temporary directory, where clang-tidy would not
+// find the project's configuration by itself. A configuration that cannot
+// be read is an error: the run would not check what the project asks.
+func (l *Linter) tidyChecks(dir string) ([]string, error) {
+	config, err := tidyConfig(dir)
 	switch {
-	case path == "":
-		return []string{"-checks=" + l.checks}
+	case err != nil:
+		return nil, err
+	case config == "":
+		return []string{"-checks=" + l.checks}, nil
 	case l.explicitChecks:
-		return []string{"--config-file=" + path, "-checks=" + l.checks}
+		return []string{"--config=" + config, "-checks=" + l.checks}, nil
 	default:
-		return []string{"--config-file=" + path}
+		return []string{"--config=" + config}, nil
+	}
+}
+
+// tidyConfig returns the project's clang-tidy configuration for a file in
+// dir, as one YAML document for --config (which every clang-tidy version
+// reads; --config-file came with version 12 and does not follow
+// InheritParentConfig): the nearest .clang-tidy up to the repository root,
+// merged with the ones above it while a file says InheritParentConfig:
+// their Checks joined, the outer first, and for every other key, and every
+// CheckOptions key, the nearer file's value. "" when there is none.
+func tidyConfig(dir string) (string, error) {
+	var chain []map[string]any // nearest first
+	for path := findUp(dir, tidyConfigName); path != ""; {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", fmt.Errorf("reading %s: %w", path, err)
+		}
+		var doc map[string]any
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return "", fmt.Errorf("reading %s: %w", path, err)
+		}
+		if doc == nil {
+			doc = map[string]any{}
+		}
+		chain = append(chain, doc)
+		if inherit, _ := doc["InheritParentConfig"].(bool); !inherit || len(chain) >= 32 {
+			break
+		}
+		parent := filepath.Dir(filepath.Dir(path))
+		if parent == filepath.Dir(path) {
+			break
+		}
+		path = findUp(parent, tidyConfigName)
+	}
+	if len(chain) == 0 {
+		return "", nil
+	}
+	merged := map[string]any{}
+	var checks []string
+	options := map[string]any{}
+	for i := len(chain) - 1; i >= 0; i-- { // outermost first: nearer files win
+		for k, v := range chain[i] {
+			switch k {
+			case "InheritParentConfig":
+			case "Checks":
+				if c := strings.TrimSpace(fmt.Sprint(v)); c != "" {
+					checks = append(checks, strings.TrimSuffix(c, ","))
+				}
+			case "CheckOptions":
+				mergeCheckOptions(options, v)
+			default:
+				merged[k] = v
+			}
+		}
+	}
+	if len(checks) > 0 {
+		merged["Checks"] = strings.Join(checks, ",")
+	}
+	if len(options) > 0 {
+		list := make([]map[string]any, 0, len(options))
+		for _, k := range slices.Sorted(maps.Keys(options)) {
+			list = append(list, map[string]any{"key": k, "value": options[k]})
+		}
+		merged["CheckOptions"] = list
+	}
+	out, err := yaml.Marshal(merged)
+	if err != nil {
+		return "", fmt.Errorf("writing the clang-tidy configuration: %w", err)
+	}
+	return string(out), nil
+}
+
+// mergeCheckOptions adds CheckOptions, in either form clang-tidy reads (a
+// list of {key, value} or a mapping), to options.
+func mergeCheckOptions(options map[string]any, v any) {
+	switch opts := v.(type) {
+	case []any:
+		for _, o := range opts {
+			if m, ok := o.(map[string]any); ok {
+				if k, ok := m["key"].(string); ok {
+					options[k] = m["value"]
+				}
+			}
+		}
+	case map[string]any:
+		maps.Copy(options, opts)
 	}
 }
 
@@ -65,7 +156,11 @@ func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, 
 	if err != nil {
 		return nil, err
 	}
-	args := append(l.tidyChecks(ws.origDir), "--export-fixes="+ws.fixesFile, "--quiet", ws.tmpFile, "--")
+	checks, err := l.tidyChecks(ws.origDir)
+	if err != nil {
+		return nil, err
+	}
+	args := append(checks, "--export-fixes="+ws.fixesFile, "--quiet", ws.tmpFile, "--")
 	if needsLanguageFlag(ws.file) {
 		args = append(args, "-x", "c++")
 	}

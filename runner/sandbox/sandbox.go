@@ -159,7 +159,7 @@ var probe = sync.OnceValue(func() Capabilities {
 		return c
 	}
 	defer os.RemoveAll(dir)
-	args := append(unshareArgs(unshare, true), sh, "-c", confineScript(Limits{}, true, ""), "fixloop-sandbox", dir, "true")
+	args := append(unshareArgs(unshare, true), sh, "-c", confineScript(Limits{}, true, true, ""), "fixloop-sandbox", dir, "true")
 	if err := proc.Command(ctx, "", args[0], args[1:]...).Run(); err == nil {
 		c.unshare, c.Network, c.ReadOnly = unshare, true, true
 	}
@@ -186,9 +186,15 @@ func unshareArgs(unshare string, cutNetwork bool) []string {
 // mount below the bind mount, which turns read-only with the rest: the
 // script changes into DIR again after binding it, so that relative paths
 // ("g++ -o prog", "javac -d .") land on the writable bind mount.
-func confineScript(l Limits, readOnly bool, cgroup string) string {
+func confineScript(l Limits, readOnly, cutNetwork bool, cgroup string) string {
 	var s strings.Builder
 	s.WriteString("W=\"$1\"; shift\nfail() { echo \"" + setupErrorPrefix + "$1\" >&2; exit 125; }\n")
+	if cutNetwork {
+		// The new network namespace's loopback starts down: bring it up,
+		// so that a test may serve and dial 127.0.0.1 (httptest, a local
+		// server) while nothing outside is reachable.
+		s.WriteString("ip link set lo up 2>/dev/null || true\n")
+	}
 	if cgroup != "" {
 		fmt.Fprintf(&s, "echo $$ > %s/cgroup.procs || fail 'cannot join the process cgroup'\n", proc.ShellQuote(cgroup))
 	}
@@ -196,7 +202,11 @@ func confineScript(l Limits, readOnly bool, cgroup string) string {
 		fmt.Fprintf(&s, "ulimit -d %d || fail 'cannot set the memory limit'\n", max(l.Memory/1024, 1))
 	}
 	if readOnly {
-		s.WriteString(`mount --bind "$W" "$W" || fail 'cannot bind the work directory'
+		// /run holds the host's service sockets (docker.sock, the D-Bus
+		// buses): a read-only mount does not stop connect(), an empty
+		// tmpfs over it does.
+		s.WriteString(`case "$W" in /run|/run/*) ;; *) mount -t tmpfs -o size=1m,mode=755 fixloop-run /run 2>/dev/null || true;; esac
+mount --bind "$W" "$W" || fail 'cannot bind the work directory'
 awk '{print $5}' /proc/self/mountinfo | sort -u | while IFS= read -r m; do
   m=$(printf '%b' "$m")  # mountinfo writes a space as \040
   case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$W") continue;; esac
@@ -243,7 +253,7 @@ func Confine(l Limits, dir string) (*Confinement, error) {
 		}
 		c.cg = cg
 	}
-	c.Prefix = []string{caps.sh, "-c", confineScript(l, readOnly, c.cg.path()), "fixloop-sandbox", dir}
+	c.Prefix = []string{caps.sh, "-c", confineScript(l, readOnly, cutNetwork, c.cg.path()), "fixloop-sandbox", dir}
 	if cutNetwork || readOnly {
 		c.Prefix = append(unshareArgs(caps.unshare, cutNetwork), c.Prefix...)
 	}

@@ -20,7 +20,8 @@ import (
 )
 
 // helperEnv makes the test binary act as a small program run inside the
-// sandbox (see TestMain): "connect:ADDR" dials ADDR over TCP.
+// sandbox (see TestMain): "connect:ADDR" dials ADDR over TCP; "loopback:"
+// listens on and dials 127.0.0.1.
 const helperEnv = "FIXLOOP_SANDBOX_HELPER"
 
 func TestMain(m *testing.M) {
@@ -35,6 +36,34 @@ func runHelper(job string) int {
 	switch what {
 	case "connect":
 		conn, err := net.DialTimeout("tcp", arg, 2*time.Second)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dial:", err)
+			return 1
+		}
+		_ = conn.Close()
+		return 0
+	case "unix":
+		conn, err := net.DialTimeout("unix", arg, 2*time.Second)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dial:", err)
+			return 1
+		}
+		_ = conn.Close()
+		return 0
+	case "loopback":
+		// Serve and dial 127.0.0.1 inside, as httptest does.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "listen:", err)
+			return 1
+		}
+		defer ln.Close()
+		go func() {
+			if c, err := ln.Accept(); err == nil {
+				_ = c.Close()
+			}
+		}()
+		conn, err := net.DialTimeout("tcp", ln.Addr().String(), 2*time.Second)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "dial:", err)
 			return 1
@@ -141,6 +170,62 @@ func TestRunMemoryLimit(t *testing.T) {
 				t.Errorf("MaxRSS = %d, want the peak resident set", res.MaxRSS)
 			}
 		})
+	}
+}
+
+// TestRunLoopback: with the network cut, the command's own loopback works.
+func TestRunLoopback(t *testing.T) {
+	if !Probe().Network {
+		t.Skipf("the network cannot be cut here (%s)", Probe())
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("no ip command (Debian iproute2; CI installs it) to bring the loopback up")
+	}
+	args, env := helper(t, "loopback:")
+	res, err := Run(t.Context(), Cmd{Dir: t.TempDir(), Args: args, Env: env, Limits: Limits{Time: 10 * time.Second}})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !res.OK() {
+		t.Errorf("serving and dialing 127.0.0.1 inside: %s, stderr %q", res.ExitText(), tail(res.Stderr))
+	}
+}
+
+// TestRunHidesHostSockets: the host's service sockets under /run (docker,
+// D-Bus) cannot be reached from inside.
+func TestRunHidesHostSockets(t *testing.T) {
+	if !Probe().ReadOnly {
+		t.Skipf("writes cannot be confined here (%s)", Probe())
+	}
+	dir, err := os.MkdirTemp("/run", "fixloop-test-")
+	if err != nil {
+		t.Skipf("cannot make a socket under /run: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "service.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("cannot listen on %s: %v", sock, err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = c.Close()
+		}
+	}()
+	for _, allow := range []bool{false, true} {
+		args, env := helper(t, "unix:"+sock)
+		res, err := Run(t.Context(), Cmd{Dir: t.TempDir(), Args: args, Env: env, Limits: Limits{Time: 10 * time.Second, AllowWrites: allow}})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if res.OK() != allow {
+			t.Errorf("AllowWrites %v: reaching %s: OK = %v (%s, stderr %q)", allow, sock, res.OK(), res.ExitText(), tail(res.Stderr))
+		}
 	}
 }
 
