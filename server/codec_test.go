@@ -25,12 +25,6 @@ func TestCodecDecodesIntoValuesItOwns(t *testing.T) {
 				ca := (*v.(*[]protocol.CommandOrCodeAction))[0].(*protocol.CodeAction)
 				return ca.Title + " " + string(*ca.Kind)
 			}},
-		{"code action params", `{"textDocument":{"uri":"file:///a.go"},"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"context":{"diagnostics":[],"only":["quickfix"]}}`,
-			func() any { return new(protocol.CodeActionParams) },
-			func(v any) string {
-				p := v.(*protocol.CodeActionParams)
-				return string(p.TextDocument.URI) + " " + string(p.Context.Only[0])
-			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -227,7 +227,7 @@ func TestLintHangingToolKeepsTheOther(t *testing.T) {
 				t.Errorf("Lint took %v with a %v tool timeout", d, timeout)
 			}
 			note := checkOneNote(t, res.Alerts, tl.name)
-			if want := tl.name + " did not finish within 6s and was stopped"; !strings.Contains(note, want) {
+			if want := tl.name + " did not finish within 6s: stopped"; !strings.Contains(note, want) {
 				t.Errorf("note %q does not say %q", note, want)
 			}
 			if !badinput.HasAlert(res.Alerts, tl.other) {

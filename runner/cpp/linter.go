@@ -61,7 +61,8 @@ type LinterOptions struct {
 }
 
 // Linter checks C++ files with g++ and clang-tidy. It implements
-// runner.Linter, keeps no cache and is safe for concurrent use.
+// runner.Linter and is safe for concurrent use. It caches only parsed
+// compilation databases, read again when they change.
 type Linter struct {
 	checks         string
 	explicitChecks bool
@@ -160,7 +161,8 @@ func needsLanguageFlag(path string) bool {
 	return !slices.Contains(compiledExts, strings.ToLower(filepath.Ext(path)))
 }
 
-// Invalidate does nothing: the linter keeps no cache.
+// Invalidate does nothing: the compilation databases are checked for
+// changes on every use.
 func (l *Linter) Invalidate(dir string) {}
 
 // Lint checks file: its overlay text if there is one, else the file on

@@ -217,7 +217,7 @@ func TestLintHangingToolKeepsTheOther(t *testing.T) {
 					other = true
 				}
 			}
-			if want := tl.name + " did not finish within 10s and was stopped"; len(notes) != 1 || !strings.Contains(notes[0], want) {
+			if want := tl.name + " did not finish within 10s: stopped"; len(notes) != 1 || !strings.Contains(notes[0], want) {
 				t.Errorf("notes %q, want one saying %q", notes, want)
 			}
 			if !other {

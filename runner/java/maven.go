@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Maven dependencies from the local repository.
@@ -59,9 +62,31 @@ type pomDep struct {
 	Type       string `xml:"type"`
 	Classifier string `xml:"classifier"`
 	Optional   string `xml:"optional"`
+	Exclusions []struct {
+		GroupID    string `xml:"groupId"`
+		ArtifactID string `xml:"artifactId"`
+	} `xml:"exclusions>exclusion"`
 }
 
+// key identifies the dependency for management and inheritance.
 func (d pomDep) key() string { return d.GroupID + ":" + d.ArtifactID }
+
+// artifactKey identifies the file it names: a tests jar is another file
+// than the main jar of the same artifact.
+func (d pomDep) artifactKey() string {
+	return d.key() + ":" + d.Classifier + ":" + cmp.Or(d.Type, "jar")
+}
+
+// excludes reports whether d's exclusions name the artifact g:a ("*"
+// matches any).
+func (d pomDep) excludes(g, a string) bool {
+	for _, x := range d.Exclusions {
+		if (x.GroupID == "*" || x.GroupID == g) && (x.ArtifactID == "*" || x.ArtifactID == a) {
+			return true
+		}
+	}
+	return false
+}
 
 // pomProps reads <properties> into a map.
 type pomProps map[string]string
@@ -93,8 +118,13 @@ type effectivePom struct {
 	props   map[string]string
 	managed map[string]pomDep // groupId:artifactId -> the managed dependency
 	deps    []pomDep          // interpolated
-	modules []string
-	sources string // the main source directory, absolute, for a project pom
+	// rawManaged and rawDeps are the pom's and its parents' entries as
+	// written, the nearer pom's winning: a child inherits them and fills
+	// them in with its own properties, as Maven does.
+	rawManaged []pomDep
+	rawDeps    []pomDep
+	modules    []string
+	sources    string // the main source directory, absolute, for a project pom
 	// files are the project's pom files read (not the repository's), with
 	// their stat signatures, to know when to read them again.
 	files map[string]string
@@ -150,26 +180,24 @@ func (r *mavenResolver) load(path string, inProject bool, depth int) (*effective
 	e := &effectivePom{props: map[string]string{}, managed: map[string]pomDep{}}
 	if raw.Parent.ArtifactID != "" {
 		if parent := r.loadParent(path, raw, inProject, depth); parent != nil {
-			for k, v := range parent.props {
-				e.props[k] = v
-			}
-			for k, v := range parent.managed {
-				e.managed[k] = v
-			}
-			e.deps = append(e.deps, parent.deps...)
+			maps.Copy(e.props, parent.props)
+			e.rawManaged = parent.rawManaged
+			e.rawDeps = parent.rawDeps
 		}
 		e.props["project.parent.version"] = raw.Parent.Version
 		e.props["project.parent.groupId"] = raw.Parent.GroupID
 	}
-	for k, v := range raw.Properties {
-		e.props[k] = v
-	}
+	maps.Copy(e.props, raw.Properties)
 	group := cmp.Or(strings.TrimSpace(raw.GroupID), strings.TrimSpace(raw.Parent.GroupID))
 	version := cmp.Or(strings.TrimSpace(raw.Version), strings.TrimSpace(raw.Parent.Version))
 	for _, k := range []string{"project.", "pom.", ""} {
 		e.props[k+"groupId"], e.props[k+"artifactId"], e.props[k+"version"] = group, raw.ArtifactID, version
 	}
-	for _, d := range raw.DependencyManagement {
+	e.rawManaged = overrideDeps(e.rawManaged, raw.DependencyManagement)
+	e.rawDeps = overrideDeps(e.rawDeps, raw.Dependencies)
+	// Filled in with this pom's properties, the child's overriding its
+	// parents' (a parent managing ${jackson.version} gets the child's).
+	for _, d := range e.rawManaged {
 		d = e.interpolate(d)
 		if d.Scope == "import" && d.Type == "pom" {
 			if bom, err := r.load(r.repoPath(d.GroupID, d.ArtifactID, d.Version, "", "pom"), false, depth+1); err == nil {
@@ -183,7 +211,7 @@ func (r *mavenResolver) load(path string, inProject bool, depth int) (*effective
 		}
 		e.managed[d.key()] = d
 	}
-	for _, d := range raw.Dependencies {
+	for _, d := range e.rawDeps {
 		e.deps = append(e.deps, e.interpolate(d))
 	}
 	if inProject {
@@ -226,6 +254,22 @@ func (r *mavenResolver) loadParent(path string, raw *pomFile, inProject bool, de
 	return e
 }
 
+// overrideDeps returns inherited with own's entries added, an entry of own
+// replacing the inherited one of the same groupId:artifactId (a child's
+// junit 4.13 over its parent's 4.12). own's entries come first.
+func overrideDeps(inherited, own []pomDep) []pomDep {
+	if len(own) == 0 {
+		return inherited
+	}
+	out := slices.Clone(own)
+	for _, d := range inherited {
+		if !slices.ContainsFunc(own, func(o pomDep) bool { return o.key() == d.key() && o.Classifier == d.Classifier }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // propRe matches a ${property} reference.
 var propRe = regexp.MustCompile(`\$\{([^}]+)\}`)
 
@@ -256,18 +300,24 @@ func (e *effectivePom) interpolate(d pomDep) pomDep {
 	return d
 }
 
-// managedVersion fills in what dependencyManagement gives d.
-func managedVersion(d pomDep, managed ...map[string]pomDep) pomDep {
+// managedVersion applies the first of managed that manages d: it fills in
+// d's missing version and scope, or, with override, replaces them.
+func managedVersion(d pomDep, override bool, managed ...map[string]pomDep) pomDep {
 	for _, m := range managed {
-		if md, ok := m[d.key()]; ok {
-			if d.Version == "" {
-				d.Version = md.Version
-			}
-			if d.Scope == "" {
-				d.Scope = md.Scope
-			}
-			break
+		md, ok := m[d.key()]
+		if !ok {
+			continue
 		}
+		if md.Version != "" && (override || d.Version == "") {
+			d.Version = md.Version
+		}
+		if md.Scope != "" && (override || d.Scope == "") {
+			d.Scope = md.Scope
+		}
+		if len(d.Exclusions) == 0 {
+			d.Exclusions = md.Exclusions
+		}
+		break
 	}
 	return d
 }
@@ -281,6 +331,9 @@ type mavenClasspath struct {
 	moduleJars []string
 	missing    []string // group:artifact:version not in the local repository
 	files      map[string]string
+	// resolved is when; a class path with missing artifacts is resolved
+	// again after missingRecheck (mvn dependency:go-offline may have run).
+	resolved time.Time
 }
 
 // resolveMaven reads the project pom at pomPath and returns its class path:
@@ -295,32 +348,59 @@ func resolveMaven(pomPath, repo string) (*mavenClasspath, error) {
 	modules := r.reactorModules(pomPath)
 	cp := &mavenClasspath{files: r.files}
 	type queued struct {
-		dep     pomDep
-		managed map[string]pomDep // the declaring pom's own management
+		dep      pomDep
+		direct   bool              // declared by the project itself
+		managed  map[string]pomDep // the declaring pom's own management
+		excluded []pomDep          // the exclusions on the path to it
 	}
 	queue := make([]queued, 0, len(root.deps))
 	for _, d := range root.deps {
-		queue = append(queue, queued{d, nil})
+		queue = append(queue, queued{dep: d, direct: true})
+	}
+	// enqueue adds the dependencies of a dependency reached through q.
+	enqueue := func(q queued, deps []pomDep, managed map[string]pomDep) {
+		excluded := append(slices.Clip(q.excluded), q.dep)
+		for _, td := range deps {
+			queue = append(queue, queued{dep: td, managed: managed, excluded: excluded})
+		}
 	}
 	seen := map[string]bool{root.props["project.groupId"] + ":" + root.props["project.artifactId"]: true}
-	for n := 0; len(queue) > 0 && n < maxMavenArtifacts; n++ {
+	seenFiles := map[string]bool{}
+	for len(queue) > 0 {
 		q := queue[0]
 		queue = queue[1:]
-		d := managedVersion(q.dep, root.managed, q.managed)
-		if seen[d.key()] || d.Scope == "system" || d.Scope == "import" || (d.Type != "" && d.Type != "jar" && d.Type != "test-jar") {
+		d := q.dep
+		if q.direct {
+			d = managedVersion(d, false, root.managed)
+		} else {
+			// The project's management decides a transitive dependency's
+			// version and scope; the declaring pom's fills in the rest.
+			d = managedVersion(managedVersion(d, true, root.managed), false, q.managed)
+			if !isTransitive(d) {
+				continue
+			}
+		}
+		if slices.ContainsFunc(q.excluded, func(x pomDep) bool { return x.excludes(d.GroupID, d.ArtifactID) }) {
 			continue
 		}
-		seen[d.key()] = true
+		if d.Scope == "system" || d.Scope == "import" || (d.Type != "" && d.Type != "jar" && d.Type != "test-jar") {
+			continue
+		}
+		// Nearest first: a nearer declaration of the artifact took it.
+		if !q.direct && seen[d.key()] || seenFiles[d.artifactKey()] {
+			continue
+		}
+		seen[d.key()], seenFiles[d.artifactKey()] = true, true
+		if len(seenFiles) > maxMavenArtifacts {
+			cp.missing = append(cp.missing, fmt.Sprintf("(more than %d artifacts: the rest)", maxMavenArtifacts))
+			break
+		}
 		if m, ok := modules[d.key()]; ok {
 			cp.sources = append(cp.sources, m.sources)
 			if jar := r.repoPath(d.GroupID, d.ArtifactID, d.Version, "", "jar"); d.Version != "" && exists(jar) {
 				cp.moduleJars = append(cp.moduleJars, jar)
 			}
-			for _, td := range m.deps {
-				if isTransitive(td) {
-					queue = append(queue, queued{td, m.managed})
-				}
-			}
+			enqueue(queued{dep: d, excluded: q.excluded}, m.deps, m.managed)
 			continue
 		}
 		if d.Version == "" || strings.ContainsAny(d.Version, "[(,${") {
@@ -332,7 +412,7 @@ func resolveMaven(pomPath, repo string) (*mavenClasspath, error) {
 			classifier = "tests"
 		}
 		jar := r.repoPath(d.GroupID, d.ArtifactID, d.Version, classifier, "jar")
-		if _, err := os.Stat(jar); err != nil {
+		if !exists(jar) {
 			cp.missing = append(cp.missing, d.key()+":"+d.Version)
 			continue
 		}
@@ -341,11 +421,7 @@ func resolveMaven(pomPath, repo string) (*mavenClasspath, error) {
 		if err != nil {
 			continue // a jar without its pom: no transitive dependencies known
 		}
-		for _, td := range dp.deps {
-			if isTransitive(td) {
-				queue = append(queue, queued{td, dp.managed})
-			}
-		}
+		enqueue(queued{dep: d, excluded: q.excluded}, dp.deps, dp.managed)
 	}
 	return cp, nil
 }
@@ -371,7 +447,10 @@ func isTransitive(d pomDep) bool {
 // directories above) and returns its modules by groupId:artifactId.
 func (r *mavenResolver) reactorModules(pomPath string) map[string]*effectivePom {
 	top := pomPath
-	for dir := filepath.Dir(filepath.Dir(pomPath)); ; dir = filepath.Dir(dir) {
+	if exists(filepath.Join(filepath.Dir(pomPath), ".git")) {
+		top = "" // the repository's root: no reactor above it
+	}
+	for dir := filepath.Dir(filepath.Dir(pomPath)); top != ""; dir = filepath.Dir(dir) {
 		p := filepath.Join(dir, "pom.xml")
 		if _, err := os.Stat(p); err != nil {
 			break
@@ -397,9 +476,12 @@ func (r *mavenResolver) reactorModules(pomPath string) map[string]*effectivePom 
 			walk(p, depth+1)
 		}
 	}
-	walk(top, 0)
+	walk(cmp.Or(top, pomPath), 0)
 	return modules
 }
+
+// missingRecheck is how long a class path that lacks artifacts is kept.
+const missingRecheck = 10 * time.Second
 
 // mavenCache keeps each project's resolved class path until one of its pom
 // files changes.
@@ -413,13 +495,15 @@ type mavenCache struct {
 func (c *mavenCache) classpath(pomPath, repo string) (*mavenClasspath, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if got, ok := c.byID[pomPath+"\x00"+repo]; ok && unchanged(got.files) {
+	if got, ok := c.byID[pomPath+"\x00"+repo]; ok && unchanged(got.files) &&
+		(len(got.missing) == 0 || time.Since(got.resolved) < missingRecheck) {
 		return got, nil
 	}
 	cp, err := resolveMaven(pomPath, repo)
 	if err != nil {
 		return nil, err
 	}
+	cp.resolved = time.Now()
 	if c.byID == nil {
 		c.byID = map[string]*mavenClasspath{}
 	}
@@ -428,7 +512,7 @@ func (c *mavenCache) classpath(pomPath, repo string) (*mavenClasspath, error) {
 }
 
 // localRepository is Maven's local repository: $MAVEN_REPO_LOCAL, else
-// ~/.m2/repository.
+// the localRepository of ~/.m2/settings.xml, else ~/.m2/repository.
 func localRepository() string {
 	if r := os.Getenv("MAVEN_REPO_LOCAL"); r != "" {
 		return r
@@ -437,7 +521,19 @@ func localRepository() string {
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(home, ".m2", "repository")
+	m2 := filepath.Join(home, ".m2")
+	if f, err := os.Open(filepath.Join(m2, "settings.xml")); err == nil {
+		defer f.Close()
+		var settings struct {
+			LocalRepository string `xml:"localRepository"`
+		}
+		if xml.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&settings) == nil {
+			if r := strings.TrimSpace(strings.ReplaceAll(settings.LocalRepository, "${user.home}", home)); r != "" {
+				return r
+			}
+		}
+	}
+	return filepath.Join(m2, "repository")
 }
 
 // nearestPom returns the pom.xml of file's Maven project: the nearest one

@@ -225,3 +225,119 @@ func writeJar(t *testing.T, path, classes string) {
 		t.Fatal(err)
 	}
 }
+
+// TestResolveMavenRules: the rules of Maven's resolution that decide which
+// jar of an artifact is used, each in a small project.
+func TestResolveMavenRules(t *testing.T) {
+	t.Parallel()
+	dep := func(g, a, v, extra string) string {
+		return `<dependency><groupId>` + g + `</groupId><artifactId>` + a + `</artifactId>` +
+			map[bool]string{true: `<version>` + v + `</version>`}[v != ""] + extra + `</dependency>`
+	}
+	deps := func(ds ...string) string { return `<dependencies>` + strings.Join(ds, "") + `</dependencies>` }
+	managed := func(ds ...string) string { return `<dependencyManagement>` + deps(ds...) + `</dependencyManagement>` }
+	tests := []struct {
+		name    string
+		repo    map[string]string
+		project map[string]string // pom.xml is the project's
+		jars    []string
+		missing []string
+	}{
+		{
+			name: "a child's property fills in its parent's management",
+			repo: map[string]string{
+				"org/p/parent/1.0/parent-1.0.pom": pom(`<groupId>org.p</groupId><artifactId>parent</artifactId><version>1.0</version>
+					<properties><jackson.version>2.9</jackson.version></properties>` + managed(dep("com.j", "jackson", "${jackson.version}", ""))),
+				"com/j/jackson/2.15/jackson-2.15.jar": "",
+			},
+			project: map[string]string{"pom.xml": pom(`<parent><groupId>org.p</groupId><artifactId>parent</artifactId><version>1.0</version><relativePath/></parent>
+				<artifactId>app</artifactId><properties><jackson.version>2.15</jackson.version></properties>` + deps(dep("com.j", "jackson", "", "")))},
+			jars: []string{"com/j/jackson/2.15/jackson-2.15.jar"},
+		},
+		{
+			name: "the project's management sets a transitive version",
+			repo: map[string]string{
+				"org/a/a/1.0/a-1.0.jar": "",
+				"org/a/a/1.0/a-1.0.pom": pom(`<groupId>org.a</groupId><artifactId>a</artifactId><version>1.0</version>` + deps(dep("org.b", "b", "1.0", ""))),
+				"org/b/b/2.0/b-2.0.jar": "",
+			},
+			project: map[string]string{"pom.xml": pom(`<groupId>g</groupId><artifactId>app</artifactId><version>1</version>` +
+				managed(dep("org.b", "b", "2.0", "")) + deps(dep("org.a", "a", "1.0", "")))},
+			jars: []string{"org/a/a/1.0/a-1.0.jar", "org/b/b/2.0/b-2.0.jar"},
+		},
+		{
+			name: "a child's declaration wins over its parent's",
+			repo: map[string]string{"junit/junit/4.13/junit-4.13.jar": "", "junit/junit/4.12/junit-4.12.jar": ""},
+			project: map[string]string{
+				"pom.xml": pom(`<parent><groupId>g</groupId><artifactId>parent</artifactId><version>1</version><relativePath>parent</relativePath></parent>
+					<artifactId>app</artifactId>` + deps(dep("junit", "junit", "4.13", "<scope>test</scope>"))),
+				"parent/pom.xml": pom(`<groupId>g</groupId><artifactId>parent</artifactId><version>1</version>` + deps(dep("junit", "junit", "4.12", "<scope>test</scope>"))),
+			},
+			jars: []string{"junit/junit/4.13/junit-4.13.jar"},
+		},
+		{
+			name: "a transitive dependency managed to test scope is not followed",
+			repo: map[string]string{
+				"org/a/par/1.0/par-1.0.pom": pom(`<groupId>org.a</groupId><artifactId>par</artifactId><version>1.0</version>` +
+					managed(dep("junit", "junit", "3.8", "<scope>test</scope>"))),
+				"org/a/a/1.0/a-1.0.jar": "",
+				"org/a/a/1.0/a-1.0.pom": pom(`<parent><groupId>org.a</groupId><artifactId>par</artifactId><version>1.0</version></parent>
+					<artifactId>a</artifactId>` + deps(dep("junit", "junit", "", ""))),
+			},
+			project: map[string]string{"pom.xml": pom(`<groupId>g</groupId><artifactId>app</artifactId><version>1</version>` + deps(dep("org.a", "a", "1.0", "")))},
+			jars:    []string{"org/a/a/1.0/a-1.0.jar"},
+		},
+		{
+			name: "exclusions",
+			repo: map[string]string{
+				"org/a/a/1.0/a-1.0.jar": "",
+				"org/a/a/1.0/a-1.0.pom": pom(`<groupId>org.a</groupId><artifactId>a</artifactId><version>1.0</version>` +
+					deps(dep("commons-logging", "commons-logging", "1.1", ""), dep("org.k", "kept", "1.0", ""))),
+				"org/k/kept/1.0/kept-1.0.jar": "",
+			},
+			project: map[string]string{"pom.xml": pom(`<groupId>g</groupId><artifactId>app</artifactId><version>1</version>` +
+				deps(dep("org.a", "a", "1.0", `<exclusions><exclusion><groupId>commons-logging</groupId><artifactId>*</artifactId></exclusion></exclusions>`)))},
+			jars: []string{"org/a/a/1.0/a-1.0.jar", "org/k/kept/1.0/kept-1.0.jar"},
+		},
+		{
+			name: "an artifact's tests jar beside its main jar",
+			repo: map[string]string{"org/a/a/1.0/a-1.0.jar": "", "org/a/a/1.0/a-1.0-tests.jar": ""},
+			project: map[string]string{"pom.xml": pom(`<groupId>g</groupId><artifactId>app</artifactId><version>1</version>` +
+				deps(dep("org.a", "a", "1.0", ""), dep("org.a", "a", "1.0", "<type>test-jar</type><scope>test</scope>")))},
+			jars: []string{"org/a/a/1.0/a-1.0-tests.jar", "org/a/a/1.0/a-1.0.jar"},
+		},
+		{
+			name: "the reactor stops at the project's repository root",
+			repo: map[string]string{},
+			project: map[string]string{
+				"pom.xml":          pom(`<groupId>g</groupId><artifactId>app</artifactId><version>1</version>` + deps(dep("g", "other", "1", ""))),
+				"../pom.xml":       pom(`<groupId>g</groupId><artifactId>workspace</artifactId><version>1</version><modules><module>other</module></modules>`),
+				"../other/pom.xml": pom(`<groupId>g</groupId><artifactId>other</artifactId><version>1</version>`),
+			},
+			missing: []string{"g:other:1"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			top, repo := t.TempDir(), t.TempDir()
+			project := filepath.Join(top, "project")
+			writeFiles(t, repo, tt.repo)
+			writeFiles(t, project, tt.project)
+			writeFiles(t, project, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
+			cp, err := resolveMaven(filepath.Join(project, "pom.xml"), repo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var jars []string
+			for _, j := range cp.jars {
+				rel, _ := filepath.Rel(repo, j)
+				jars = append(jars, filepath.ToSlash(rel))
+			}
+			slices.Sort(jars)
+			if !slices.Equal(jars, tt.jars) || !slices.Equal(cp.missing, tt.missing) {
+				t.Errorf("jars %q, missing %q; want %q, %q (sources %q)", jars, cp.missing, tt.jars, tt.missing, cp.sources)
+			}
+		})
+	}
+}

@@ -148,7 +148,6 @@ func (t *Tester) Invalidate(dir string) {
 	}
 }
 
-// prepare finds the tools and the project and copies the project.
 // mavenJars returns the jars file's Maven project gets from the local
 // repository (see maven.go); none outside a Maven project.
 func (t *Tester) mavenJars(ctx context.Context, file string) []string {
@@ -164,6 +163,7 @@ func (t *Tester) mavenJars(ctx context.Context, file string) []string {
 	return slices.Concat(cp.jars, cp.moduleJars)
 }
 
+// prepare finds the tools and the project and copies the project.
 func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration, start time.Time) (*testRun, func(), error) {
 	file, err := filepath.Abs(file)
 	if err != nil {

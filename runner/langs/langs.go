@@ -7,7 +7,6 @@
 package langs
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -239,7 +238,11 @@ func (l *Linter) LintsOnSave(file string) bool {
 // error that says so.
 func (l *Linter) lintOne(ctx context.Context, name string, lt runner.Linter, file string, overlay map[string][]byte) (*runner.LintResult, error) {
 	what := name + " of " + filepath.Base(file)
-	return tool.RunBounded(ctx, what, cmp.Or(l.Timeout, DefaultLintTimeout), func(ctx context.Context) (*runner.LintResult, error) {
+	timeout := l.Timeout
+	if timeout <= 0 {
+		timeout = DefaultLintTimeout
+	}
+	return tool.RunBounded(ctx, what, timeout, func(ctx context.Context) (*runner.LintResult, error) {
 		return lt.Lint(ctx, file, overlay)
 	})
 }

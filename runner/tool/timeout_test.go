@@ -24,7 +24,7 @@ func TestRunBounded(t *testing.T) {
 	}{
 		{"finishes", live, func(context.Context) (int, error) { return 7, nil }, 7, ""},
 		{"fails on its own", live, func(context.Context) (int, error) { return 0, failing }, 0, "exit status 2"},
-		{"hangs past the limit", live, hang, 0, "clang-tidy did not finish within 50ms and was stopped"},
+		{"hangs past the limit", live, hang, 0, "clang-tidy did not finish within 50ms: stopped"},
 		{"caller cancels", cancelled, hang, 0, context.Canceled.Error()},
 	}
 	for _, tt := range tests {
