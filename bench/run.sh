@@ -28,6 +28,9 @@ burst=$(metric EditBurst p50-ms)
 rss_cold=$(metric ServerPeakRSS/cold-cache peak-RSS-MB)
 rss_warm=$(metric ServerPeakRSS/warm-cache peak-RSS-MB)
 ratio=$(metric CandidateCheck check/slowest)
+plain=$(metric CandidateCheck test-ms)
+boxed=$(metric CandidateCheck sandboxed-test-ms)
+boxratio=$(metric CandidateCheck sandboxed/plain)
 echo
 echo "| measure | fixloop | baseline (same run) | ratio |"
 echo "| --- | --- | --- | --- |"
@@ -37,3 +40,4 @@ printf '| burst of 50 edits 10 ms apart (150 ms debounce) | %s analysis passes; 
 printf '| server peak RSS (open + 20 edits), warm dependency cache | %s MB | | |\n' "$rss_warm"
 printf '| server peak RSS (open + 20 edits), empty dependency cache | %s MB | | |\n' "$rss_cold"
 printf '| candidate check (analysis + go test at once) vs the slowest single tool | | | %s |\n' "$ratio"
+printf '| candidate go test in the sandbox (private copy, confined) vs plain go test | %s ms | %s ms | %s |\n' "$boxed" "$plain" "$boxratio"

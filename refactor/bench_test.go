@@ -18,6 +18,8 @@ import (
 // the slowest single tool it runs, each measured on equivalent fresh
 // candidates in the same run. Every candidate differs (a comment with the
 // iteration number), so no cached result answers. Run on testdata/benchpkg.
+// It also reports what the candidates' sandbox costs: the same go test run
+// in gotest.CandidateSandbox (a private copy, confined) against plain.
 func BenchmarkCandidateCheck(b *testing.B) {
 	dir := testtree.Copy(b, filepath.Join("..", "testdata", "benchpkg"))
 	file := filepath.Join(dir, "orders.go")
@@ -27,6 +29,7 @@ func BenchmarkCandidateCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	tester := gotest.New(nil)
+	sandboxed := gotest.NewSandboxed(nil, gotest.CandidateSandbox())
 	chk := checker(nil, time.Minute)
 	chk.Linter, chk.Tester = a, tester
 	ctx := context.Background()
@@ -40,7 +43,10 @@ func BenchmarkCandidateCheck(b *testing.B) {
 	if _, err := chk.Check(ctx, file, candidate()); err != nil {
 		b.Fatal(err)
 	}
-	var lint, test, both time.Duration
+	if _, err := sandboxed.Test(ctx, file, overlay(candidate()), time.Minute); err != nil {
+		b.Fatal(err)
+	}
+	var lint, test, both, boxed time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
@@ -58,6 +64,11 @@ func BenchmarkCandidateCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		both += time.Since(start)
+		start = time.Now()
+		if _, err := sandboxed.Test(ctx, file, overlay(candidate()), time.Minute); err != nil {
+			b.Fatal(err)
+		}
+		boxed += time.Since(start)
 	}
 	b.StopTimer()
 	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
@@ -65,4 +76,6 @@ func BenchmarkCandidateCheck(b *testing.B) {
 	b.ReportMetric(per(test), "test-ms")
 	b.ReportMetric(per(both), "check-ms")
 	b.ReportMetric(float64(both)/float64(max(lint, test)), "check/slowest")
+	b.ReportMetric(per(boxed), "sandboxed-test-ms")
+	b.ReportMetric(float64(boxed)/float64(test), "sandboxed/plain")
 }
