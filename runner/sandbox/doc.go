@@ -15,10 +15,20 @@
 //     resident set (ru_maxrss) at or above the limit, is MemoryExceeded.
 //   - Network and writes: when `unshare --map-root-user --mount --net` works
 //     (unprivileged user namespaces), the command runs in a new network
-//     namespace with only a downed loopback, and every mount but the work
-//     directory, /proc, /sys and /dev is remounted read-only (TMPDIR then
-//     points into the work directory). Where it does
-//     not work, the command runs without these two and Capabilities says so.
+//     namespace whose only device is its own loopback (brought up with `ip`
+//     when installed, so a test may serve and dial 127.0.0.1), an empty
+//     tmpfs hides /run (the host's service sockets: docker, D-Bus), and
+//     every mount but the work directory, /proc, /sys and /dev is remounted
+//     read-only (TMPDIR then points into the work directory). The command
+//     runs as root of its user namespace, so file permissions do not stop
+//     it reading what it can see. Where unshare does not work, the command
+//     runs without these and Capabilities says so.
+//   - Processes: a pids cgroup caps processes and threads (Limits.Processes,
+//     default 512) where fixloop may create one; what is left in it is
+//     killed when the run ends.
+//
+// Confine gives the same confinement to a command another program starts
+// (go test -exec starts each Go candidate's test binary).
 //
 // On other systems only the deadline and the process-group kill apply.
 package sandbox
