@@ -72,9 +72,9 @@ func projectRel(p, work, root string) (string, bool) {
 		p = filepath.Join(work, p)
 	}
 	p = filepath.Clean(p)
-	rel, ok := within(work, p)
+	rel, ok := runner.Rel(work, p)
 	if !ok {
-		if rel, ok = within(root, p); !ok {
+		if rel, ok = runner.Rel(root, p); !ok {
 			return "", false
 		}
 	}

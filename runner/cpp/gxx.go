@@ -242,7 +242,7 @@ func includeLine(text []byte, header string) int {
 // displayPath names a header for a message: relative to the linted file's
 // directory when it is under it.
 func displayPath(ws *workspace, path string) string {
-	if rel, ok := within(ws.origDir, path); ok {
+	if rel, ok := runner.Rel(ws.origDir, path); ok {
 		return rel
 	}
 	return path

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/filecache"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/tool"
 )
@@ -64,13 +65,13 @@ type LinterOptions struct {
 // runner.Linter and is safe for concurrent use. It caches only parsed
 // compilation databases, read again when they change.
 type Linter struct {
-	checks         string
-	explicitChecks bool
-	flags          []string // nil: from the compilation database
-	dbs            compileDBCache
-	log            *slog.Logger
-	maxFileSize    int
-	toolTimeout    time.Duration
+	checks      string   // the configured -checks, "" for none
+	flags       []string // nil: from the compilation database
+	dbs         compileDBCache
+	tidyConfigs filecache.Cache[string] // merged .clang-tidy by the nearest's path
+	log         *slog.Logger
+	maxFileSize int
+	toolTimeout time.Duration
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -81,17 +82,13 @@ var checkPatternRe = regexp.MustCompile(`^-?[A-Za-z0-9_.*-]+$`)
 // NewLinter returns a Linter, or an error if opts.Checks is malformed.
 func NewLinter(opts LinterOptions) (*Linter, error) {
 	l := &Linter{
-		checks:         opts.Checks,
-		explicitChecks: opts.Checks != "",
-		flags:          slices.Clone(opts.Flags),
-		log:            opts.Logger,
-		maxFileSize:    opts.MaxFileSize,
-		toolTimeout:    opts.ToolTimeout,
+		checks:      opts.Checks,
+		flags:       slices.Clone(opts.Flags),
+		log:         opts.Logger,
+		maxFileSize: opts.MaxFileSize,
+		toolTimeout: opts.ToolTimeout,
 	}
-	if l.checks == "" {
-		l.checks = DefaultChecks
-	}
-	for p := range strings.SplitSeq(l.checks, ",") {
+	for p := range strings.SplitSeq(cmp.Or(l.checks, DefaultChecks), ",") {
 		if !checkPatternRe.MatchString(strings.TrimSpace(p)) {
 			return nil, fmt.Errorf("reading the clang-tidy checks %q: bad pattern %q", l.checks, p)
 		}
@@ -117,7 +114,7 @@ func (l *Linter) compileFlags(file string) ([]string, error) {
 	if l.flags != nil {
 		return l.flags, nil
 	}
-	path := findUp(filepath.Dir(file), compileDBName, filepath.Join("build", compileDBName))
+	path := runner.FindUp(filepath.Dir(file), compileDBName, filepath.Join("build", compileDBName))
 	if path == "" {
 		return DefaultFlags, nil
 	}

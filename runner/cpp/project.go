@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
+	"github.com/fixloop/fixloop/internal/filecache"
+	"github.com/fixloop/fixloop/runner"
 	"github.com/google/shlex"
 )
 
@@ -27,27 +27,6 @@ const (
 
 // maxCompileDBSize bounds the compilation database read.
 const maxCompileDBSize = 64 << 20
-
-// findUp returns the first of names (paths relative to a directory) that
-// exists in dir or an ancestor, stopping after the repository root or the
-// filesystem root; "" when there is none.
-func findUp(dir string, names ...string) string {
-	for {
-		for _, n := range names {
-			if p := filepath.Join(dir, n); exists(p) {
-				return p
-			}
-		}
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
 
 // compileDB holds, for every source file of a compilation database, the
 // flags that decide how it parses: include directories, forced includes,
@@ -88,8 +67,8 @@ func parseCompileDB(path string, data []byte) (*compileDB, error) {
 		if len(args) == 0 || e.File == "" {
 			continue
 		}
-		dir := absUnder(filepath.Dir(path), e.Directory)
-		file := absUnder(dir, e.File)
+		dir := runner.Resolve(filepath.Dir(path), e.Directory)
+		file := runner.Resolve(dir, e.File)
 		if _, seen := db.flags[file]; seen {
 			continue // the first command for a file, as clangd takes it
 		}
@@ -107,14 +86,6 @@ func parseCompileDB(path string, data []byte) (*compileDB, error) {
 		slices.Sort(files)
 	}
 	return db, nil
-}
-
-// absUnder returns p made absolute against dir, cleaned.
-func absUnder(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(dir, p)
 }
 
 // droppedWithValue are the flags keptFlags leaves out that take the next
@@ -153,7 +124,7 @@ func keptFlags(args []string, dir string) []string {
 				forced = append(forced, value)
 				continue
 			}
-			out = append(out, name, absUnder(dir, value))
+			out = append(out, name, runner.Resolve(dir, value))
 			continue
 		}
 		switch {
@@ -201,12 +172,6 @@ func findForcedInclude(name, dir string, flags []string) (string, bool) {
 	return "", false
 }
 
-// under reports whether path is root or below it.
-func under(root, path string) bool {
-	_, ok := within(root, path)
-	return ok
-}
-
 func exists(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
@@ -231,7 +196,7 @@ func (db *compileDB) flagsFor(file, root string) ([]string, bool) {
 			return db.flags[src], true
 		}
 	}
-	for ; under(root, dir); dir = filepath.Dir(dir) {
+	for ; runner.Within(root, dir); dir = filepath.Dir(dir) {
 		if srcs := db.byDir[dir]; len(srcs) > 0 {
 			return db.flags[srcs[0]], true
 		}
@@ -241,7 +206,7 @@ func (db *compileDB) flagsFor(file, root string) ([]string, bool) {
 	}
 	first := ""
 	for src := range db.flags {
-		if under(root, src) && (first == "" || src < first) {
+		if runner.Within(root, src) && (first == "" || src < first) {
 			first = src
 		}
 	}
@@ -252,44 +217,18 @@ func (db *compileDB) flagsFor(file, root string) ([]string, bool) {
 }
 
 // compileDBCache keeps parsed databases by path, read again when the file
-// changes (its modification time or size).
+// changes.
 type compileDBCache struct {
-	mu  sync.Mutex
-	dbs map[string]*cachedDB
+	cache filecache.Cache[*compileDB]
 }
 
-type cachedDB struct {
-	mod   time.Time
-	size  int64
-	ready chan struct{} // closed when db and err are set
-	db    *compileDB
-	err   error
-}
-
-// load returns the database at path, parsed. A database is parsed once per
-// version, outside the lock: lints of files under other databases do not
-// wait for it.
+// load returns the database at path, parsed.
 func (c *compileDBCache) load(path string) (*compileDB, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	c.mu.Lock()
-	got, ok := c.dbs[path]
-	if ok && got.mod.Equal(fi.ModTime()) && got.size == fi.Size() {
-		c.mu.Unlock()
-		<-got.ready
-		return got.db, got.err
-	}
-	got = &cachedDB{mod: fi.ModTime(), size: fi.Size(), ready: make(chan struct{})}
-	if c.dbs == nil {
-		c.dbs = map[string]*cachedDB{}
-	}
-	c.dbs[path] = got
-	c.mu.Unlock()
-	got.db, got.err = readCompileDB(path)
-	close(got.ready)
-	return got.db, got.err
+	return c.cache.Get(path, nil, func() (*compileDB, filecache.Files, error) {
+		files := filecache.Files{path: filecache.Stat(path)}
+		db, err := readCompileDB(path)
+		return db, files, err
+	})
 }
 
 // readCompileDB reads and parses the database at path, refusing one larger

@@ -117,24 +117,6 @@ func TestCompileDBFlagsFor(t *testing.T) {
 	}
 }
 
-func TestFindUpStopsAtTheRepositoryRoot(t *testing.T) {
-	t.Parallel()
-	top := t.TempDir()
-	writeTree(t, top, map[string]string{
-		".clang-tidy":                      "Checks: '-*'\n", // above the repository: not its
-		"repo/.git/HEAD":                   "ref: refs/heads/main\n",
-		"repo/build/compile_commands.json": "[]",
-		"repo/src/deep/a.cc":               "",
-	})
-	dir := filepath.Join(top, "repo", "src", "deep")
-	if got, want := findUp(dir, compileDBName, filepath.Join("build", compileDBName)), filepath.Join(top, "repo", "build", compileDBName); got != want {
-		t.Errorf("compile database: %q, want %q", got, want)
-	}
-	if got := findUp(dir, tidyConfigName); got != "" {
-		t.Errorf(".clang-tidy above the repository root found: %q", got)
-	}
-}
-
 func TestCompileDBCacheReadsAChangedDatabase(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -290,7 +272,7 @@ func TestLintFollowsInheritParentConfig(t *testing.T) {
 		"bad/.clang-tidy": "Checks: [unclosed\n",
 		"bad/b.cc":        "int *g() { return 0; }\n",
 	})
-	config, err := tidyConfig(filepath.Join(dir, "sub"))
+	config, _, err := tidyConfig(filepath.Join(dir, "sub", tidyConfigName))
 	if err != nil {
 		t.Fatal(err)
 	}

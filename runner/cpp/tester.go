@@ -84,22 +84,10 @@ var rootMarkers = []string{"CMakeLists.txt", "Makefile", "makefile", "GNUmakefil
 // makefile, GNUmakefile) or a .fixloop.yaml, else file's own directory. The
 // search stops at a repository root (a directory holding .git).
 func ProjectRoot(file string) string {
-	start := filepath.Dir(file)
-	for dir := start; ; {
-		for _, m := range rootMarkers {
-			if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
-				return dir
-			}
-		}
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-			return start
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return start
-		}
-		dir = parent
+	if marker := runner.FindUp(filepath.Dir(file), rootMarkers...); marker != "" {
+		return filepath.Dir(marker)
 	}
+	return filepath.Dir(file)
 }
 
 // Test runs the test command in a temporary copy of file's project root

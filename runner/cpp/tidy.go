@@ -2,6 +2,7 @@ package cpp
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fixloop/fixloop/internal/filecache"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
 )
@@ -50,36 +52,40 @@ type tidyResult struct {
 // find the project's configuration by itself. A configuration that cannot
 // be read is an error: the run would not check what the project asks.
 func (l *Linter) tidyChecks(dir string) ([]string, error) {
-	config, err := tidyConfig(dir)
+	nearest := runner.FindUp(dir, tidyConfigName)
+	if nearest == "" {
+		return []string{"-checks=" + cmp.Or(l.checks, DefaultChecks)}, nil
+	}
+	config, err := l.tidyConfigs.Get(nearest, nil, func() (string, filecache.Files, error) { return tidyConfig(nearest) })
 	switch {
 	case err != nil:
 		return nil, err
-	case config == "":
-		return []string{"-checks=" + l.checks}, nil
-	case l.explicitChecks:
+	case l.checks != "":
 		return []string{"--config=" + config, "-checks=" + l.checks}, nil
 	default:
 		return []string{"--config=" + config}, nil
 	}
 }
 
-// tidyConfig returns the project's clang-tidy configuration for a file in
-// dir, as one YAML document for --config (which every clang-tidy version
-// reads; --config-file came with version 12 and does not follow
-// InheritParentConfig): the nearest .clang-tidy up to the repository root,
-// merged with the ones above it while a file says InheritParentConfig:
-// their Checks joined, the outer first, and for every other key, and every
-// CheckOptions key, the nearer file's value. "" when there is none.
-func tidyConfig(dir string) (string, error) {
+// tidyConfig returns the clang-tidy configuration of the project whose
+// nearest .clang-tidy is nearest, as one YAML document for --config (older
+// clang-tidy versions have no --config-file, which besides does not follow
+// InheritParentConfig), and the files it read: nearest, merged with the
+// .clang-tidy files above it (up to the repository root) while a file says
+// InheritParentConfig: their Checks joined, the outer first, and for every
+// other key, and every CheckOptions key, the nearer file's value.
+func tidyConfig(nearest string) (string, filecache.Files, error) {
 	var chain []map[string]any // nearest first
-	for path := findUp(dir, tidyConfigName); path != ""; {
+	files := filecache.Files{}
+	for path := nearest; path != ""; {
+		files[path] = filecache.Stat(path)
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return "", fmt.Errorf("reading %s: %w", path, err)
+			return "", files, fmt.Errorf("reading %s: %w", path, err)
 		}
 		var doc map[string]any
 		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return "", fmt.Errorf("reading %s: %w", path, err)
+			return "", files, fmt.Errorf("reading %s: %w", path, err)
 		}
 		if doc == nil {
 			doc = map[string]any{}
@@ -92,10 +98,7 @@ func tidyConfig(dir string) (string, error) {
 		if parent == filepath.Dir(path) {
 			break
 		}
-		path = findUp(parent, tidyConfigName)
-	}
-	if len(chain) == 0 {
-		return "", nil
+		path = runner.FindUp(parent, tidyConfigName)
 	}
 	merged := map[string]any{}
 	var checks []string
@@ -127,9 +130,9 @@ func tidyConfig(dir string) (string, error) {
 	}
 	out, err := yaml.Marshal(merged)
 	if err != nil {
-		return "", fmt.Errorf("writing the clang-tidy configuration: %w", err)
+		return "", files, fmt.Errorf("writing the clang-tidy configuration: %w", err)
 	}
-	return string(out), nil
+	return string(out), files, nil
 }
 
 // mergeCheckOptions adds CheckOptions, in either form clang-tidy reads (a

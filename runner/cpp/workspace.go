@@ -68,7 +68,7 @@ func (ws *workspace) write(overlay map[string][]byte) error {
 		return fmt.Errorf("making a temporary directory: %w", err)
 	}
 	for path, text := range overlay {
-		rel, ok := within(ws.origDir, path)
+		rel, ok := runner.Rel(ws.origDir, path)
 		if !ok || path == ws.file || !IsSource(path) {
 			continue
 		}
@@ -96,7 +96,7 @@ func (ws *workspace) userPath(p string) string {
 		p = filepath.Join(ws.src, p)
 	}
 	p = filepath.Clean(p)
-	if rel, ok := within(ws.src, p); ok {
+	if rel, ok := runner.Rel(ws.src, p); ok {
 		return filepath.Join(ws.origDir, rel)
 	}
 	return p
@@ -106,20 +106,11 @@ func (ws *workspace) userPath(p string) string {
 // the user's files rather than a system header.
 func (ws *workspace) isUserFile(path string) bool {
 	for _, d := range ws.userDirs {
-		if _, ok := within(d, path); ok {
+		if _, ok := runner.Rel(d, path); ok {
 			return true
 		}
 	}
 	return false
-}
-
-// within returns path relative to dir when path is dir or under it.
-func within(dir, path string) (string, bool) {
-	rel, err := filepath.Rel(dir, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return rel, true
 }
 
 // dirFlags are the flags whose value is a path; userDirFlags name
@@ -133,12 +124,6 @@ var (
 // since the tools run in another directory, and returns the user's include
 // directories.
 func resolveFlags(flags []string, dir string) (out, userDirs []string) {
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return filepath.Clean(p)
-		}
-		return filepath.Join(dir, p)
-	}
 	for i := 0; i < len(flags); i++ {
 		f := flags[i]
 		name, value, ok := splitDirFlag(f)
@@ -153,7 +138,7 @@ func resolveFlags(flags []string, dir string) (out, userDirs []string) {
 			out = append(out, f)
 			continue
 		}
-		value = abs(value)
+		value = runner.Resolve(dir, value)
 		out = append(out, name, value)
 		if userDirFlags[name] {
 			userDirs = append(userDirs, value)

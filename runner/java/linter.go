@@ -173,7 +173,7 @@ func (l *Linter) Invalidate(dir string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for k, e := range l.cache {
-		if within(e.file, dir) {
+		if runner.Within(dir, e.file) {
 			delete(l.cache, k)
 		}
 	}
@@ -202,7 +202,7 @@ func newLintTree(file string, text []byte, overlay map[string][]byte) (*lintTree
 			continue
 		}
 		for _, r := range t.roots {
-			if within(path, r) {
+			if runner.Within(r, path) {
 				rel, _ := filepath.Rel(r, path)
 				if err := t.write(filepath.Join(t.src, rel), other); err != nil {
 					return nil, err
@@ -301,7 +301,7 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 // local repository; none outside a Maven project or when its pom cannot
 // be read (javac's errors then say what is missing).
 func (l *Linter) mavenClasspath(ctx context.Context, file string) *mavenClasspath {
-	pom := nearestPom(file)
+	pom := runner.FindUp(filepath.Dir(file), "pom.xml")
 	if pom == "" {
 		return &mavenClasspath{}
 	}

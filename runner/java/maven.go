@@ -12,8 +12,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/fixloop/fixloop/internal/filecache"
+	"github.com/fixloop/fixloop/runner"
 )
 
 // Maven dependencies from the local repository.
@@ -125,16 +127,16 @@ type effectivePom struct {
 	rawDeps    []pomDep
 	modules    []string
 	sources    string // the main source directory, absolute, for a project pom
-	// files are the project's pom files read (not the repository's), with
-	// their stat signatures, to know when to read them again.
-	files map[string]string
 }
 
 // mavenResolver reads poms from a project tree and the local repository.
 type mavenResolver struct {
-	repo  string // the local repository
-	poms  map[string]*effectivePom
-	files map[string]string
+	repo string // the local repository
+	poms map[string]*effectivePom
+	// files are the project's pom files read (not the repository's), as
+	// they were before they were read: the class path is resolved again
+	// when one changes.
+	files filecache.Files
 }
 
 // readPom parses the pom at path.
@@ -168,14 +170,12 @@ func (r *mavenResolver) load(path string, inProject bool, depth int) (*effective
 	if depth > 20 {
 		return nil, errors.New("parent poms nested more than 20 deep")
 	}
+	if inProject {
+		r.files[path] = filecache.Stat(path)
+	}
 	raw, err := readPom(path)
 	if err != nil {
 		return nil, err
-	}
-	if inProject {
-		if fi, err := os.Stat(path); err == nil {
-			r.files[path] = statSignature(fi)
-		}
 	}
 	e := &effectivePom{props: map[string]string{}, managed: map[string]pomDep{}}
 	if raw.Parent.ArtifactID != "" {
@@ -219,7 +219,7 @@ func (r *mavenResolver) load(path string, inProject bool, depth int) (*effective
 		e.modules = raw.Modules
 		e.sources = filepath.Join(e.dir, "src", "main", "java")
 		if s := e.expand(raw.Build.SourceDirectory); s != "" {
-			e.sources = absJoin(e.dir, s)
+			e.sources = runner.Resolve(e.dir, s)
 		}
 	}
 	r.poms[path] = e
@@ -236,7 +236,7 @@ func (r *mavenResolver) loadParent(path string, raw *pomFile, inProject bool, de
 			rel = strings.TrimSpace(*p.RelativePath)
 		}
 		if rel != "" {
-			local := absJoin(filepath.Dir(path), rel)
+			local := runner.Resolve(filepath.Dir(path), rel)
 			if fi, err := os.Stat(local); err == nil && fi.IsDir() {
 				local = filepath.Join(local, "pom.xml")
 			}
@@ -330,7 +330,7 @@ type mavenClasspath struct {
 	// (mvn install), for the test run, which compiles only its own module.
 	moduleJars []string
 	missing    []string // group:artifact:version not in the local repository
-	files      map[string]string
+	files      filecache.Files
 	// resolved is when; a class path with missing artifacts is resolved
 	// again after missingRecheck (mvn dependency:go-offline may have run).
 	resolved time.Time
@@ -340,7 +340,7 @@ type mavenClasspath struct {
 // the jars of its dependencies of every scope (test included, so test
 // files compile) and of theirs of scope compile and runtime, from repo.
 func resolveMaven(pomPath, repo string) (*mavenClasspath, error) {
-	r := &mavenResolver{repo: repo, poms: map[string]*effectivePom{}, files: map[string]string{}}
+	r := &mavenResolver{repo: repo, poms: map[string]*effectivePom{}, files: filecache.Files{}}
 	root, err := r.load(pomPath, true, 0)
 	if err != nil {
 		return nil, err
@@ -469,7 +469,7 @@ func (r *mavenResolver) reactorModules(pomPath string) map[string]*effectivePom 
 		}
 		modules[e.props["project.groupId"]+":"+e.props["project.artifactId"]] = e
 		for _, m := range e.modules {
-			p := absJoin(e.dir, e.expand(m))
+			p := runner.Resolve(e.dir, e.expand(m))
 			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 				p = filepath.Join(p, "pom.xml")
 			}
@@ -484,31 +484,26 @@ func (r *mavenResolver) reactorModules(pomPath string) map[string]*effectivePom 
 const missingRecheck = 10 * time.Second
 
 // mavenCache keeps each project's resolved class path until one of its pom
-// files changes.
+// files changes (and a class path that lacks artifacts for missingRecheck).
 type mavenCache struct {
-	mu   sync.Mutex
-	byID map[string]*mavenClasspath
+	cache filecache.Cache[*mavenClasspath]
 }
 
 // classpath returns the class path of the Maven project whose pom.xml is
 // pomPath, resolved against the local repository repo.
 func (c *mavenCache) classpath(pomPath, repo string) (*mavenClasspath, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if got, ok := c.byID[pomPath+"\x00"+repo]; ok && unchanged(got.files) &&
-		(len(got.missing) == 0 || time.Since(got.resolved) < missingRecheck) {
-		return got, nil
+	fresh := func(cp *mavenClasspath) bool {
+		return len(cp.missing) == 0 || time.Since(cp.resolved) < missingRecheck
 	}
-	cp, err := resolveMaven(pomPath, repo)
-	if err != nil {
-		return nil, err
-	}
-	cp.resolved = time.Now()
-	if c.byID == nil {
-		c.byID = map[string]*mavenClasspath{}
-	}
-	c.byID[pomPath+"\x00"+repo] = cp
-	return cp, nil
+	return c.cache.Get(pomPath+"\x00"+repo, fresh, func() (*mavenClasspath, filecache.Files, error) {
+		before := filecache.Files{pomPath: filecache.Stat(pomPath)}
+		cp, err := resolveMaven(pomPath, repo)
+		if err != nil {
+			return nil, before, err
+		}
+		cp.resolved = time.Now()
+		return cp, cp.files, nil
+	})
 }
 
 // localRepository is Maven's local repository: $MAVEN_REPO_LOCAL, else
@@ -534,40 +529,4 @@ func localRepository() string {
 		}
 	}
 	return filepath.Join(m2, "repository")
-}
-
-// nearestPom returns the pom.xml of file's Maven project: the nearest one
-// at or above file's directory, stopping at a repository root; "" when
-// there is none.
-func nearestPom(file string) string {
-	for d := filepath.Dir(file); ; d = filepath.Dir(d) {
-		if p := filepath.Join(d, "pom.xml"); exists(p) {
-			return p
-		}
-		if exists(filepath.Join(d, ".git")) || filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
-
-func statSignature(fi os.FileInfo) string {
-	return fmt.Sprintf("%d/%d", fi.ModTime().UnixNano(), fi.Size())
-}
-
-// unchanged reports whether every file still has its signature.
-func unchanged(files map[string]string) bool {
-	for path, sig := range files {
-		fi, err := os.Stat(path)
-		if err != nil || statSignature(fi) != sig {
-			return false
-		}
-	}
-	return true
-}
-
-func absJoin(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(dir, p)
 }

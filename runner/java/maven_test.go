@@ -341,3 +341,32 @@ func TestResolveMavenRules(t *testing.T) {
 		})
 	}
 }
+
+// TestMavenCacheLooksAgainForMissingArtifacts: a class path that lacks
+// artifacts is resolved again after missingRecheck (the user may have run
+// mvn dependency:go-offline); a complete one is kept.
+func TestMavenCacheLooksAgainForMissingArtifacts(t *testing.T) {
+	t.Parallel()
+	dir, repo := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{"pom.xml": pom(`<groupId>g</groupId><artifactId>a</artifactId><version>1</version>
+		<dependencies><dependency><groupId>org.x</groupId><artifactId>lib</artifactId><version>1</version></dependency></dependencies>`)})
+	var c mavenCache
+	pomPath := filepath.Join(dir, "pom.xml")
+	cp, err := c.classpath(pomPath, repo)
+	if err != nil || len(cp.missing) != 1 {
+		t.Fatalf("first: %+v, %v", cp, err)
+	}
+	writeFiles(t, repo, map[string]string{"org/x/lib/1/lib-1.jar": ""}) // go-offline
+	if again, _ := c.classpath(pomPath, repo); again != cp {
+		t.Errorf("resolved again before missingRecheck")
+	}
+	cp.resolved = cp.resolved.Add(-missingRecheck)
+	again, err := c.classpath(pomPath, repo)
+	if err != nil || len(again.missing) != 0 || len(again.jars) != 1 {
+		t.Fatalf("after missingRecheck: %+v, %v", again, err)
+	}
+	again.resolved = again.resolved.Add(-missingRecheck)
+	if kept, _ := c.classpath(pomPath, repo); kept != again {
+		t.Errorf("a complete class path was resolved again")
+	}
+}

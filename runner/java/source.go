@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/fixloop/fixloop/runner"
 )
 
 // packageDecl matches a package declaration once comments are blanked out.
@@ -105,18 +107,10 @@ var projectMarkers = []string{"pom.xml", "build.gradle", "build.gradle.kts", ".f
 // directory at or above the file's that holds a project marker (stopping at
 // a directory with .git), else the source root of pkg.
 func projectRoot(file, pkg string) string {
-	dir := filepath.Dir(file)
-	for d := dir; ; d = filepath.Dir(d) {
-		for _, m := range projectMarkers {
-			if exists(filepath.Join(d, m)) {
-				return d
-			}
-		}
-		if exists(filepath.Join(d, ".git")) || filepath.Dir(d) == d {
-			break
-		}
+	if marker := runner.FindUp(filepath.Dir(file), projectMarkers...); marker != "" {
+		return filepath.Dir(marker)
 	}
-	root, _ := sourceRoot(dir, pkg)
+	root, _ := sourceRoot(filepath.Dir(file), pkg)
 	return root
 }
 
@@ -135,12 +129,6 @@ func readText(path string, overlay map[string][]byte) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	return text, nil
-}
-
-// within reports whether path is dir or below it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // ProjectRoot returns the directory whose tests run for the Java file at

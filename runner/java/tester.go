@@ -142,7 +142,7 @@ func (t *Tester) Invalidate(dir string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for k, e := range t.cache {
-		if within(e.root, dir) || within(dir, e.root) {
+		if runner.Within(dir, e.root) || runner.Within(e.root, dir) {
 			delete(t.cache, k)
 		}
 	}
@@ -151,7 +151,7 @@ func (t *Tester) Invalidate(dir string) {
 // mavenJars returns the jars file's Maven project gets from the local
 // repository (see maven.go); none outside a Maven project.
 func (t *Tester) mavenJars(ctx context.Context, file string) []string {
-	pom := nearestPom(file)
+	pom := runner.FindUp(filepath.Dir(file), "pom.xml")
 	if pom == "" {
 		return nil
 	}
@@ -341,7 +341,7 @@ func (r *testRun) buildErrors(out string) []runner.Alert {
 	texts := make(map[string]*runner.Lines)
 	var alerts []runner.Alert
 	for _, d := range diags {
-		if !d.Error || !within(d.File, r.work) {
+		if !d.Error || !runner.Within(r.work, d.File) {
 			continue
 		}
 		lines, ok := texts[d.File]

@@ -253,12 +253,12 @@ func (r *pytestRun) original(path string) (string, bool) {
 	rel := path
 	if filepath.IsAbs(path) {
 		var ok bool
-		if rel, ok = within(r.work, path); !ok {
+		if rel, ok = runner.Rel(r.work, path); !ok {
 			real, err := filepath.EvalSymlinks(r.work)
 			if err != nil {
 				return "", false
 			}
-			if rel, ok = within(real, path); !ok {
+			if rel, ok = runner.Rel(real, path); !ok {
 				return "", false
 			}
 		}
@@ -277,15 +277,6 @@ func (r *pytestRun) inWork(orig string) string {
 		return orig
 	}
 	return filepath.Join(r.work, rel)
-}
-
-// within returns path relative to dir if it lies inside dir.
-func within(dir, path string) (string, bool) {
-	rel, err := filepath.Rel(dir, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return rel, true
 }
 
 func lastMatch(re *regexp.Regexp, s string) []string {
