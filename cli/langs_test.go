@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fixloop/fixloop/internal/langfixture"
+	"github.com/fixloop/fixloop/runner/sandbox"
 
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor"
@@ -228,8 +229,10 @@ func TestCheckWithMissingTools(t *testing.T) {
 	for _, f := range langfixture.Load(t, filepath.Join("..", "testdata")) {
 		fixtures[f.Name] = f
 	}
-	// What every machine has, the sandbox's tools among them, stays.
-	base := []string{"sh", "bash", "env", "make", "go", "unshare", "mount", "awk", "sort"}
+	// The sandbox finds its tools once per process, as fixloop started on
+	// this machine would: before PATH is narrowed here.
+	sandbox.Probe()
+	base := []string{"sh", "bash", "env", "make", "go"}
 	tests := []struct {
 		lang    string
 		missing string

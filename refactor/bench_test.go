@@ -11,6 +11,7 @@ import (
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // BenchmarkCandidateCheck measures fixloop's own per-round overhead: the
@@ -76,6 +77,7 @@ func BenchmarkCandidateCheck(b *testing.B) {
 	b.ReportMetric(per(test), "test-ms")
 	b.ReportMetric(per(both), "check-ms")
 	b.ReportMetric(float64(both)/float64(max(lint, test)), "check/slowest")
+	b.Logf("the candidates' sandbox here: %s", sandbox.Probe())
 	b.ReportMetric(per(boxed), "sandboxed-test-ms")
 	b.ReportMetric(float64(boxed)/float64(test), "sandboxed/plain")
 }

@@ -103,10 +103,27 @@ type Capabilities struct {
 	Network   bool // network cut (new network namespace)
 	ReadOnly  bool // writes confined to the work directory (mount namespace)
 	Processes bool // process count capped (a writable pids cgroup)
+	// Loopback: with the network cut, the command still has its own
+	// loopback (ip brings it up).
+	Loopback bool
 
-	// sh and unshare are the programs the probe found and ran: confined
-	// runs use them by these paths, whatever PATH says later.
-	sh, unshare string
+	// tools are the programs the probe found and ran: confined runs use
+	// them by these paths, whatever PATH says later.
+	tools confineTools
+}
+
+// confineTools are the paths of the programs a confined run uses.
+type confineTools struct {
+	sh, unshare, mount, awk, sort, ip string
+}
+
+// lookTools finds the programs a confined run uses; a missing one is "".
+func lookTools() confineTools {
+	look := func(name string) string {
+		p, _ := exec.LookPath(name)
+		return p
+	}
+	return confineTools{sh: look("sh"), unshare: look("unshare"), mount: look("mount"), awk: look("awk"), sort: look("sort"), ip: look("ip")}
 }
 
 // String describes the capabilities for `fixloop check --tools` and logs.
@@ -122,6 +139,9 @@ func (c Capabilities) String() string {
 	add(true, "wall-clock limit and process-group kill")
 	add(c.Rlimits, "memory rlimit")
 	add(c.Network, "no network")
+	if c.Network {
+		add(c.Loopback, "loopback inside (ip)")
+	}
 	add(c.ReadOnly, "read-only outside the work directory")
 	add(c.Processes, "process count cap (pids cgroup)")
 	s := "enforced: " + strings.Join(have, ", ")
@@ -137,18 +157,16 @@ func (c Capabilities) String() string {
 func Probe() Capabilities { return probe() }
 
 var probe = sync.OnceValue(func() Capabilities {
-	var c Capabilities
-	sh, err := exec.LookPath("sh")
-	if err != nil {
+	c := Capabilities{tools: lookTools()}
+	if c.tools.sh == "" {
 		return c
 	}
-	c.sh, c.Rlimits = sh, true
+	c.Rlimits = true
 	if runtime.GOOS != "linux" {
 		return c
 	}
 	c.Processes = pidsRoot() != ""
-	unshare, err := exec.LookPath("unshare")
-	if err != nil {
+	if c.tools.unshare == "" || c.tools.mount == "" || c.tools.awk == "" || c.tools.sort == "" {
 		return c
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -159,9 +177,9 @@ var probe = sync.OnceValue(func() Capabilities {
 		return c
 	}
 	defer os.RemoveAll(dir)
-	args := append(unshareArgs(unshare, true), sh, "-c", confineScript(Limits{}, true, true, ""), "fixloop-sandbox", dir, "true")
+	args := append(unshareArgs(c.tools.unshare, true), c.tools.sh, "-c", confineScript(Limits{}, true, true, "", c.tools), "fixloop-sandbox", dir, "true")
 	if err := proc.Command(ctx, "", args[0], args[1:]...).Run(); err == nil {
-		c.unshare, c.Network, c.ReadOnly = unshare, true, true
+		c.Network, c.ReadOnly, c.Loopback = true, true, c.tools.ip != ""
 	}
 	return c
 })
@@ -186,14 +204,15 @@ func unshareArgs(unshare string, cutNetwork bool) []string {
 // mount below the bind mount, which turns read-only with the rest: the
 // script changes into DIR again after binding it, so that relative paths
 // ("g++ -o prog", "javac -d .") land on the writable bind mount.
-func confineScript(l Limits, readOnly, cutNetwork bool, cgroup string) string {
+func confineScript(l Limits, readOnly, cutNetwork bool, cgroup string, t confineTools) string {
 	var s strings.Builder
-	s.WriteString("W=\"$1\"; shift\nfail() { echo \"" + setupErrorPrefix + "$1\" >&2; exit 125; }\n")
-	if cutNetwork {
+	s.WriteString("W=\"$1\"; shift\nfail() { echo \"" + SetupErrorPrefix + "$1\" >&2; exit 125; }\n")
+	q := proc.ShellQuote
+	if cutNetwork && t.ip != "" {
 		// The new network namespace's loopback starts down: bring it up,
 		// so that a test may serve and dial 127.0.0.1 (httptest, a local
 		// server) while nothing outside is reachable.
-		s.WriteString("ip link set lo up 2>/dev/null || true\n")
+		fmt.Fprintf(&s, "%s link set lo up 2>/dev/null || true\n", q(t.ip))
 	}
 	if cgroup != "" {
 		fmt.Fprintf(&s, "echo $$ > %s/cgroup.procs || fail 'cannot join the process cgroup'\n", proc.ShellQuote(cgroup))
@@ -205,15 +224,15 @@ func confineScript(l Limits, readOnly, cutNetwork bool, cgroup string) string {
 		// /run holds the host's service sockets (docker.sock, the D-Bus
 		// buses): a read-only mount does not stop connect(), an empty
 		// tmpfs over it does.
-		s.WriteString(`case "$W" in /run|/run/*) ;; *) mount -t tmpfs -o size=1m,mode=755 fixloop-run /run 2>/dev/null || true;; esac
-mount --bind "$W" "$W" || fail 'cannot bind the work directory'
-awk '{print $5}' /proc/self/mountinfo | sort -u | while IFS= read -r m; do
-  m=$(printf '%b' "$m")  # mountinfo writes a space as \040
+		fmt.Fprintf(&s, `case "$W" in /run|/run/*) ;; *) %[1]s -t tmpfs -o size=1m,mode=755 fixloop-run /run 2>/dev/null || true;; esac
+%[1]s --bind "$W" "$W" || fail 'cannot bind the work directory'
+%[2]s '{print $5}' /proc/self/mountinfo | %[3]s -u | while IFS= read -r m; do
+  m=$(printf '%%b' "$m")  # mountinfo writes a space as \040
   case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$W") continue;; esac
-  mount -o remount,bind,ro "$m" 2>/dev/null || true
+  %[1]s -o remount,bind,ro "$m" 2>/dev/null || true
 done
 cd "$W" || fail 'cannot enter the work directory'
-`)
+`, q(t.mount), q(t.awk), q(t.sort))
 	}
 	s.WriteString("exec \"$@\"\n")
 	return s.String()
@@ -253,9 +272,9 @@ func Confine(l Limits, dir string) (*Confinement, error) {
 		}
 		c.cg = cg
 	}
-	c.Prefix = []string{caps.sh, "-c", confineScript(l, readOnly, cutNetwork, c.cg.path()), "fixloop-sandbox", dir}
+	c.Prefix = []string{caps.tools.sh, "-c", confineScript(l, readOnly, cutNetwork, c.cg.path(), caps.tools), "fixloop-sandbox", dir}
 	if cutNetwork || readOnly {
-		c.Prefix = append(unshareArgs(caps.unshare, cutNetwork), c.Prefix...)
+		c.Prefix = append(unshareArgs(caps.tools.unshare, cutNetwork), c.Prefix...)
 	}
 	if readOnly {
 		// /tmp is read-only too: temporary files (compilers, go build,
@@ -275,13 +294,10 @@ func (c *Confinement) Close() {
 	c.cg.remove()
 }
 
-// CleanEnv returns env without what a program under test must not see:
-// API keys, tokens, passwords and other secrets, by the variable's name.
-func CleanEnv(env []string) []string { return cleanEnv(env) }
-
-// setupErrorPrefix starts the line the confining script prints when it
-// cannot set a limit up; it then exits 125.
-const setupErrorPrefix = "fixloop sandbox error: "
+// SetupErrorPrefix starts the line the confining script prints when it
+// cannot set a limit up; it then exits 125. A wrapper of its own (go test
+// -exec's) uses it too, so that one reader finds both.
+const SetupErrorPrefix = "fixloop sandbox error: "
 
 // ErrNotFound is returned (wrapped) when the command's program is missing.
 var ErrNotFound = errors.New("program not found")
@@ -328,7 +344,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	}
 	stdout, stderr := proc.NewLimitedBuffer(limit), proc.NewLimitedBuffer(limit)
 	cmd := proc.Command(runCtx, dir, argv[0], argv[1:]...)
-	cmd.Env = append(cleanEnv(os.Environ()), env...)
+	cmd.Env = append(CleanEnv(os.Environ()), env...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(c.Stdin)
@@ -336,8 +352,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	start := time.Now()
 	err = cmd.Run()
 	wall := time.Since(start)
-	proc.KillGroup(cmd)
-	conf.cg.killAll() // what left the process group (setsid) dies too
+	proc.KillGroup(cmd) // and conf.Close kills what left the group (setsid)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -363,7 +378,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		res.TimedOut = true
 	}
 	if len(conf.Prefix) > 0 && res.ExitCode == 125 {
-		if _, msg, ok := strings.Cut(res.Stderr, setupErrorPrefix); ok {
+		if _, msg, ok := strings.Cut(res.Stderr, SetupErrorPrefix); ok {
 			return nil, fmt.Errorf("running %s in the sandbox: %s", c.Args[0], strings.TrimSpace(msg))
 		}
 	}
@@ -456,10 +471,10 @@ func (r *Result) ExitText() string {
 	return "exit status " + strconv.Itoa(r.ExitCode)
 }
 
-// cleanEnv drops from fixloop's environment what a program under test must
+// CleanEnv drops from fixloop's environment what a program under test must
 // not see: API keys, tokens, passwords and other secrets (the model's API
 // key above all), by the variable's name.
-func cleanEnv(env []string) []string {
+func CleanEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")

@@ -536,8 +536,10 @@ func TestCapabilitiesString(t *testing.T) {
 		caps Capabilities
 		want string
 	}{
+		{Capabilities{Rlimits: true, Network: true, ReadOnly: true, Processes: true, Loopback: true},
+			"enforced: wall-clock limit and process-group kill, memory rlimit, no network, loopback inside (ip), read-only outside the work directory, process count cap (pids cgroup)"},
 		{Capabilities{Rlimits: true, Network: true, ReadOnly: true, Processes: true},
-			"enforced: wall-clock limit and process-group kill, memory rlimit, no network, read-only outside the work directory, process count cap (pids cgroup)"},
+			"enforced: wall-clock limit and process-group kill, memory rlimit, no network, read-only outside the work directory, process count cap (pids cgroup); not available here: loopback inside (ip)"},
 		{Capabilities{Rlimits: true},
 			"enforced: wall-clock limit and process-group kill, memory rlimit; not available here: no network, read-only outside the work directory, process count cap (pids cgroup)"},
 		{Capabilities{},

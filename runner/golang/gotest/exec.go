@@ -45,22 +45,20 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 	if overlayFile != "" {
 		args = append(args, "-overlay="+overlayFile)
 	}
-	var conf *sandbox.Confinement
+	var env []string // nil: fixloop's own
 	if req.sandbox.enabled() {
-		wrapper, c, err := writeSandbox(tmp, req, reverse)
+		wrapper, conf, err := writeSandbox(tmp, req, reverse)
 		if err != nil {
 			return nil, err
 		}
-		conf = c
 		defer conf.Close()
 		args = append(args, "-exec="+wrapper)
+		// The test binary inherits go test's environment: no secrets.
+		env = sandbox.CleanEnv(os.Environ())
 	}
 	args = append(args, ".")
 	cmd := proc.Command(runCtx, req.dir, "go", args...)
-	if req.sandbox.enabled() {
-		// The test binary inherits go test's environment: no secrets.
-		cmd.Env = sandbox.CleanEnv(os.Environ())
-	}
+	cmd.Env = env
 
 	out := proc.NewLimitedBuffer(outputLimit)
 	stderr := proc.NewLimitedBuffer(outputLimit)

@@ -54,9 +54,10 @@ func (sb Sandbox) keyString() string {
 	return fmt.Sprintf("memory=%d isolate=%t", max(sb.MemoryLimit, 0), sb.Isolate)
 }
 
-// sandboxErrorPrefix starts the line the wrapper prints when it cannot set
-// up the sandbox; the run then fails with an error rather than a report.
-const sandboxErrorPrefix = "fixloop sandbox error: "
+// sandboxErrorPrefix starts the line the wrapper (or the confinement it
+// runs the binary through) prints when it cannot set up the sandbox; the
+// run then fails with an error rather than a report.
+const sandboxErrorPrefix = sandbox.SetupErrorPrefix
 
 // sandboxCheck returns an error if sandboxed runs cannot work here.
 func sandboxCheck() error {
@@ -75,10 +76,10 @@ func sandboxCheck() error {
 // The copy lives under tmp, so it is removed with tmp even when the run is
 // killed before the wrapper can remove it.
 //
-// With Isolate, the binary also runs confined to the copy as
-// sandbox.Confine allows on this machine: no network, read-only outside
-// the copy (TMPDIR in it), a process cap. The returned Confinement is to
-// be closed after the run.
+// The binary runs through sandbox.Confine, which sets the memory cap and,
+// with Isolate, confines it to the copy as far as this machine allows: no
+// network, read-only outside the copy (TMPDIR in it), a process cap. The
+// returned Confinement is to be closed after the run.
 func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (string, *sandbox.Confinement, error) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
@@ -88,7 +89,12 @@ func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (str
 	s.WriteString("# Written by fixloop. go test -exec runs the test binary through this\n")
 	s.WriteString("# script (sh SCRIPT BINARY ARGS...) in the package directory.\n")
 	s.WriteString("fail() { echo \"" + sandboxErrorPrefix + "$*\" >&2; exit 125; }\n")
-	var conf *sandbox.Confinement
+	limits := sandbox.Limits{Memory: max(req.sandbox.MemoryLimit, 0)}
+	confineDir := req.dir
+	if !req.sandbox.Isolate {
+		// In place: only the memory cap.
+		limits.AllowNetwork, limits.AllowWrites, limits.Processes = true, true, -1
+	}
 	if req.sandbox.Isolate {
 		// The confinement names the copy by its real path (mount points
 		// are matched by it).
@@ -100,9 +106,7 @@ func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (str
 		if err != nil {
 			return "", nil, fmt.Errorf("sandbox: preparing the copy of %s: %w", req.dir, err)
 		}
-		if conf, err = sandbox.Confine(sandbox.Limits{Memory: max(req.sandbox.MemoryLimit, 0)}, work); err != nil {
-			return "", nil, fmt.Errorf("sandbox: %w", err)
-		}
+		confineDir = work
 		fmt.Fprintf(&s, "work=%s\n", proc.ShellQuote(work))
 		// On SIGKILL (time-out, cancel) no trap runs; tmp goes anyway.
 		s.WriteString("trap 'cd / && rm -rf -- \"$work\"' EXIT\n")
@@ -124,25 +128,23 @@ func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (str
 		s.WriteString("cd \"$work\" || fail \"cannot enter $work\"\n")
 		s.WriteString("PWD=$work\nexport PWD\n")
 	}
-	if req.sandbox.MemoryLimit > 0 && (conf == nil || len(conf.Prefix) == 0) {
-		kib := max(req.sandbox.MemoryLimit/1024, 1)
-		fmt.Fprintf(&s, "ulimit -d %d || fail \"cannot limit the test binary's memory to %d KiB\"\n", kib, kib)
+	conf, err := sandbox.Confine(limits, confineDir)
+	if err != nil {
+		return "", nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if conf != nil {
-		for _, kv := range conf.Env {
-			k, v, _ := strings.Cut(kv, "=")
-			fmt.Fprintf(&s, "%s=%s\nexport %s\n", k, proc.ShellQuote(v), k)
-		}
+	for _, kv := range conf.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&s, "%s=%s\nexport %s\n", k, proc.ShellQuote(v), k)
+	}
+	var prefix strings.Builder
+	for _, arg := range conf.Prefix {
+		prefix.WriteString(proc.ShellQuote(arg) + " ")
 	}
 	if req.sandbox.Isolate {
 		// Not exec: the copy is removed when the binary exits.
-		var prefix strings.Builder
-		for _, arg := range conf.Prefix {
-			prefix.WriteString(proc.ShellQuote(arg) + " ")
-		}
 		s.WriteString(prefix.String() + "\"$@\"\nstatus=$?\nexit \"$status\"\n")
 	} else {
-		s.WriteString("exec \"$@\"\n")
+		s.WriteString("exec " + prefix.String() + "\"$@\"\n")
 	}
 	fail := func(err error) (string, *sandbox.Confinement, error) {
 		conf.Close()

@@ -456,11 +456,30 @@ const escapeTestGo = `package m
 import (
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
 
 const outside, addr = %q, %q
+
+func TestProcesses(t *testing.T) {
+	var started []*exec.Cmd
+	defer func() {
+		for _, c := range started {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}()
+	for range 600 {
+		c := exec.Command("sleep", "30")
+		if c.Start() != nil {
+			return // capped
+		}
+		started = append(started, c)
+	}
+	t.Fatal("started 600 processes")
+}
 
 func TestWriteOutside(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "escaped.txt"), []byte("x"), 0o644); err == nil {
@@ -489,12 +508,13 @@ func TestSecrets(t *testing.T) {
 `
 
 // TestSandboxConfinesTheCandidate: a candidate's test binary cannot write
-// outside its copy (but can in t.TempDir), reach the network, or read the
-// model's API key, where the machine lets the sandbox enforce it.
+// outside its copy (but can in t.TempDir), reach the network, read the
+// model's API key or start 600 processes, where the machine lets the
+// sandbox enforce it.
 func TestSandboxConfinesTheCandidate(t *testing.T) {
 	needGo(t)
 	caps := sandbox.Probe()
-	if !caps.Network || !caps.ReadOnly {
+	if !caps.Network || !caps.ReadOnly || !caps.Processes {
 		t.Skipf("the sandbox cannot confine here: %s", caps)
 	}
 	t.Setenv("OPENAI_API_KEY", "sk-secret")
@@ -518,7 +538,7 @@ func TestSandboxConfinesTheCandidate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if !rep.OK() || rep.Passed != 4 {
+	if !rep.OK() || rep.Passed != 5 {
 		t.Errorf("passed %d, failures %+v; output:\n%s", rep.Passed, rep.Failures, rep.Output)
 	}
 	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
@@ -530,7 +550,7 @@ func TestSandboxConfinesTheCandidate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if rep.Failed != 3 {
-		t.Errorf("unsandboxed: %d failed, want 3 (outside, network, secret); output:\n%s", rep.Failed, rep.Output)
+	if rep.Failed != 4 {
+		t.Errorf("unsandboxed: %d failed, want 4 (outside, network, secret, processes); output:\n%s", rep.Failed, rep.Output)
 	}
 }
