@@ -95,3 +95,34 @@ func ProcessesWith(marker string) []string {
 	}
 	return found
 }
+
+// HangingTool checks a linter's run with tool faked as a program that
+// hangs (sleep marker): lint must return within timeout and a margin, with
+// exactly one "fixloop" note, saying that tool did not finish within
+// timeout, and no process of the fake left. It returns the run's alerts,
+// for the caller to check the other tools'.
+func HangingTool(t *testing.T, tool, marker string, timeout time.Duration, lint func() (*runner.LintResult, error)) []runner.Alert {
+	t.Helper()
+	FakeTools(t, map[string]string{tool: "exec sleep " + marker})
+	start := time.Now()
+	res, err := lint()
+	if err != nil {
+		t.Fatalf("Lint: %v", err)
+	}
+	if d := time.Since(start); d > timeout+10*time.Second {
+		t.Errorf("Lint took %v with a %v tool timeout", d, timeout)
+	}
+	var notes []string
+	for _, a := range res.Alerts {
+		if a.Source == "fixloop" {
+			notes = append(notes, a.Message)
+		}
+	}
+	if want := tool + " did not finish within " + timeout.String() + ": stopped"; len(notes) != 1 || !strings.Contains(notes[0], want) {
+		t.Errorf("notes %q, want one saying %q", notes, want)
+	}
+	if left := ProcessesWith("sleep " + marker); len(left) > 0 {
+		t.Errorf("processes left: %q", left)
+	}
+	return res.Alerts
+}
