@@ -5,9 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -68,34 +66,27 @@ func runGXX(ctx context.Context, ws *workspace) ([]runner.Alert, error) {
 	}
 	args = append(args, ws.flags...)
 	args = append(args, ws.tmpFile)
-	stdout, stderr := proc.NewLimitedBuffer(outputLimit), proc.NewLimitedBuffer(outputLimit)
-	cmd := proc.Command(ctx, ws.src, path, args...)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	runErr := cmd.Run()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	run, err := proc.RunTool(ctx, proc.ToolOptions{Dir: ws.src, Limit: outputLimit}, path, args...)
+	if err != nil {
+		return nil, err
 	}
-	var exitErr *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return nil, fmt.Errorf("running g++: %w", runErr)
-	}
-	out := stderr.String()
-	if stderr.Truncated() {
+	out := run.Stderr.String()
+	if run.Stderr.Truncated() {
 		// The JSON array is cut in the middle: nothing can be read.
 		return nil, fmt.Errorf("g++ printed %d bytes of diagnostics (%s), more than the %d MiB fixloop reads: %s",
-			stderr.Len(), exitText(runErr), outputLimit>>20, head(out, 200))
+			run.Stderr.Len(), run.Exit(), outputLimit>>20, head(out, 200))
 	}
 	diags, err := parseGCCJSON(out)
 	if err != nil {
-		return nil, fmt.Errorf("reading g++'s diagnostics (%s): %w: %s", exitText(runErr), err, head(out, 200))
+		return nil, fmt.Errorf("reading g++'s diagnostics (%s): %w: %s", run.Exit(), err, head(out, 200))
 	}
 	if diags == nil && strings.TrimSpace(out) != "" {
 		// g++ prints "[]" when it has nothing to say.
-		return nil, fmt.Errorf("g++ printed no JSON diagnostics (%s): %s", exitText(runErr), tail(out, 500))
+		return nil, fmt.Errorf("g++ printed no JSON diagnostics (%s): %s", run.Exit(), tail(out, 500))
 	}
 	alerts := gxxAlerts(ws, diags)
-	if runErr != nil && len(alerts) == 0 {
-		return nil, fmt.Errorf("g++ failed (%v) without reporting an error: %s", runErr, orNoOutput(tail(out, 500)))
+	if run.Err != nil && len(alerts) == 0 {
+		return nil, fmt.Errorf("g++ failed (%v) without reporting an error: %s", run.Err, orNoOutput(tail(out, 500)))
 	}
 	return alerts, nil
 }
@@ -277,14 +268,6 @@ func orNoOutput(s string) string {
 		return "no output"
 	}
 	return s
-}
-
-// exitText says how a tool's run ended, from cmd.Run's error.
-func exitText(runErr error) string {
-	if runErr == nil {
-		return "exit status 0"
-	}
-	return runErr.Error()
 }
 
 // tail returns the last n bytes of s, trimmed.

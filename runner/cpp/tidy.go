@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -168,32 +167,25 @@ func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, 
 		args = append(args, "-x", "c++")
 	}
 	args = append(args, ws.flags...)
-	stdout, stderr := proc.NewLimitedBuffer(outputLimit), proc.NewLimitedBuffer(outputLimit)
-	cmd := proc.Command(ctx, ws.src, path, args...)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	runErr := cmd.Run()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	run, err := proc.RunTool(ctx, proc.ToolOptions{Dir: ws.src, Limit: outputLimit}, path, args...)
+	if err != nil {
+		return nil, err
 	}
-	var exitErr *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return nil, fmt.Errorf("running clang-tidy: %w", runErr)
-	}
-	out := stdout.String()
+	out := run.Stdout.String()
 	res := parseTidyOutput(ws, out)
 	switch {
-	case stdout.Truncated():
+	case run.Stdout.Truncated():
 		// What was kept, the start and the end, is still read.
 		return res, fmt.Errorf("clang-tidy printed %d bytes (%s), more than the %d MiB fixloop reads: the warnings in the middle are left out",
-			stdout.Len(), exitText(runErr), outputLimit>>20)
+			run.Stdout.Len(), run.Exit(), outputLimit>>20)
 	case res.readErr != nil:
-		return res, fmt.Errorf("reading clang-tidy's output (%s): %w", exitText(runErr), res.readErr)
-	case runErr != nil && len(res.alerts) == 0 && len(res.compileErrors) == 0:
-		return nil, fmt.Errorf("clang-tidy failed (%v): %s", runErr, orNoOutput(tail(stderr.String()+out, 500)))
+		return res, fmt.Errorf("reading clang-tidy's output (%s): %w", run.Exit(), res.readErr)
+	case run.Err != nil && len(res.alerts) == 0 && len(res.compileErrors) == 0:
+		return nil, fmt.Errorf("clang-tidy failed (%v): %s", run.Err, orNoOutput(tail(run.Stderr.String()+out, 500)))
 	case res.diagnostics == 0 && strings.TrimSpace(out) != "":
 		// clang-tidy prints source lines and carets only under a
 		// diagnostic: output without one is not clang-tidy's.
-		return nil, fmt.Errorf("clang-tidy printed no diagnostic fixloop can read (%s): %s", exitText(runErr), head(out, 200))
+		return nil, fmt.Errorf("clang-tidy printed no diagnostic fixloop can read (%s): %s", run.Exit(), head(out, 200))
 	}
 	fixes, err := readTidyFixes(ws.fixesFile)
 	if err != nil {

@@ -118,14 +118,6 @@ func (e *toolFailure) Error() string {
 	return s + ": " + msg
 }
 
-// exitText says how a tool's run ended, from cmd.Run's error.
-func exitText(runErr error) string {
-	if runErr == nil {
-		return "exit status 0"
-	}
-	return runErr.Error()
-}
-
 // parseCheckstyle reads checkstyle's XML report. A report-less output is a
 // failure, except when checkstyle could not parse the file (a syntax error
 // javac reports): then there are no alerts.

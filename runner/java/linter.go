@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -256,18 +255,11 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 		"-cp", strings.Join(cp, string(filepath.ListSeparator)),
 		t.copy,
 	})
-	out := proc.NewLimitedBuffer(outputLimit)
-	cmd := proc.Command(ctx, t.dir, javac, args...)
-	cmd.Stdout, cmd.Stderr = out, out
-	runErr := cmd.Run()
-	if err := ctx.Err(); err != nil {
+	run, err := proc.RunTool(ctx, proc.ToolOptions{Dir: t.dir, Limit: outputLimit, Combined: true}, javac, args...)
+	if err != nil {
 		return nil, err
 	}
-	var exitErr *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return nil, fmt.Errorf("running javac: %w", runErr)
-	}
-	diags, global := parseJavac(out.String())
+	diags, global := parseJavac(run.Stdout.String())
 	var alerts []runner.Alert
 	others := 0
 	for _, d := range diags {
@@ -279,14 +271,14 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 			others++
 		}
 	}
-	if out.Truncated() && len(alerts) == 0 {
-		return nil, &toolFailure{tool: "javac", output: out.String(), exit: exitText(runErr), printed: out.Len()}
+	if run.Stdout.Truncated() && len(alerts) == 0 {
+		return nil, &toolFailure{tool: "javac", output: run.Stdout.String(), exit: run.Exit(), printed: run.Stdout.Len()}
 	}
-	if runErr != nil && len(alerts) == 0 && others == 0 {
+	if run.Err != nil && len(alerts) == 0 && others == 0 {
 		if len(global) > 0 {
 			return nil, fmt.Errorf("javac failed: %s", global[0])
 		}
-		return nil, &toolFailure{tool: "javac", output: out.String(), exit: exitText(runErr)}
+		return nil, &toolFailure{tool: "javac", output: run.Stdout.String(), exit: run.Exit()}
 	}
 	if others > 0 {
 		l.logger.DebugContext(ctx, "java: javac found errors in other files", "file", t.file, "errors", others)
@@ -323,27 +315,22 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 	if alerts, ok := l.cached(key); ok {
 		return alerts, nil
 	}
-	stdout, stderr := proc.NewLimitedBuffer(outputLimit), proc.NewLimitedBuffer(outputLimit)
 	cds, saveCDS := cdsFlags("checkstyle", path, "/usr/share/java/checkstyle.jar", javaBinary())
 	defer saveCDS()
-	cmd := proc.Command(ctx, t.dir, path, "-c", l.config, "-f", "xml", t.copy)
-	cmd.Env = append(os.Environ(), "JAVA_ARGS="+strings.TrimSpace(checkstyleJVMFlags+" "+joinFlags(cds)+" "+os.Getenv("JAVA_ARGS")))
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	runErr := cmd.Run()
-	if err := ctx.Err(); err != nil {
+	run, err := proc.RunTool(ctx, proc.ToolOptions{
+		Dir: t.dir, Limit: outputLimit,
+		Env: []string{"JAVA_ARGS=" + strings.TrimSpace(checkstyleJVMFlags+" "+joinFlags(cds)+" "+os.Getenv("JAVA_ARGS"))},
+	}, path, "-c", l.config, "-f", "xml", t.copy)
+	if err != nil {
 		return nil, err
 	}
-	var exitErr *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return nil, fmt.Errorf("running checkstyle: %w", runErr)
-	}
-	if stdout.Truncated() {
+	if run.Stdout.Truncated() {
 		// The report is cut in the middle: nothing can be read.
-		return nil, &toolFailure{tool: "checkstyle", output: stdout.String(), exit: exitText(runErr), printed: stdout.Len()}
+		return nil, &toolFailure{tool: "checkstyle", output: run.Stdout.String(), exit: run.Exit(), printed: run.Stdout.Len()}
 	}
-	errs, err := parseCheckstyle(stdout.String(), stderr.String())
+	errs, err := parseCheckstyle(run.Stdout.String(), run.Stderr.String())
 	if failure := (*toolFailure)(nil); errors.As(err, &failure) {
-		failure.exit = exitText(runErr)
+		failure.exit = run.Exit()
 	}
 	if err != nil {
 		return nil, err
