@@ -42,6 +42,8 @@ type Toolset struct {
 	// stays the same.
 	javaTests *java.Tester
 	javaKey   string
+	// maven is the Maven class paths the Java linter and tester share.
+	maven *java.MavenCache
 }
 
 // goSettings are the settings the Go analyzer is built from.
@@ -59,6 +61,7 @@ func NewToolset(logger *slog.Logger) *Toolset {
 		logger:       logger,
 		goTests:      gotest.New(logger),
 		goCandidates: gotest.NewSandboxed(logger, gotest.CandidateSandbox()),
+		maven:        &java.MavenCache{},
 	}
 }
 
@@ -95,7 +98,7 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("setting up the C++ linters: %w", err)
 	}
-	jv, err := java.NewLinter(java.LinterOptions{Checkstyle: cfg.Java.Checkstyle, Classpath: cfg.Java.Classpath, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	jv, err := java.NewLinter(java.LinterOptions{Checkstyle: cfg.Java.Checkstyle, Classpath: cfg.Java.Classpath, Logger: t.logger, MaxFileSize: cfg.MaxFileSize, Maven: t.maven})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Java linters: %w", err)
 	}
@@ -169,7 +172,7 @@ func (t *Toolset) javaTester(cfg config.Config, memory int64) *java.Tester {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.javaTests == nil || t.javaKey != key {
-		t.javaTests = java.NewTester(java.TesterOptions{Classpath: cfg.Java.Classpath, Logger: t.logger, MemoryLimit: memory})
+		t.javaTests = java.NewTester(java.TesterOptions{Classpath: cfg.Java.Classpath, Logger: t.logger, MemoryLimit: memory, Maven: t.maven})
 		t.javaKey = key
 	}
 	return t.javaTests

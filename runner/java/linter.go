@@ -39,6 +39,8 @@ type LinterOptions struct {
 	// MaxFileSize is the largest file, in bytes, that is checked; 0 means no
 	// limit. A larger file gets one note instead of alerts.
 	MaxFileSize int
+	// Maven caches Maven projects' class paths; nil: the Linter's own.
+	Maven *MavenCache
 	// ToolTimeout bounds each tool's run, javac's and checkstyle's, on one
 	// file (0: tool.DefaultTimeout). A tool stopped at it becomes a note
 	// naming it; the other tool's alerts stay.
@@ -57,7 +59,7 @@ type Linter struct {
 	cache map[string]*styleEntry
 	clock uint64
 
-	maven mavenCache
+	maven *MavenCache
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -90,7 +92,7 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	}
 	return &Linter{
 		opts: opts, config: config, tabWidth: tabWidth, logger: logger,
-		cache: make(map[string]*styleEntry),
+		cache: make(map[string]*styleEntry), maven: cmp.Or(opts.Maven, &MavenCache{}),
 	}, nil
 }
 
@@ -239,7 +241,7 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 	if err != nil {
 		return nil, err
 	}
-	mvn := l.mavenClasspath(ctx, t.file)
+	mvn := l.maven.forFile(ctx, l.logger, t.file)
 	cp := slices.Concat(l.opts.Classpath, mvn.jars)
 	if jar, err := FindJUnit(); err == nil {
 		cp = append(cp, jar)
@@ -287,22 +289,6 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 		alerts = append(alerts, tool.Note(t.file, mvn.missingError()))
 	}
 	return alerts, nil
-}
-
-// mavenClasspath returns the class path file's Maven project gets from the
-// local repository; none outside a Maven project or when its pom cannot
-// be read (javac's errors then say what is missing).
-func (l *Linter) mavenClasspath(ctx context.Context, file string) *mavenClasspath {
-	pom := runner.FindUp(filepath.Dir(file), "pom.xml")
-	if pom == "" {
-		return &mavenClasspath{}
-	}
-	cp, err := l.maven.classpath(pom, localRepository())
-	if err != nil {
-		l.logger.DebugContext(ctx, "java: reading the Maven project", "pom", pom, "err", err)
-		return &mavenClasspath{}
-	}
-	return cp
 }
 
 // checkstyle runs checkstyle on the copy, or returns its cached result.

@@ -2,10 +2,12 @@ package java
 
 import (
 	"cmp"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -483,15 +485,34 @@ func (r *mavenResolver) reactorModules(pomPath string) map[string]*effectivePom 
 // missingRecheck is how long a class path that lacks artifacts is kept.
 const missingRecheck = 10 * time.Second
 
-// mavenCache keeps each project's resolved class path until one of its pom
-// files changes (and a class path that lacks artifacts for missingRecheck).
-type mavenCache struct {
+// MavenCache keeps each Maven project's resolved class path until one of
+// its pom files changes (and a class path that lacks artifacts for
+// missingRecheck). One serves a Linter and a Tester (LinterOptions.Maven,
+// TesterOptions.Maven), so that a project is resolved once for both. The
+// zero value is ready; it is safe for concurrent use.
+type MavenCache struct {
 	cache filecache.Cache[*mavenClasspath]
+}
+
+// forFile returns the class path file's Maven project (the nearest pom.xml)
+// gets from the local repository; an empty one outside a Maven project or
+// when its pom cannot be read (javac's errors then say what is missing).
+func (c *MavenCache) forFile(ctx context.Context, logger *slog.Logger, file string) *mavenClasspath {
+	pom := runner.FindUp(filepath.Dir(file), "pom.xml")
+	if pom == "" {
+		return &mavenClasspath{}
+	}
+	cp, err := c.classpath(pom, localRepository())
+	if err != nil {
+		logger.DebugContext(ctx, "java: reading the Maven project", "pom", pom, "err", err)
+		return &mavenClasspath{}
+	}
+	return cp
 }
 
 // classpath returns the class path of the Maven project whose pom.xml is
 // pomPath, resolved against the local repository repo.
-func (c *mavenCache) classpath(pomPath, repo string) (*mavenClasspath, error) {
+func (c *MavenCache) classpath(pomPath, repo string) (*mavenClasspath, error) {
 	fresh := func(cp *mavenClasspath) bool {
 		return len(cp.missing) == 0 || time.Since(cp.resolved) < missingRecheck
 	}

@@ -114,7 +114,7 @@ func TestMavenCacheReadsAChangedPom(t *testing.T) {
 		}
 	}
 	writeFiles(t, repo, map[string]string{"org/x/lib/1/lib-1.jar": "", "org/x/lib/2/lib-2.jar": ""})
-	var c mavenCache
+	var c MavenCache
 	then := time.Now().Add(-time.Hour)
 	write("1", then)
 	if cp, err := c.classpath(filepath.Join(dir, "pom.xml"), repo); err != nil || len(cp.jars) != 1 || !strings.HasSuffix(cp.jars[0], "lib-1.jar") {
@@ -186,6 +186,36 @@ func TestLintResolvesMavenDependencies(t *testing.T) {
 				t.Errorf("errors %q, notes %q; want none", errs, notes)
 			}
 		})
+	}
+}
+
+// TestTesterResolvesMavenDependencies: the JUnit run of a Maven project
+// compiles and runs against the dependencies in the local repository.
+func TestTesterResolvesMavenDependencies(t *testing.T) {
+	needCommands(t, "javac", "java")
+	needJUnit(t)
+	work := t.TempDir()
+	writeFiles(t, work, map[string]string{"lib/com/acme/Greeter.java": "package com.acme;\n\npublic final class Greeter {\n    public static String hello() {\n        return \"hi\";\n    }\n}\n"})
+	classes := filepath.Join(work, "classes")
+	if out, err := exec.Command("javac", "-d", classes, filepath.Join(work, "lib", "com", "acme", "Greeter.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	repo := filepath.Join(work, "repo")
+	writeJar(t, filepath.Join(repo, "com", "acme", "greeter", "1.2", "greeter-1.2.jar"), classes)
+	project := filepath.Join(work, "project")
+	writeFiles(t, project, map[string]string{
+		"pom.xml": pom(`<groupId>com.me</groupId><artifactId>app</artifactId><version>1</version>
+			<dependencies><dependency><groupId>com.acme</groupId><artifactId>greeter</artifactId><version>1.2</version></dependency></dependencies>`),
+		"src/main/java/com/me/App.java":     "package com.me;\n\nimport com.acme.Greeter;\n\nfinal class App {\n    String greet() {\n        return Greeter.hello();\n    }\n}\n",
+		"src/test/java/com/me/AppTest.java": "package com.me;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass AppTest {\n    @Test\n    void greets() {\n        assertEquals(\"hi\", new App().greet());\n    }\n}\n",
+	})
+	t.Setenv("MAVEN_REPO_LOCAL", repo)
+	rep, err := NewTester(TesterOptions{}).Test(context.Background(), filepath.Join(project, "src", "test", "java", "com", "me", "AppTest.java"), nil, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() || rep.Passed != 1 {
+		t.Errorf("passed %d, build failed %v, failures %+v; output:\n%s", rep.Passed, rep.BuildFailed, rep.Failures, rep.Output)
 	}
 }
 
@@ -350,7 +380,7 @@ func TestMavenCacheLooksAgainForMissingArtifacts(t *testing.T) {
 	dir, repo := t.TempDir(), t.TempDir()
 	writeFiles(t, dir, map[string]string{"pom.xml": pom(`<groupId>g</groupId><artifactId>a</artifactId><version>1</version>
 		<dependencies><dependency><groupId>org.x</groupId><artifactId>lib</artifactId><version>1</version></dependency></dependencies>`)})
-	var c mavenCache
+	var c MavenCache
 	pomPath := filepath.Join(dir, "pom.xml")
 	cp, err := c.classpath(pomPath, repo)
 	if err != nil || len(cp.missing) != 1 {

@@ -1,6 +1,7 @@
 package java
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -46,6 +47,8 @@ type TesterOptions struct {
 	JUnitJar string
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
+	// Maven caches Maven projects' class paths; nil: the Tester's own.
+	Maven *MavenCache
 }
 
 // Tester runs JUnit 5 tests of Java projects and caches their reports. It
@@ -58,7 +61,7 @@ type Tester struct {
 	cache map[string]*testEntry
 	clock uint64
 
-	maven mavenCache
+	maven *MavenCache
 }
 
 var _ runner.Tester = (*Tester)(nil)
@@ -75,7 +78,7 @@ func NewTester(opts TesterOptions) *Tester {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Tester{opts: opts, logger: logger, cache: make(map[string]*testEntry)}
+	return &Tester{opts: opts, logger: logger, cache: make(map[string]*testEntry), maven: cmp.Or(opts.Maven, &MavenCache{})}
 }
 
 // testRun is one run of a project's tests in a copy of it.
@@ -148,19 +151,12 @@ func (t *Tester) Invalidate(dir string) {
 	}
 }
 
-// mavenJars returns the jars file's Maven project gets from the local
-// repository (see maven.go); none outside a Maven project.
-func (t *Tester) mavenJars(ctx context.Context, file string) []string {
-	pom := runner.FindUp(filepath.Dir(file), "pom.xml")
-	if pom == "" {
-		return nil
-	}
-	cp, err := t.maven.classpath(pom, localRepository())
-	if err != nil {
-		t.logger.DebugContext(ctx, "java: reading the Maven project", "pom", pom, "err", err)
-		return nil
-	}
-	return slices.Concat(cp.jars, cp.moduleJars)
+// classpath is what file's tests compile and run against, besides the
+// JUnit jar: the configured class path, then the Maven project's jars from
+// the local repository (its sibling modules' installed jars included).
+func (t *Tester) classpath(ctx context.Context, file string) []string {
+	mvn := t.maven.forFile(ctx, t.logger, file)
+	return slices.Concat(t.opts.Classpath, mvn.jars, mvn.moduleJars)
 }
 
 // prepare finds the tools and the project and copies the project.
@@ -195,7 +191,7 @@ func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]
 		return nil, nil, err
 	}
 	run := &testRun{
-		javac: paths[0], java: paths[1], jar: jar, classpath: slices.Concat(t.opts.Classpath, t.mavenJars(ctx, file)),
+		javac: paths[0], java: paths[1], jar: jar, classpath: t.classpath(ctx, file),
 		memory: t.opts.MemoryLimit, timeout: timeout, deadline: start.Add(timeout), logger: t.logger,
 		file: file, root: root, work: work, out: filepath.Join(work, workSubdir),
 	}
