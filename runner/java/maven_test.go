@@ -133,14 +133,7 @@ func TestMavenCacheReadsAChangedPom(t *testing.T) {
 func TestLintResolvesMavenDependencies(t *testing.T) {
 	needCommands(t, "javac")
 	work := t.TempDir()
-	// The dependency's jar, built here.
-	writeFiles(t, work, map[string]string{"lib/com/acme/Greeter.java": "package com.acme;\n\npublic final class Greeter {\n    public static String hello() {\n        return \"hi\";\n    }\n}\n"})
-	classes := filepath.Join(work, "classes")
-	if out, err := exec.Command("javac", "-d", classes, filepath.Join(work, "lib", "com", "acme", "Greeter.java")).CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-	repo := filepath.Join(work, "repo")
-	writeJar(t, filepath.Join(repo, "com", "acme", "greeter", "1.2", "greeter-1.2.jar"), classes)
+	repo := greeterRepo(t, work)
 
 	project := filepath.Join(work, "project")
 	writeFiles(t, project, map[string]string{
@@ -195,13 +188,7 @@ func TestTesterResolvesMavenDependencies(t *testing.T) {
 	needCommands(t, "javac", "java")
 	needJUnit(t)
 	work := t.TempDir()
-	writeFiles(t, work, map[string]string{"lib/com/acme/Greeter.java": "package com.acme;\n\npublic final class Greeter {\n    public static String hello() {\n        return \"hi\";\n    }\n}\n"})
-	classes := filepath.Join(work, "classes")
-	if out, err := exec.Command("javac", "-d", classes, filepath.Join(work, "lib", "com", "acme", "Greeter.java")).CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-	repo := filepath.Join(work, "repo")
-	writeJar(t, filepath.Join(repo, "com", "acme", "greeter", "1.2", "greeter-1.2.jar"), classes)
+	repo := greeterRepo(t, work)
 	project := filepath.Join(work, "project")
 	writeFiles(t, project, map[string]string{
 		"pom.xml": pom(`<groupId>com.me</groupId><artifactId>app</artifactId><version>1</version>
@@ -217,6 +204,21 @@ func TestTesterResolvesMavenDependencies(t *testing.T) {
 	if !rep.OK() || rep.Passed != 1 {
 		t.Errorf("passed %d, build failed %v, failures %+v; output:\n%s", rep.Passed, rep.BuildFailed, rep.Failures, rep.Output)
 	}
+}
+
+// greeterRepo builds, under work, a local Maven repository holding
+// com.acme:greeter:1.2, a jar with one class (com.acme.Greeter.hello()
+// returns "hi"), and returns the repository's path.
+func greeterRepo(t *testing.T, work string) string {
+	t.Helper()
+	writeFiles(t, work, map[string]string{"lib/com/acme/Greeter.java": "package com.acme;\n\npublic final class Greeter {\n    public static String hello() {\n        return \"hi\";\n    }\n}\n"})
+	classes := filepath.Join(work, "classes")
+	if out, err := exec.Command("javac", "-d", classes, filepath.Join(work, "lib", "com", "acme", "Greeter.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	repo := filepath.Join(work, "repo")
+	writeJar(t, filepath.Join(repo, "com", "acme", "greeter", "1.2", "greeter-1.2.jar"), classes)
+	return repo
 }
 
 // mustLintTree builds the temporary source tree Lint checks file in.
