@@ -24,6 +24,17 @@ func RecordedChecker(rec *Record) *Checker {
 	return &Checker{Linter: tools, Tester: tools, TestTimeout: time.Duration(rec.Settings.TestTimeoutMS) * time.Millisecond}
 }
 
+// recorded reports whether c only plays back recorded checks: it runs
+// nothing, so it needs no sandbox.
+func (c *Checker) recorded() bool {
+	if c == nil {
+		return false
+	}
+	_, lint := c.Linter.(recordedTools)
+	_, test := c.Tester.(recordedTools)
+	return lint && test
+}
+
 // recordedTools plays back recorded checks as a linter and a tester.
 type recordedTools struct {
 	file   string

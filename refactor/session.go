@@ -15,6 +15,7 @@ import (
 	"github.com/fixloop/fixloop/refactor/metrics"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // Options configure a session.
@@ -51,9 +52,21 @@ type deterministic interface{ Deterministic() bool }
 // Run runs a session on file, whose current text is original, and returns
 // its record. The user's file is never written: candidates are checked as
 // overlays. Run returns an error only when no session could start (the
-// baseline could not be checked); cancellation and provider failures end
-// the session with Record.Stop saying why.
+// baseline could not be checked, or a model's candidates would have to run
+// where no sandbox can confine them); cancellation and provider failures
+// end the session with Record.Stop saying why.
+//
+// Candidates run in runner/sandbox. Where it cannot confine them, a model's
+// session is refused with the reason and what to install, unless ctx comes
+// from sandbox.Unconfined (the user chose `sandbox: none`); the tools' own
+// fixes (a deterministic provider such as rules) still run, unconfined.
 func Run(ctx context.Context, file, original string, opts Options) (*Record, error) {
+	if err := sandbox.RequireConfinement(ctx); err != nil && !opts.Checker.recorded() {
+		if d, ok := opts.Provider.(deterministic); !ok || !d.Deterministic() {
+			return nil, fmt.Errorf("refusing to run the model's candidates for %s: %w", filepath.Base(file), err)
+		}
+		ctx = sandbox.Unconfined(ctx)
+	}
 	s, err := newSession(ctx, file, original, opts)
 	if err != nil {
 		return nil, err

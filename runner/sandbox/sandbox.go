@@ -4,11 +4,12 @@ package sandbox
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,15 +36,15 @@ const (
 type Limits struct {
 	// Time is the wall-clock limit; 0 means none.
 	Time time.Duration
-	// Memory caps the data segment in bytes (RLIMIT_DATA); 0 means none.
+	// Memory caps the command's memory in bytes; 0 means none. Where
+	// fixloop may make a memory cgroup, every page the command's processes
+	// use counts (shared and anonymous mappings and tmpfs files too), and
+	// the kernel kills them past the cap; the data segment is capped at the
+	// same size (RLIMIT_DATA), so that most allocations fail first in the
+	// program's own runtime. Elsewhere only RLIMIT_DATA applies.
 	Memory int64
-	// AllowNetwork keeps the network; by default it is cut where possible.
-	AllowNetwork bool
-	// AllowWrites keeps the rest of the file system writable; by default
-	// only the command's directory is, where possible.
-	AllowWrites bool
 	// Processes caps the processes and threads the command may have at
-	// once (a pids cgroup), where the platform allows; 0 means
+	// once (a pids cgroup), where the machine allows; 0 means
 	// DefaultProcesses, a negative value no cap. A fork bomb then fails to
 	// fork instead of filling the machine.
 	Processes int
@@ -55,11 +56,14 @@ const DefaultProcesses = 512
 
 // Cmd is one command to run.
 type Cmd struct {
-	// Dir is the working directory and the one writable place.
+	// Dir is the working directory and, confined, the one writable place
+	// besides a private /tmp and Writable.
 	Dir  string
 	Args []string
-	// Env is added to the environment fixloop runs in. Where the rest of
-	// the file system is read-only, TMPDIR is set to Dir unless Env sets it.
+	// Env is added to the environment the command gets: of fixloop's own
+	// environment only the variables AllowedEnv keeps, then HOME (an empty
+	// directory when confined) and TMPDIR (the private /tmp) unless Env
+	// sets them.
 	Env []string
 	// Stdin is the standard input; nil means none.
 	Stdin []byte
@@ -67,6 +71,16 @@ type Cmd struct {
 	// (0: DefaultOutputLimit).
 	OutputLimit int
 	Limits      Limits
+	// ReadOnly are host paths (files or directories) the confined command
+	// also sees, read-only, at the same place: the user's project beside
+	// its copy, a class path's jars.
+	ReadOnly []string
+	// Writable are host directories the confined command may also write:
+	// only for trusted tools that must (the Go build's cache).
+	Writable []string
+	// Files binds single host files read-only at another place in the
+	// sandbox: host path to sandbox path (a helper program).
+	Files map[string]string
 }
 
 // Result is how a command ended.
@@ -85,9 +99,12 @@ type Result struct {
 	// TimedOut is set when the time limit ended the command.
 	TimedOut bool
 	// MemoryExceeded is set when the command failed for lack of memory
-	// under the limit, or its peak resident set reached the limit.
+	// under the limit: the kernel killed it at its cgroup's cap, or its
+	// runtime said an allocation failed.
 	MemoryExceeded bool
-	// MaxRSS is the peak resident set in bytes.
+	// MaxRSS is the command's peak memory in bytes, read from its own
+	// memory cgroup (every page its processes used); 0 where fixloop may
+	// make no memory cgroup. It never counts fixloop's own memory.
 	MaxRSS int64
 	Wall   time.Duration
 }
@@ -99,31 +116,25 @@ func (r *Result) OK() bool {
 
 // Capabilities says what this machine lets the sandbox enforce.
 type Capabilities struct {
-	Rlimits   bool // time and memory rlimits (a POSIX shell)
-	Network   bool // network cut (new network namespace)
-	ReadOnly  bool // writes confined to the work directory (mount namespace)
-	Processes bool // process count capped (a writable pids cgroup)
-	// Loopback: with the network cut, the command still has its own
-	// loopback (ip brings it up).
-	Loopback bool
+	// Rlimits: time and memory rlimits (a POSIX shell).
+	Rlimits bool
+	// Bwrap is the path of bubblewrap, "" when it is not installed.
+	Bwrap string
+	// Confined: bubblewrap runs here (user namespaces are allowed), so a
+	// command gets its own file system view, pid, network and IPC
+	// namespaces and no capabilities.
+	Confined bool
+	// Processes: a pids cgroup caps processes and threads.
+	Processes bool
+	// Memory: a memory cgroup caps and measures all of a command's memory.
+	Memory bool
+	// Problem says why commands cannot be confined here, and what to
+	// install or change; "" when Confined.
+	Problem string
 
-	// tools are the programs the probe found and ran: confined runs use
-	// them by these paths, whatever PATH says later.
-	tools confineTools
-}
-
-// confineTools are the paths of the programs a confined run uses.
-type confineTools struct {
-	sh, unshare, mount, awk, sort, ip string
-}
-
-// lookTools finds the programs a confined run uses; a missing one is "".
-func lookTools() confineTools {
-	look := func(name string) string {
-		p, _ := exec.LookPath(name)
-		return p
-	}
-	return confineTools{sh: look("sh"), unshare: look("unshare"), mount: look("mount"), awk: look("awk"), sort: look("sort"), ip: look("ip")}
+	sh   string
+	view view
+	cg   cgroupSetup
 }
 
 // String describes the capabilities for `fixloop check --tools` and logs.
@@ -137,174 +148,187 @@ func (c Capabilities) String() string {
 		}
 	}
 	add(true, "wall-clock limit and process-group kill")
-	add(c.Rlimits, "memory rlimit")
-	add(c.Network, "no network")
-	if c.Network {
-		add(c.Loopback, "loopback inside (ip)")
+	add(c.Confined, "bubblewrap (own file system view, no network but loopback, own pid namespace, no capabilities)")
+	add(c.Processes, "process cap (pids cgroup)")
+	add(c.Memory, "memory cap counting every page (memory cgroup)")
+	if !c.Memory {
+		add(c.Rlimits, "data-segment rlimit (shared memory not counted)")
 	}
-	add(c.ReadOnly, "read-only outside the work directory")
-	add(c.Processes, "process count cap (pids cgroup)")
 	s := "enforced: " + strings.Join(have, ", ")
 	if len(lack) > 0 {
 		s += "; not available here: " + strings.Join(lack, ", ")
+	}
+	if c.Problem != "" {
+		s += "; " + c.Problem
 	}
 	return s
 }
 
 // Probe returns what the sandbox can enforce on this machine. It runs a
-// probe command the first time and remembers the answer (a fact about the
+// probe the first time and remembers the answer (a fact about the
 // machine, not state).
 func Probe() Capabilities { return probe() }
 
 var probe = sync.OnceValue(func() Capabilities {
-	c := Capabilities{tools: lookTools()}
-	if c.tools.sh == "" {
-		return c
-	}
-	c.Rlimits = true
+	c := Capabilities{}
+	c.sh, _ = exec.LookPath("sh")
+	c.Rlimits = c.sh != ""
 	if runtime.GOOS != "linux" {
+		c.Problem = "bubblewrap needs Linux; candidates run with time limits only"
 		return c
 	}
-	c.Processes = pidsRoot() != ""
-	if c.tools.unshare == "" || c.tools.mount == "" || c.tools.awk == "" || c.tools.sort == "" {
+	c.cg = findCgroups()
+	c.Processes, c.Memory = c.cg.pids(), c.cg.memory()
+	c.Bwrap = lookBwrap()
+	if c.Bwrap == "" {
+		c.Problem = "bubblewrap is not installed (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)"
 		return c
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	// The same steps a confined run takes, on a throwaway directory.
-	dir, err := os.MkdirTemp("", "fixloop-probe-")
-	if err != nil {
+	home, _ := os.UserHomeDir()
+	c.view = buildView(os.Environ(), home, goDirs())
+	if err := probeBwrap(c); err != nil {
+		c.Problem = "bubblewrap cannot run here: " + err.Error() +
+			" (user namespaces may be disabled: see sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone and kernel.apparmor_restrict_unprivileged_userns)"
 		return c
 	}
-	defer os.RemoveAll(dir)
-	args := append(unshareArgs(c.tools.unshare, true), c.tools.sh, "-c", confineScript(Limits{}, true, true, "", c.tools), "fixloop-sandbox", dir, "true")
-	if err := proc.Command(ctx, "", args[0], args[1:]...).Run(); err == nil {
-		c.Network, c.ReadOnly, c.Loopback = true, true, c.tools.ip != ""
-	}
+	c.Confined = true
 	return c
 })
 
-// unshareArgs starts a command in new user and mount namespaces, and in a
-// new network namespace when cutNetwork is set.
-func unshareArgs(unshare string, cutNetwork bool) []string {
-	args := []string{unshare, "--map-root-user", "--mount"}
-	if cutNetwork {
-		args = append(args, "--net")
+// lookBwrap finds bubblewrap on PATH or where Debian installs it.
+func lookBwrap() string {
+	if p, err := exec.LookPath("bwrap"); err == nil {
+		return p
 	}
-	return append(args, "--propagation", "private")
+	if _, err := os.Stat("/usr/bin/bwrap"); err == nil {
+		return "/usr/bin/bwrap"
+	}
+	return ""
 }
 
-// confineScript is the shell program a confined command runs through. It is
-// called as: sh -c SCRIPT fixloop-sandbox DIR ARGS..., sets the rlimits,
-// optionally makes every mount but DIR, /proc, /sys and /dev read-only,
-// then execs ARGS in DIR. DIR must be absolute and free of symlinks, as
-// /proc/self/mountinfo names it.
-//
-// The shell starts in DIR, but that working directory is the one on the
-// mount below the bind mount, which turns read-only with the rest: the
-// script changes into DIR again after binding it, so that relative paths
-// ("g++ -o prog", "javac -d .") land on the writable bind mount.
-func confineScript(l Limits, readOnly, cutNetwork bool, cgroup string, t confineTools) string {
-	var s strings.Builder
-	s.WriteString("W=\"$1\"; shift\nfail() { echo \"" + SetupErrorPrefix + "$1\" >&2; exit 125; }\n")
-	q := proc.ShellQuote
-	if cutNetwork && t.ip != "" {
-		// The new network namespace's loopback starts down: bring it up,
-		// so that a test may serve and dial 127.0.0.1 (httptest, a local
-		// server) while nothing outside is reachable.
-		fmt.Fprintf(&s, "%s link set lo up 2>/dev/null || true\n", q(t.ip))
+// probeBwrap runs `true` confined, as every command is, in a throwaway
+// directory.
+func probeBwrap(c Capabilities) error {
+	dir, err := os.MkdirTemp("", TempPattern("fixloop-probe-"))
+	if err != nil {
+		return err
 	}
-	if cgroup != "" {
-		fmt.Fprintf(&s, "echo $$ > %s/cgroup.procs || fail 'cannot join the process cgroup'\n", proc.ShellQuote(cgroup))
+	defer os.RemoveAll(dir)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
 	}
-	if l.Memory > 0 {
-		fmt.Fprintf(&s, "ulimit -d %d || fail 'cannot set the memory limit'\n", max(l.Memory/1024, 1))
-	}
-	if readOnly {
-		// /run holds the host's service sockets (docker.sock, the D-Bus
-		// buses): a read-only mount does not stop connect(), an empty
-		// tmpfs over it does.
-		fmt.Fprintf(&s, `case "$W" in /run|/run/*) ;; *) %[1]s -t tmpfs -o size=1m,mode=755 fixloop-run /run 2>/dev/null || true;; esac
-%[1]s --bind "$W" "$W" || fail 'cannot bind the work directory'
-%[2]s '{print $5}' /proc/self/mountinfo | %[3]s -u | while IFS= read -r m; do
-  m=$(printf '%%b' "$m")  # mountinfo writes a space as \040
-  case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$W") continue;; esac
-  %[1]s -o remount,bind,ro "$m" 2>/dev/null || true
-done
-cd "$W" || fail 'cannot enter the work directory'
-`, q(t.mount), q(t.awk), q(t.sort))
-	}
-	s.WriteString("exec \"$@\"\n")
-	return s.String()
-}
-
-// Confinement is how commands run in a directory are confined: Run
-// applies it, and a program that starts the command itself (go test -exec
-// starts each test binary) puts Prefix before the command's arguments and
-// Env into its environment.
-type Confinement struct {
-	// Prefix runs the command in new namespaces (where the machine allows)
-	// through the confining shell script; empty when nothing is confined.
-	Prefix []string
-	// Env is what the command's environment needs: TMPDIR in the work
-	// directory when the rest of the file system is read-only.
-	Env []string
-	cg  *pidsCgroup
-}
-
-// Confine prepares the confinement of commands run in dir (absolute, free
-// of symlinks, existing when they start) under l: the memory rlimit, no
-// network, read-only outside dir and the process cap, as far as Probe says
-// this machine allows. l.Time is not part of it: the caller enforces it.
-// Close releases what Confine made.
-func Confine(l Limits, dir string) (*Confinement, error) {
-	caps := Probe()
-	cutNetwork := caps.Network && !l.AllowNetwork
-	readOnly := caps.ReadOnly && !l.AllowWrites
-	c := &Confinement{}
-	if !(caps.Rlimits && (l.Memory > 0 || l.Time > 0)) && !cutNetwork && !readOnly {
-		return c, nil
-	}
-	if caps.Processes && l.Processes >= 0 {
-		cg, err := newPidsCgroup(cmp.Or(l.Processes, DefaultProcesses))
-		if err != nil {
-			return nil, err
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	args := append(bwrapArgs(c, &Cmd{Dir: dir}, dir, false), "true")
+	out, err := proc.Command(ctx, dir, args[0], args[1:]...).CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if msg == "" {
+			msg = err.Error()
 		}
-		c.cg = cg
+		return errors.New(msg)
 	}
-	c.Prefix = []string{caps.tools.sh, "-c", confineScript(l, readOnly, cutNetwork, c.cg.path(), caps.tools), "fixloop-sandbox", dir}
-	if cutNetwork || readOnly {
-		c.Prefix = append(unshareArgs(caps.tools.unshare, cutNetwork), c.Prefix...)
-	}
-	if readOnly {
-		// /tmp is read-only too: temporary files (compilers, go build,
-		// Python's tempfile, t.TempDir) go to the one writable place.
-		c.Env = []string{"TMPDIR=" + dir}
-	}
-	return c, nil
+	return nil
 }
 
-// Close kills what is left in the confinement's process cgroup and removes
-// it. A nil Confinement is fine.
-func (c *Confinement) Close() {
-	if c == nil {
-		return
+// bwrapArgs returns the bwrap command line, up to the command's own
+// arguments, that confines c running in dir: new user, pid, network, IPC,
+// UTS and cgroup namespaces (the network only with its own loopback), no
+// capabilities, a new session (no terminal to write into), death with its
+// parent, and a file system of read-only system and toolchain directories,
+// an empty home, a private /tmp and /dev/shm, a /proc of its own and a
+// minimal /dev, where only dir and c.Writable can be written.
+//
+// With status, bwrap writes its JSON status to fd 3.
+func bwrapArgs(caps Capabilities, c *Cmd, dir string, status bool) []string {
+	args := []string{caps.Bwrap}
+	if status {
+		args = append(args, "--json-status-fd", "3")
 	}
-	c.cg.killAll()
-	c.cg.remove()
+	args = append(args,
+		"--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
+		"--cap-drop", "ALL", "--hostname", "fixloop-sandbox",
+	)
+	args = append(args, caps.view.args...)
+	tmpSize := strconv.FormatInt(max(c.Limits.Memory, 256<<20), 10)
+	args = append(args,
+		"--proc", "/proc", "--dev", "/dev",
+		"--size", tmpSize, "--tmpfs", "/tmp",
+		"--size", tmpSize, "--tmpfs", "/dev/shm",
+	)
+	for _, p := range c.ReadOnly {
+		if p = cleanPath(p); p != "" && p != "/" && !under(p, caps.view.roots) {
+			args = append(args, "--ro-bind", p, p)
+		}
+	}
+	for _, host := range slices.Sorted(maps.Keys(c.Files)) {
+		args = append(args, "--ro-bind", host, c.Files[host])
+	}
+	for _, p := range append(slices.Clip(c.Writable), dir) {
+		if p = cleanPath(p); p != "" && p != "/" {
+			args = append(args, "--bind", p, p)
+		}
+	}
+	return append(args, "--chdir", dir, "--")
 }
 
-// SetupErrorPrefix starts the line the confining script prints when it
-// cannot set a limit up; it then exits 125. A wrapper of its own (go test
-// -exec's) uses it too, so that one reader finds both.
+// cleanPath returns p absolute and free of symlinks, or "" when it does
+// not exist.
+func cleanPath(p string) string {
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return real
+}
+
+// SetupErrorPrefix starts the line the sandbox's setup prints when it
+// cannot set a limit up; it then exits 125.
 const SetupErrorPrefix = "fixloop sandbox error: "
 
 // ErrNotFound is returned (wrapped) when the command's program is missing.
 var ErrNotFound = errors.New("program not found")
 
+// ErrNoSandbox is returned (wrapped) by RequireConfinement where commands
+// cannot be confined; its text says why and what to install.
+var ErrNoSandbox = errors.New("no sandbox for model-written code")
+
+type unconfinedKey struct{}
+
+// Unconfined returns a context under which Run does not use bubblewrap:
+// the user chose `sandbox: none`. Only the time, memory and process
+// limits apply then.
+func Unconfined(ctx context.Context) context.Context {
+	return context.WithValue(ctx, unconfinedKey{}, true)
+}
+
+// IsUnconfined reports whether ctx came from Unconfined.
+func IsUnconfined(ctx context.Context) bool {
+	v, _ := ctx.Value(unconfinedKey{}).(bool)
+	return v
+}
+
+// RequireConfinement returns nil when model-written code can be run here:
+// bubblewrap works, or the user chose `sandbox: none` (ctx from
+// Unconfined). Otherwise the error wraps ErrNoSandbox and says what to
+// install.
+func RequireConfinement(ctx context.Context) error {
+	if IsUnconfined(ctx) {
+		return nil
+	}
+	if caps := Probe(); !caps.Confined {
+		return fmt.Errorf("%w: %s; install it, or choose sandbox \"none\" in the editor's settings (fixloop.sandbox) or with --sandbox=none to run candidates without it", ErrNoSandbox, caps.Problem)
+	}
+	return nil
+}
+
 // Run runs c to completion under its limits. The error is non-nil only when
-// the command could not be run at all (missing program, no directory) or ctx
-// was done; everything the command did, including failing, is in Result.
+// the command could not be run at all (missing program, no directory, a
+// sandbox that could not be set up) or ctx was done; everything the
+// command did, including failing, is in Result.
 func Run(ctx context.Context, c Cmd) (*Result, error) {
 	if len(c.Args) == 0 {
 		return nil, errors.New("sandbox: no command")
@@ -317,20 +341,27 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A copy: the caller's Args stay as they were.
-	argv := append([]string{prog}, c.Args[1:]...)
-	env := c.Env
-	conf, err := Confine(c.Limits, dir)
+	caps := Probe()
+	confined := caps.Confined && !IsUnconfined(ctx)
+	cg, err := newRunCgroup(caps.cg, processCap(c.Limits.Processes), c.Limits.Memory)
 	if err != nil {
 		return nil, err
 	}
-	defer conf.Close()
-	argv = append(slices.Clip(conf.Prefix), argv...)
-	for _, kv := range conf.Env {
-		if k, _, _ := strings.Cut(kv, "="); !hasVar(env, k) {
-			env = append(slices.Clip(env), kv)
-		}
+	defer cg.remove()
+
+	// A copy: the caller's Args stay as they were.
+	argv := append([]string{prog}, c.Args[1:]...)
+	if confined {
+		argv = append(bwrapArgs(caps, &c, dir, true), argv...)
 	}
+	nproc := 0
+	if cg == nil || !caps.Processes {
+		nproc = userProcessCap(processCap(c.Limits.Processes))
+	}
+	if caps.sh != "" && (cg != nil || c.Limits.Memory > 0 || nproc > 0) {
+		argv = append([]string{caps.sh, "-c", limitScript(c.Limits, cg, nproc), "fixloop-sandbox"}, argv...)
+	}
+	env := runEnv(os.Environ(), c.Env, caps.view.home, confined, dir)
 
 	runCtx := ctx
 	var cancel context.CancelFunc
@@ -344,15 +375,40 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	}
 	stdout, stderr := proc.NewLimitedBuffer(limit), proc.NewLimitedBuffer(limit)
 	cmd := proc.Command(runCtx, dir, argv[0], argv[1:]...)
-	cmd.Env = append(CleanEnv(os.Environ()), env...)
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(c.Stdin)
 	}
+	var status *os.File
+	if confined {
+		// bwrap writes {"child-pid": N} here once the command starts: with
+		// none, the sandbox itself failed.
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		defer r.Close()
+		defer w.Close()
+		cmd.ExtraFiles = []*os.File{w}
+		status = r
+	}
 	start := time.Now()
-	err = cmd.Run()
+	err = cmd.Start()
+	if status != nil {
+		cmd.ExtraFiles[0].Close()
+	}
+	var started chan bool
+	if err == nil && status != nil {
+		started = make(chan bool, 1)
+		go func() { started <- childStarted(status) }()
+	}
+	if err == nil {
+		err = cmd.Wait()
+	}
 	wall := time.Since(start)
-	proc.KillGroup(cmd) // and conf.Close kills what left the group (setsid)
+	proc.KillGroup(cmd)
+	cg.killAll() // what left the group (setsid) or the namespace
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -370,23 +426,147 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			res.Signal = ws.Signal().String()
 		}
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			res.MaxRSS = maxRSSBytes(ru)
-		}
+	}
+	if confined && res.Signal == "" && res.ExitCode > 128 && res.ExitCode < 128+65 {
+		// bwrap exits 128+N when a signal N ended the command, as a shell
+		// does (a program that exits 139 itself reads as SIGSEGV too).
+		res.Signal, res.ExitCode = syscall.Signal(res.ExitCode-128).String(), -1
 	}
 	if runCtx.Err() != nil {
 		res.TimedOut = true
 	}
-	if len(conf.Prefix) > 0 && res.ExitCode == 125 {
+	if res.ExitCode == 125 {
 		if _, msg, ok := strings.Cut(res.Stderr, SetupErrorPrefix); ok {
 			return nil, fmt.Errorf("running %s in the sandbox: %s", c.Args[0], strings.TrimSpace(msg))
 		}
 	}
+	if started != nil && !<-started && !res.TimedOut {
+		return nil, fmt.Errorf("running %s in the sandbox: bubblewrap: %s", c.Args[0], strings.TrimSpace(lastLine(res.Stderr)))
+	}
+	res.MaxRSS = cg.peak()
 	if !res.TimedOut && c.Limits.Memory > 0 {
-		res.MemoryExceeded = res.MaxRSS >= c.Limits.Memory ||
-			(!res.OK() && OutOfMemory(res.Stderr+res.Stdout))
+		res.MemoryExceeded = cg.oomKilled() || (!res.OK() && OutOfMemory(res.Stderr+res.Stdout))
 	}
 	return res, nil
+}
+
+// childStarted reads bwrap's JSON status and reports whether it started
+// the command.
+func childStarted(r io.Reader) bool {
+	data, _ := io.ReadAll(io.LimitReader(r, 1<<16))
+	return bytes.Contains(data, []byte(`"child-pid"`))
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// processCap is the pids cap of a run: DefaultProcesses for 0, none for a
+// negative value.
+func processCap(n int) int {
+	switch {
+	case n == 0:
+		return DefaultProcesses
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// userProcessCap returns the RLIMIT_NPROC that lets a run start max more
+// processes and threads: the kernel counts every task of the real user,
+// so the user's tasks now are added. It is 0 (no rlimit) for root, whom
+// the kernel does not hold to it, and for no cap.
+func userProcessCap(max int) int {
+	uid := os.Getuid()
+	if uid == 0 || max <= 0 {
+		return 0
+	}
+	return max + userTasks(uid)
+}
+
+// userTasks counts the threads of uid's processes (Linux /proc).
+func userTasks(uid int) int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	want := strconv.Itoa(uid)
+	n := 0
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		if err != nil {
+			continue
+		}
+		var owner bool
+		threads := 1
+		for line := range strings.Lines(string(data)) {
+			if rest, ok := strings.CutPrefix(line, "Uid:"); ok {
+				f := strings.Fields(rest)
+				owner = len(f) > 0 && f[0] == want
+			}
+			if rest, ok := strings.CutPrefix(line, "Threads:"); ok {
+				threads, _ = strconv.Atoi(strings.TrimSpace(rest))
+			}
+		}
+		if owner {
+			n += threads
+		}
+	}
+	return n
+}
+
+// limitScript is the shell program a run starts through, outside the
+// sandbox and before any of the command's code: it joins the run's
+// cgroups, sets the data-segment rlimit, and execs the rest of its
+// arguments (bwrap, or the command itself).
+//
+// nproc > 0 sets RLIMIT_NPROC, the process cap where no pids cgroup can
+// be made.
+func limitScript(l Limits, cg *runCgroup, nproc int) string {
+	var s strings.Builder
+	s.WriteString("fail() { echo \"" + SetupErrorPrefix + "$1\" >&2; exit 125; }\n")
+	for _, f := range cg.procsFiles() {
+		fmt.Fprintf(&s, "echo $$ > %s || fail 'cannot join the cgroup'\n", proc.ShellQuote(f))
+	}
+	if l.Memory > 0 {
+		fmt.Fprintf(&s, "ulimit -d %d || fail 'cannot set the memory limit'\n", max(l.Memory/1024, 1))
+	}
+	if nproc > 0 {
+		// bash spells it -u, dash -p.
+		fmt.Fprintf(&s, "ulimit -u %[1]d 2>/dev/null || ulimit -p %[1]d || fail 'cannot set the process limit'\n", nproc)
+	}
+	s.WriteString("exec \"$@\"\n")
+	return s.String()
+}
+
+// runEnv is the environment of a run: the allowed part of fixloop's own,
+// HOME and TMPDIR, then the caller's.
+func runEnv(environ, extra []string, home string, confined bool, dir string) []string {
+	env := AllowedEnv(environ)
+	if confined {
+		if home == "" {
+			home = dir
+		}
+		env = append(env, "HOME="+home, "TMPDIR=/tmp")
+	} else {
+		if h, err := os.UserHomeDir(); err == nil {
+			env = append(env, "HOME="+h)
+		}
+	}
+	for _, kv := range extra {
+		k, _, _ := strings.Cut(kv, "=")
+		env = slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, k+"=") })
+		env = append(env, kv)
+	}
+	return env
 }
 
 // OutOfMemory reports whether a program's output says that an allocation
@@ -469,31 +649,4 @@ func (r *Result) ExitText() string {
 		return "killed by signal " + r.Signal
 	}
 	return "exit status " + strconv.Itoa(r.ExitCode)
-}
-
-// CleanEnv drops from fixloop's environment what a program under test must
-// not see: API keys, tokens, passwords and other secrets (the model's API
-// key above all), by the variable's name.
-func CleanEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if secretName(name) {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
-// secretName reports whether an environment variable's name says it holds
-// a secret.
-func secretName(name string) bool {
-	n := strings.ToUpper(name)
-	for _, w := range []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE_KEY"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
 }

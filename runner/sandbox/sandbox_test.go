@@ -11,12 +11,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/fixloop/fixloop/internal/proctest"
 )
 
 // helperEnv makes the test binary act as a small program run inside the
@@ -95,10 +92,11 @@ func needSh(t *testing.T) {
 func TestRunTimeLimitKillsProcessGroup(t *testing.T) {
 	needSh(t)
 	dir := t.TempDir()
+	marker := fmt.Sprintf("30.%09d", time.Now().UnixNano()%1e9)
 	start := time.Now()
 	res, err := Run(t.Context(), Cmd{
 		Dir:    dir,
-		Args:   []string{"sh", "-c", "sleep 30 & echo $! > bg.pid; sleep 30"},
+		Args:   []string{"sh", "-c", "sleep " + marker + " & setsid sleep " + marker + " & sleep 30"},
 		Limits: Limits{Time: 500 * time.Millisecond},
 	})
 	elapsed := time.Since(start)
@@ -117,15 +115,7 @@ func TestRunTimeLimitKillsProcessGroup(t *testing.T) {
 	if res.MemoryExceeded {
 		t.Error("MemoryExceeded set for a time-out")
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "bg.pid"))
-	if err != nil {
-		t.Fatalf("the command did not record its background child: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatalf("bad pid %q", b)
-	}
-	proctest.WaitGone(t, pid, 2*time.Second)
+	checkNothingLeft(t, "sleep "+marker, 0)
 }
 
 func TestRunMemoryLimit(t *testing.T) {
@@ -173,16 +163,29 @@ func TestRunMemoryLimit(t *testing.T) {
 	}
 }
 
+// needConfined skips the test where bubblewrap cannot run, except in CI,
+// which installs it: there the test fails.
+func needConfined(t *testing.T) {
+	t.Helper()
+	if c := Probe(); !c.Confined {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI must confine commands: %s", c)
+		}
+		t.Skipf("commands cannot be confined here (%s)", c)
+	}
+}
+
+// helperCmd is a Cmd that runs this test binary as the helper doing job;
+// the binary, in the host's /tmp, is shown read-only.
+func helperCmd(t *testing.T, job string) Cmd {
+	args, env := helper(t, job)
+	return Cmd{Dir: t.TempDir(), Args: args, Env: env, ReadOnly: []string{args[0]}, Limits: Limits{Time: 10 * time.Second}}
+}
+
 // TestRunLoopback: with the network cut, the command's own loopback works.
 func TestRunLoopback(t *testing.T) {
-	if !Probe().Network {
-		t.Skipf("the network cannot be cut here (%s)", Probe())
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("no ip command (Debian iproute2; CI installs it) to bring the loopback up")
-	}
-	args, env := helper(t, "loopback:")
-	res, err := Run(t.Context(), Cmd{Dir: t.TempDir(), Args: args, Env: env, Limits: Limits{Time: 10 * time.Second}})
+	needConfined(t)
+	res, err := Run(t.Context(), helperCmd(t, "loopback:"))
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -191,51 +194,52 @@ func TestRunLoopback(t *testing.T) {
 	}
 }
 
-// TestRunHidesHostSockets: the host's service sockets under /run (docker,
-// D-Bus) cannot be reached from inside.
+// TestRunHidesHostSockets: the host's unix sockets, under /run or in any
+// other directory, cannot be reached from inside; unconfined they can.
 func TestRunHidesHostSockets(t *testing.T) {
-	if !Probe().ReadOnly {
-		t.Skipf("writes cannot be confined here (%s)", Probe())
-	}
-	dir, err := os.MkdirTemp("/run", "fixloop-test-")
-	if err != nil {
-		t.Skipf("cannot make a socket under /run: %v", err)
-	}
-	defer os.RemoveAll(dir)
-	sock := filepath.Join(dir, "service.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Skipf("cannot listen on %s: %v", sock, err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			_ = c.Close()
-		}
-	}()
-	for _, allow := range []bool{false, true} {
-		args, env := helper(t, "unix:"+sock)
-		res, err := Run(t.Context(), Cmd{Dir: t.TempDir(), Args: args, Env: env, Limits: Limits{Time: 10 * time.Second, AllowWrites: allow}})
+	needConfined(t)
+	for _, parent := range []string{"/run", ""} {
+		dir, err := os.MkdirTemp(parent, "fixloop-test-")
 		if err != nil {
-			t.Fatalf("Run: %v", err)
+			t.Fatalf("cannot make a socket directory: %v", err)
 		}
-		if res.OK() != allow {
-			t.Errorf("AllowWrites %v: reaching %s: OK = %v (%s, stderr %q)", allow, sock, res.OK(), res.ExitText(), tail(res.Stderr))
+		defer os.RemoveAll(dir)
+		sock := filepath.Join(dir, "service.sock")
+		ln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatalf("cannot listen on %s: %v", sock, err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				_ = c.Close()
+			}
+		}()
+		for _, confined := range []bool{true, false} {
+			ctx := t.Context()
+			if !confined {
+				ctx = Unconfined(ctx)
+			}
+			res, err := Run(ctx, helperCmd(t, "unix:"+sock))
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.OK() == confined {
+				t.Errorf("confined %v: reaching %s: OK = %v (%s, stderr %q)", confined, sock, res.OK(), res.ExitText(), tail(res.Stderr))
+			}
 		}
 	}
 }
 
 func TestRunNetwork(t *testing.T) {
-	if !Probe().Network {
-		t.Skipf("the network cannot be cut here (%s)", Probe())
-	}
+	needConfined(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Skipf("cannot listen on the loopback: %v", err)
+		t.Fatalf("cannot listen on the loopback: %v", err)
 	}
 	defer ln.Close()
 	go func() {
@@ -247,57 +251,47 @@ func TestRunNetwork(t *testing.T) {
 			_ = c.Close()
 		}
 	}()
-	tests := []struct {
-		name  string
-		allow bool
-		ok    bool
-	}{
-		{"cut by default", false, false},
-		{"kept with AllowNetwork", true, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			args, env := helper(t, "connect:"+ln.Addr().String())
-			res, err := Run(t.Context(), Cmd{
-				Dir: t.TempDir(), Args: args, Env: env,
-				Limits: Limits{Time: 10 * time.Second, AllowNetwork: tt.allow},
-			})
-			if err != nil {
-				t.Fatalf("Run: %v", err)
-			}
-			if res.OK() != tt.ok {
-				t.Errorf("connecting to the host's listener: OK = %v, want %v (%s, stderr %q)",
-					res.OK(), tt.ok, res.ExitText(), tail(res.Stderr))
-			}
-		})
+	for _, confined := range []bool{true, false} {
+		ctx := t.Context()
+		if !confined {
+			ctx = Unconfined(ctx)
+		}
+		res, err := Run(ctx, helperCmd(t, "connect:"+ln.Addr().String()))
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if res.OK() == confined {
+			t.Errorf("confined %v: connecting to the host's listener: OK = %v (%s, stderr %q)",
+				confined, res.OK(), res.ExitText(), tail(res.Stderr))
+		}
 	}
 }
 
 func TestRunReadOnlyOutsideDir(t *testing.T) {
-	if !Probe().ReadOnly {
-		t.Skipf("writes cannot be confined here (%s)", Probe())
-	}
+	needConfined(t)
 	tests := []struct {
-		name        string
-		script      string // $1 is a directory outside Dir
-		allowWrites bool
-		ok          bool
-		wantFile    string // relative to Dir, or "OUT/..." for outside
+		name     string
+		script   string // $1 is a directory outside Dir, shown read-only
+		ok       bool
+		wantFile string // relative to Dir
 	}{
-		{"outside is read-only", `echo x > "$1/f"`, false, false, ""},
-		{"outside writable with AllowWrites", `echo x > "$1/f"`, true, true, "OUT/f"},
-		{"relative path in Dir", `echo x > made.txt`, false, true, "made.txt"},
-		{"absolute path in Dir", `echo x > "$PWD/abs.txt"`, false, true, "abs.txt"},
-		{"subdirectory of Dir", `mkdir -p sub && echo x > sub/f`, false, true, "sub/f"},
-		{"TMPDIR is writable", `echo x > "$TMPDIR/tmp.txt"`, false, true, "tmp.txt"},
+		{"outside is read-only", `echo x > "$1/f"`, false, ""},
+		{"outside not shown is absent", `test ! -e "$2"`, true, ""},
+		{"remount fails", `mount -o remount,rw,bind "$1"`, false, ""},
+		{"relative path in Dir", `echo x > made.txt`, true, "made.txt"},
+		{"absolute path in Dir", `echo x > "$PWD/abs.txt"`, true, "abs.txt"},
+		{"subdirectory of Dir", `mkdir -p sub && echo x > sub/f`, true, "sub/f"},
+		{"TMPDIR is writable", `echo x > "$TMPDIR/tmp.txt" && cat "$TMPDIR/tmp.txt" > got.txt`, true, "got.txt"},
+		{"HOME is empty", `test -z "$(ls -A "$HOME" | grep -v -e go -e .pyenv -e .m2 -e .local -e .cargo -e .rustup)" && echo x > home.txt`, true, "home.txt"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir, outside := t.TempDir(), t.TempDir()
+			dir, outside, hidden := t.TempDir(), t.TempDir(), t.TempDir()
 			res, err := Run(t.Context(), Cmd{
-				Dir:    dir,
-				Args:   []string{"sh", "-c", tt.script, "sh", outside},
-				Limits: Limits{Time: 10 * time.Second, AllowWrites: tt.allowWrites},
+				Dir:      dir,
+				Args:     []string{"sh", "-c", tt.script, "sh", outside, hidden},
+				ReadOnly: []string{outside},
+				Limits:   Limits{Time: 10 * time.Second},
 			})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
@@ -305,17 +299,11 @@ func TestRunReadOnlyOutsideDir(t *testing.T) {
 			if res.OK() != tt.ok {
 				t.Errorf("OK = %v, want %v (%s, stderr %q)", res.OK(), tt.ok, res.ExitText(), res.Stderr)
 			}
-			if !tt.allowWrites {
-				if _, err := os.Stat(filepath.Join(outside, "f")); err == nil {
-					t.Error("the command wrote outside its directory")
-				}
+			if _, err := os.Stat(filepath.Join(outside, "f")); err == nil {
+				t.Error("the command wrote outside its directory")
 			}
 			if tt.wantFile != "" {
-				path := filepath.Join(dir, tt.wantFile)
-				if rest, ok := strings.CutPrefix(tt.wantFile, "OUT/"); ok {
-					path = filepath.Join(outside, rest)
-				}
-				if b, err := os.ReadFile(path); err != nil || string(b) != "x\n" {
+				if b, err := os.ReadFile(filepath.Join(dir, tt.wantFile)); err != nil || string(b) != "x\n" {
 					t.Errorf("%s = %q, %v; want \"x\\n\"", tt.wantFile, b, err)
 				}
 			}
@@ -413,12 +401,9 @@ func TestRunExitCodeAndSignal(t *testing.T) {
 
 func TestRunUnconfined(t *testing.T) {
 	needSh(t)
-	// No limits, network and writes allowed: the command runs directly.
+	// sandbox: none: the command runs directly, in its directory.
 	dir := t.TempDir()
-	res, err := Run(t.Context(), Cmd{
-		Dir: dir, Args: []string{"sh", "-c", "pwd; exit 4"},
-		Limits: Limits{AllowNetwork: true, AllowWrites: true},
-	})
+	res, err := Run(Unconfined(t.Context()), Cmd{Dir: dir, Args: []string{"sh", "-c", "pwd; exit 4"}})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -434,17 +419,19 @@ func TestRunUnconfined(t *testing.T) {
 
 func TestRunProgramInDir(t *testing.T) {
 	needSh(t)
-	for _, limits := range []Limits{
-		{Time: 10 * time.Second},
-		{AllowNetwork: true, AllowWrites: true},
-	} {
-		t.Run(fmt.Sprintf("%+v", limits), func(t *testing.T) {
+	for _, confined := range []bool{true, false} {
+		t.Run(fmt.Sprintf("confined %v", confined), func(t *testing.T) {
+			ctx := t.Context()
+			if !confined {
+				ctx = Unconfined(ctx)
+			}
+			limits := Limits{Time: 10 * time.Second}
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "prog"), []byte("#!/bin/sh\necho from prog\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			args := []string{"./prog"}
-			res, err := Run(t.Context(), Cmd{Dir: dir, Args: args, Limits: limits})
+			res, err := Run(ctx, Cmd{Dir: dir, Args: args, Limits: limits})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -536,14 +523,10 @@ func TestCapabilitiesString(t *testing.T) {
 		caps Capabilities
 		want string
 	}{
-		{Capabilities{Rlimits: true, Network: true, ReadOnly: true, Processes: true, Loopback: true},
-			"enforced: wall-clock limit and process-group kill, memory rlimit, no network, loopback inside (ip), read-only outside the work directory, process count cap (pids cgroup)"},
-		{Capabilities{Rlimits: true, Network: true, ReadOnly: true, Processes: true},
-			"enforced: wall-clock limit and process-group kill, memory rlimit, no network, read-only outside the work directory, process count cap (pids cgroup); not available here: loopback inside (ip)"},
-		{Capabilities{Rlimits: true},
-			"enforced: wall-clock limit and process-group kill, memory rlimit; not available here: no network, read-only outside the work directory, process count cap (pids cgroup)"},
-		{Capabilities{},
-			"enforced: wall-clock limit and process-group kill; not available here: memory rlimit, no network, read-only outside the work directory, process count cap (pids cgroup)"},
+		{Capabilities{Rlimits: true, Confined: true, Processes: true, Memory: true},
+			"enforced: wall-clock limit and process-group kill, bubblewrap (own file system view, no network but loopback, own pid namespace, no capabilities), process cap (pids cgroup), memory cap counting every page (memory cgroup)"},
+		{Capabilities{Rlimits: true, Problem: "bubblewrap is not installed (apt install bubblewrap)"},
+			"enforced: wall-clock limit and process-group kill, data-segment rlimit (shared memory not counted); not available here: bubblewrap (own file system view, no network but loopback, own pid namespace, no capabilities), process cap (pids cgroup), memory cap counting every page (memory cgroup); bubblewrap is not installed (apt install bubblewrap)"},
 	}
 	for _, tt := range tests {
 		if got := tt.caps.String(); got != tt.want {
@@ -553,22 +536,25 @@ func TestCapabilitiesString(t *testing.T) {
 }
 
 // TestProbeMatchesTheMachine: what Probe reports agrees with what this
-// machine has: a shell for the rlimits, a writable pids cgroup for the cap,
-// and unshare for the namespaces.
+// machine has: a shell for the rlimits, bubblewrap for confinement, a
+// pids cgroup for the cap.
 func TestProbeMatchesTheMachine(t *testing.T) {
 	c := Probe()
 	_, shErr := exec.LookPath("sh")
 	if c.Rlimits != (shErr == nil) {
 		t.Errorf("Rlimits = %v, but a shell is on PATH: %v", c.Rlimits, shErr == nil)
 	}
-	if c.Processes != (pidsRoot() != "") {
-		t.Errorf("Processes = %v, but a pids cgroup root is %q", c.Processes, pidsRoot())
+	if c.Processes != (pidsBase() != "") {
+		t.Errorf("Processes = %v, but a pids cgroup base is %q", c.Processes, pidsBase())
 	}
-	if _, err := exec.LookPath("unshare"); err != nil && (c.Network || c.ReadOnly) {
-		t.Errorf("%+v: namespaces without unshare", c)
+	if c.Confined && c.Bwrap == "" {
+		t.Errorf("%+v: confined without bubblewrap", c)
 	}
-	if c.Network != c.ReadOnly {
-		t.Errorf("%+v: the network and the read-only mounts come from one unshare run", c)
+	if c.Confined == (c.Problem != "") {
+		t.Errorf("Confined = %v with problem %q", c.Confined, c.Problem)
+	}
+	if os.Getenv("CI") == "true" && !(c.Confined && c.Processes && c.Memory) {
+		t.Errorf("CI (root, bubblewrap installed) must confine, cap processes and memory: %s", c)
 	}
 	t.Log(c)
 }

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,16 +86,36 @@ func TestWorkdirSkipsVirtualenvsAndCleansReadOnlyDirs(t *testing.T) {
 	}
 }
 
-// TestRunHidesSecrets: programs under test do not see API keys and tokens.
+// TestRunHidesSecrets: programs under test get fixloop's environment by
+// allow-list: no API key, whatever its variable's name, no token, nothing
+// of the user's own.
 func TestRunHidesSecrets(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-secret-123")
 	t.Setenv("GITHUB_TOKEN", "ghp-secret")
-	t.Setenv("FIXLOOP_PLAIN", "visible")
-	res, err := Run(t.Context(), Cmd{Dir: t.TempDir(), Args: []string{"sh", "-c", "env"}, Limits: Limits{Time: 10 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
+	t.Setenv("LLM_KEY", "llm-secret")
+	t.Setenv("FIXLOOP_PLAIN", "not-for-candidates")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	for _, confined := range []bool{true, false} {
+		ctx := t.Context()
+		if !confined {
+			ctx = Unconfined(ctx)
+		}
+		res, err := Run(ctx, Cmd{Dir: t.TempDir(), Args: []string{"sh", "-c", "env"}, Limits: Limits{Time: 10 * time.Second}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Stdout, "secret") || strings.Contains(res.Stdout, "not-for-candidates") || !strings.Contains(res.Stdout, "GOFLAGS=-mod=mod") {
+			t.Errorf("confined %v: environment seen by the program:\n%s", confined, res.Stdout)
+		}
 	}
-	if strings.Contains(res.Stdout, "secret") || !strings.Contains(res.Stdout, "FIXLOOP_PLAIN=visible") {
-		t.Errorf("environment seen by the program:\n%s", res.Stdout)
+}
+
+func TestAllowedEnv(t *testing.T) {
+	env := []string{"PATH=/bin", "HOME=/root", "LLM_KEY=x", "OPENAI_API_KEY=x", "GOFLAGS=-x", "LC_ALL=C",
+		"CGO_ENABLED=0", "SSH_AUTH_SOCK=/tmp/s", "AWS_SECRET_ACCESS_KEY=x", "GOPROXY_AUTH_TOKEN=x", "DISPLAY=:0", "JAVA_HOME=/j"}
+	got := AllowedEnv(env)
+	want := []string{"PATH=/bin", "GOFLAGS=-x", "LC_ALL=C", "CGO_ENABLED=0", "JAVA_HOME=/j"}
+	if !slices.Equal(got, want) {
+		t.Errorf("AllowedEnv = %q, want %q", got, want)
 	}
 }

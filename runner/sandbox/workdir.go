@@ -31,20 +31,30 @@ func Workdir(ctx context.Context, src string, overlay map[string][]byte) (string
 	if err != nil {
 		return "", nil, fmt.Errorf("copying %s: %w", src, err)
 	}
-	dst, err := os.MkdirTemp("", "fixloop-run-")
+	dst, err := os.MkdirTemp("", TempPattern("fixloop-run-"))
 	if err != nil {
 		return "", nil, fmt.Errorf("making a work directory: %w", err)
 	}
 	cleanup := func() { removeAll(dst) }
-	if err := copyTree(ctx, src, dst); err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	if err := applyOverlay(dst, src, overlay); err != nil {
+	if err := CopyInto(ctx, src, dst, overlay); err != nil {
 		cleanup()
 		return "", nil, err
 	}
 	return dst, cleanup, nil
+}
+
+// CopyInto copies the tree under src into dst, an existing empty
+// directory, as Workdir does: version-control and cache directories left
+// out, then overlay (absolute paths under src to their text) applied.
+func CopyInto(ctx context.Context, src, dst string, overlay map[string][]byte) error {
+	src, err := filepath.Abs(src)
+	if err != nil {
+		return fmt.Errorf("copying %s: %w", src, err)
+	}
+	if err := copyTree(ctx, src, dst); err != nil {
+		return err
+	}
+	return applyOverlay(dst, src, overlay)
 }
 
 // applyOverlay writes the overlay's texts for files under src into the copy

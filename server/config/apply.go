@@ -119,8 +119,27 @@ func (a *applier) root(cfg *Config, v *value) {
 			}
 		case "judge":
 			a.judge(&cfg.Judge, val, path)
+		case "sandbox":
+			if m, ok := a.sandboxMode(val, path); ok {
+				cfg.Sandbox = m
+			}
 		}
 	})
+}
+
+// sandboxMode reads "sandbox". A repository's file cannot choose it: a
+// repository that turned the sandbox off would run its candidates'
+// code unconfined on the user's machine.
+func (a *applier) sandboxMode(v *value, path string) (SandboxMode, bool) {
+	if !a.trusted(v, path) {
+		return "", false
+	}
+	switch m := SandboxMode(v.text); {
+	case v.kind == kindString && (m == SandboxBubblewrap || m == SandboxNone):
+		return m, true
+	}
+	a.problemf(v.line, v.col, path, "%s is not one of %s, %s", v.show(), SandboxBubblewrap, SandboxNone)
+	return "", false
 }
 
 // tests applies the keys under "tests".

@@ -54,7 +54,21 @@ type Config struct {
 	// Judge configures judge-style test cases: a program reads each case's
 	// input and its output is compared with the expected one (key "judge").
 	Judge Judge
+	// Sandbox says how model-written candidates run (key "sandbox"): in
+	// bubblewrap (the default; sessions refuse to run candidates where it
+	// cannot run) or, chosen by the user, with no sandbox. Never from the
+	// repository's file.
+	Sandbox SandboxMode
 }
+
+// SandboxMode says how candidates run.
+type SandboxMode string
+
+// Sandbox modes.
+const (
+	SandboxBubblewrap SandboxMode = "bubblewrap" // confined; no candidates where it cannot run
+	SandboxNone       SandboxMode = "none"       // run candidates with time, memory and process limits only
+)
 
 // Tests configures test runs.
 type Tests struct {
@@ -91,6 +105,7 @@ func Default() Config {
 		MaxFileSize: DefaultMaxFileSize,
 	}
 	c.Model, c.Rounds, c.ApplyMode = defaultSession()
+	c.Sandbox = SandboxBubblewrap
 	c.Store.Mode = "full"
 	c.Java.Checkstyle = CheckstyleSun
 	c.Judge = Judge{

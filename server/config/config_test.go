@@ -32,6 +32,7 @@ func TestDefault(t *testing.T) {
 		Java:        Java{Checkstyle: "sun"},
 		Judge: Judge{Dir: "tests", TimeLimit: 10 * time.Second, MemoryLimit: 1 << 30,
 			Compare: "whitespace", Mode: "auto"},
+		Sandbox: SandboxBubblewrap,
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
@@ -83,6 +84,7 @@ store:
 		Store:     Store{Mode: "metrics"},
 		Java:      Java{Checkstyle: "sun"},
 		Judge:     Default().Judge,
+		Sandbox:   SandboxBubblewrap,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -184,7 +186,7 @@ func TestLoadFileMistakes(t *testing.T) {
 		{"duplicate key", "debounce: 1s\ntests: {}\ndebounce: 2s\n", 3, 1, "debounce",
 			[]string{"key appears more than once (first at line 1)"}},
 		{"list instead of map", "- debounce: 1s\n- tests: {}\n", 1, 1, "",
-			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, store, python, cpp, java, linters, judge, not a list"}},
+			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, not a list"}},
 		{"scalar instead of map", "debounce\n", 1, 1, "",
 			[]string{"the settings must be a map", "not a string"}},
 		{"two documents", "debounce: 1s\n---\ndebounce: 2s\n", 2, 1, "",
@@ -390,6 +392,8 @@ func TestSessionSettingMistakes(t *testing.T) {
 		{"the file may not redirect the key", "model:\n  baseUrl: https://elsewhere/v1\n", "model.baseUrl: cannot be set in .fixloop.yaml"},
 		{"the file may not choose the key variable", "model:\n  apiKeyEnv: GITHUB_TOKEN\n", "model.apiKeyEnv: cannot be set in .fixloop.yaml"},
 		{"the file may not choose the store", "store:\n  dsn: postgres://x@y/z\n", "store.dsn: cannot be set in .fixloop.yaml"},
+		{"the file may not turn the sandbox off", "sandbox: none\n", "sandbox: cannot be set in .fixloop.yaml"},
+		{"sandbox mode", "sandbox: docker\n", "cannot be set in .fixloop.yaml"},
 		{"temperature out of range", "model:\n  temperature: 3\n", "not a number from 0 to 2"},
 		{"rounds zero", "rounds:\n  repair: 0\n", "not a whole number from 1 to 50"},
 		{"apply mode", "applyMode: maybe\n", "is not one of apply, ask"},
@@ -415,6 +419,12 @@ func TestEditorSettingsMayChooseEndpointAndStore(t *testing.T) {
 	}
 	if got.Model.BaseURL != "http://127.0.0.1:8080/v1" || got.Model.APIKeyEnv != "MY_KEY" || got.Store.DSN != "postgres://team@db/fixloop" {
 		t.Errorf("got %+v", got)
+	}
+	if got, ps := ApplySettings(Default(), []byte(`{"sandbox": "none"}`), "settings"); ps != nil || got.Sandbox != SandboxNone {
+		t.Errorf("sandbox none from the editor: %v, %v", got.Sandbox, ps)
+	}
+	if _, ps := ApplySettings(Default(), []byte(`{"sandbox": "off"}`), "settings"); len(ps) != 1 || !strings.Contains(ps[0].String(), "is not one of bubblewrap, none") {
+		t.Errorf("a bad sandbox mode: %v", ps)
 	}
 	if _, ps := ApplySettings(Default(), []byte(`{"model": {"apiKeyEnv": "sk-123"}}`), "settings"); len(ps) != 1 || !strings.Contains(ps[0].String(), "not an environment variable name") {
 		t.Errorf("a key in place of its variable: %v", ps)

@@ -5,7 +5,7 @@ import "strings"
 // Keys allowed at each level, in the order they are shown to users.
 func rootKeys() []string {
 	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "model", "rounds", "applyMode", "store",
-		"python", "cpp", "java", "linters", "judge"}
+		"python", "cpp", "java", "linters", "judge", "sandbox"}
 }
 func testsKeys() []string       { return []string{"mode", "timeout"} }
 func staticcheckKeys() []string { return []string{"checks"} }

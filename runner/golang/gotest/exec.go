@@ -25,7 +25,7 @@ const outputLimit = 64 << 10
 // cancelled; a run killed at req.timeout yields a report with TimedOut set.
 func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport, error) {
 	start := time.Now()
-	tmp, err := os.MkdirTemp("", "fixloop-gotest-")
+	tmp, err := os.MkdirTemp("", sandbox.TempPattern("fixloop-gotest-"))
 	if err != nil {
 		return nil, fmt.Errorf("creating overlay directory: %w", err)
 	}
@@ -39,56 +39,28 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 		return nil, err
 	}
 
-	runCtx, cancel := context.WithTimeout(ctx, req.timeout)
-	defer cancel()
-	args := []string{"test", "-json", "-vet=off", "-count=1"}
-	if overlayFile != "" {
-		args = append(args, "-overlay="+overlayFile)
-	}
-	var env []string // nil: fixloop's own
-	if req.sandbox.enabled() {
-		wrapper, conf, err := writeSandbox(tmp, req, reverse)
+	out := proc.NewLimitedBuffer(outputLimit)
+	stderr := proc.NewLimitedBuffer(outputLimit)
+	col := newCollector(req, resolver(req.dir, tmp, reverse), out)
+	var waitErr error
+	var timedOut bool
+	if req.sandbox.Isolate {
+		timedOut, err = r.executeConfined(ctx, req, tmp, overlayFile, col)
+		if err != nil && ctx.Err() == nil {
+			return nil, err
+		}
+		_, _ = stderr.Write([]byte(col.build.String()))
+	} else {
+		waitErr, timedOut, err = r.executeInPlace(ctx, req, tmp, overlayFile, col, stderr)
 		if err != nil {
 			return nil, err
 		}
-		defer conf.Close()
-		args = append(args, "-exec="+wrapper)
-		// The test binary inherits go test's environment: no secrets.
-		env = sandbox.CleanEnv(os.Environ())
-	}
-	args = append(args, ".")
-	cmd := proc.Command(runCtx, req.dir, "go", args...)
-	cmd.Env = env
-
-	out := proc.NewLimitedBuffer(outputLimit)
-	stderr := proc.NewLimitedBuffer(outputLimit)
-	cmd.Stderr = io.MultiWriter(stderr, out)
-	pr, pw := io.Pipe()
-	cmd.Stdout = pw
-	col := newCollector(req, resolver(req.dir, tmp, reverse), out)
-	parsed := make(chan error, 1)
-	go func() { parsed <- col.consume(pr) }()
-
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		<-parsed
-		return nil, fmt.Errorf("starting go test in %s: %w", req.dir, err)
-	}
-	r.runs.Add(1)
-	r.logger.DebugContext(ctx, "go test: started", "dir", req.dir, "pid", cmd.Process.Pid, "overlay", len(req.overlay),
-		"memory_limit", req.sandbox.MemoryLimit, "isolate", req.sandbox.Isolate)
-	waitErr := cmd.Wait()
-	proc.KillGroup(cmd) // children a test started and left behind die with it
-	pw.Close()
-	if err := <-parsed; err != nil {
-		r.logger.WarnContext(ctx, "go test: reading output", "dir", req.dir, "err", err)
 	}
 
 	if err := ctx.Err(); err != nil {
 		r.logger.DebugContext(ctx, "go test: cancelled", "dir", req.dir, "after", elapsed(start))
 		return nil, err
 	}
-	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded)
 	if col.sandboxErr != "" && len(col.order) == 0 && !timedOut {
 		// The wrapper could not set up the sandbox, so no test ran: that
 		// says nothing about the code.
@@ -109,11 +81,59 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 	}
 
 	rep := col.report(timedOut, stderr.String())
+	if col.memoryKilled && !rep.TimedOut {
+		note := fmt.Sprintf("out of memory: the test binary exceeded the sandbox's memory limit of %s (killed at its memory cgroup's cap)", formatBytes(req.sandbox.MemoryLimit))
+		rep.Output = note + "\n" + rep.Output
+		if rep.Failed == 0 {
+			rep.Failed, rep.Total = 1, rep.Total+1
+			rep.Failures = append(rep.Failures, runner.TestFailure{Test: col.pkg, Message: note})
+		}
+	}
 	rep.Duration = time.Since(start)
 	r.logger.DebugContext(ctx, "go test: done", "dir", req.dir, "duration", elapsed(start),
 		"passed", rep.Passed, "failed", rep.Failed, "skipped", rep.Skipped,
 		"build_failed", rep.BuildFailed, "timed_out", rep.TimedOut)
 	return rep, nil
+}
+
+// executeInPlace runs go test -json in the package directory, the test
+// binary under the memory cap only when the sandbox has one.
+func (r *Runner) executeInPlace(ctx context.Context, req *request, tmp, overlayFile string, col *collector, stderr *proc.LimitedBuffer) (waitErr error, timedOut bool, err error) {
+	runCtx, cancel := context.WithTimeout(ctx, req.timeout)
+	defer cancel()
+	args := []string{"test", "-json", "-vet=off", "-count=1"}
+	if overlayFile != "" {
+		args = append(args, "-overlay="+overlayFile)
+	}
+	if req.sandbox.MemoryLimit > 0 {
+		wrapper, err := writeMemoryWrapper(tmp, req.sandbox.MemoryLimit)
+		if err != nil {
+			return nil, false, err
+		}
+		args = append(args, "-exec="+wrapper)
+	}
+	args = append(args, ".")
+	cmd := proc.Command(runCtx, req.dir, "go", args...)
+	cmd.Stderr = io.MultiWriter(stderr, col.out)
+	pr, pw := io.Pipe()
+	cmd.Stdout = pw
+	parsed := make(chan error, 1)
+	go func() { parsed <- col.consume(pr) }()
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		<-parsed
+		return nil, false, fmt.Errorf("starting go test in %s: %w", req.dir, err)
+	}
+	r.runs.Add(1)
+	r.logger.DebugContext(ctx, "go test: started", "dir", req.dir, "pid", cmd.Process.Pid, "overlay", len(req.overlay),
+		"memory_limit", req.sandbox.MemoryLimit)
+	waitErr = cmd.Wait()
+	proc.KillGroup(cmd) // children a test started and left behind die with it
+	pw.Close()
+	if err := <-parsed; err != nil {
+		r.logger.WarnContext(ctx, "go test: reading output", "dir", req.dir, "err", err)
+	}
+	return waitErr, errors.Is(runCtx.Err(), context.DeadlineExceeded), nil
 }
 
 // writeOverlay writes each overlay entry to a file under tmp and the

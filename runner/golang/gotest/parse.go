@@ -84,8 +84,11 @@ type collector struct {
 	pkgOutput   testState // package-level output, noise removed
 	buildFailed bool
 	sandboxErr  string // why the sandbox wrapper could not run the binary
-	tests       map[string]*testState
-	order       []*testState
+	// memoryKilled: the kernel killed the confined test binary at its
+	// memory cgroup's cap.
+	memoryKilled bool
+	tests        map[string]*testState
+	order        []*testState
 }
 
 func newCollector(req *request, resolve func(string) string, out *proc.LimitedBuffer) *collector {

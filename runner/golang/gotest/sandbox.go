@@ -3,12 +3,10 @@ package gotest
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -67,102 +65,33 @@ func sandboxCheck() error {
 	return nil
 }
 
-// writeSandbox prepares the sandbox of a run under tmp, the run's temporary
-// directory: the wrapper script that go test -exec runs the test binary
-// through and, with Isolate, the place of the package directory's copy. It
-// returns the value of go test's -exec flag. overlayFiles maps each stand-in
-// file written under tmp to the path it stands in for.
-//
-// The copy lives under tmp, so it is removed with tmp even when the run is
-// killed before the wrapper can remove it.
-//
-// The binary runs through sandbox.Confine, which sets the memory cap and,
-// with Isolate, confines it to the copy as far as this machine allows: no
-// network, read-only outside the copy (TMPDIR in it), a process cap. The
-// returned Confinement is to be closed after the run.
-func writeSandbox(tmp string, req *request, overlayFiles map[string]string) (string, *sandbox.Confinement, error) {
+// writeMemoryWrapper writes the script go test -exec runs the test binary
+// through when it runs in place under a memory cap only (Sandbox without
+// Isolate): it sets RLIMIT_DATA and execs the binary. It returns the value
+// of go test's -exec flag.
+func writeMemoryWrapper(tmp string, limit int64) (string, error) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
-		return "", nil, fmt.Errorf("sandbox: %w", err)
+		return "", fmt.Errorf("sandbox: %w", err)
 	}
 	var s strings.Builder
 	s.WriteString("# Written by fixloop. go test -exec runs the test binary through this\n")
 	s.WriteString("# script (sh SCRIPT BINARY ARGS...) in the package directory.\n")
-	s.WriteString("fail() { echo \"" + sandboxErrorPrefix + "$*\" >&2; exit 125; }\n")
-	limits := sandbox.Limits{Memory: max(req.sandbox.MemoryLimit, 0)}
-	confineDir := req.dir
-	if !req.sandbox.Isolate {
-		// In place: only the memory cap.
-		limits.AllowNetwork, limits.AllowWrites, limits.Processes = true, true, -1
-	}
-	if req.sandbox.Isolate {
-		// The confinement names the copy by its real path (mount points
-		// are matched by it).
-		base := tmp
-		if real, err := filepath.EvalSymlinks(tmp); err == nil {
-			base = real
-		}
-		work, err := mirror(filepath.Join(base, "sandbox"), req.modRoot, req.dir)
-		if err != nil {
-			return "", nil, fmt.Errorf("sandbox: preparing the copy of %s: %w", req.dir, err)
-		}
-		confineDir = work
-		fmt.Fprintf(&s, "work=%s\n", proc.ShellQuote(work))
-		// On SIGKILL (time-out, cancel) no trap runs; tmp goes anyway.
-		s.WriteString("trap 'cd / && rm -rf -- \"$work\"' EXIT\n")
-		s.WriteString("trap 'exit 129' HUP\ntrap 'exit 130' INT\ntrap 'exit 143' TERM\n")
-		s.WriteString("mkdir -- \"$work\" || fail \"cannot create $work\"\n")
-		s.WriteString("cp -a . \"$work\" || fail \"cannot copy the package directory to $work\"\n")
-		// The overlay's stand-ins replace their files in the copy too, so
-		// that the copy holds the text that was compiled.
-		for _, standIn := range slices.Sorted(maps.Keys(overlayFiles)) {
-			rel, err := filepath.Rel(req.dir, overlayFiles[standIn])
-			if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				continue
-			}
-			if d := filepath.Dir(rel); d != "." {
-				fmt.Fprintf(&s, "mkdir -p -- \"$work\"/%s || fail %s\n", proc.ShellQuote(d), proc.ShellQuote("cannot create "+d+" in the copy"))
-			}
-			fmt.Fprintf(&s, "cp -f -- %s \"$work\"/%s || fail %s\n", proc.ShellQuote(standIn), proc.ShellQuote(rel), proc.ShellQuote("cannot write "+rel+" in the copy"))
-		}
-		s.WriteString("cd \"$work\" || fail \"cannot enter $work\"\n")
-		s.WriteString("PWD=$work\nexport PWD\n")
-	}
-	conf, err := sandbox.Confine(limits, confineDir)
-	if err != nil {
-		return "", nil, fmt.Errorf("sandbox: %w", err)
-	}
-	for _, kv := range conf.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		fmt.Fprintf(&s, "%s=%s\nexport %s\n", k, proc.ShellQuote(v), k)
-	}
-	var prefix strings.Builder
-	for _, arg := range conf.Prefix {
-		prefix.WriteString(proc.ShellQuote(arg) + " ")
-	}
-	if req.sandbox.Isolate {
-		// Not exec: the copy is removed when the binary exits.
-		s.WriteString(prefix.String() + "\"$@\"\nstatus=$?\nexit \"$status\"\n")
-	} else {
-		s.WriteString("exec " + prefix.String() + "\"$@\"\n")
-	}
-	fail := func(err error) (string, *sandbox.Confinement, error) {
-		conf.Close()
-		return "", nil, err
-	}
+	fmt.Fprintf(&s, "ulimit -d %d || { echo %s >&2; exit 125; }\n", max(limit/1024, 1), proc.ShellQuote(sandboxErrorPrefix+"cannot set the memory limit"))
+	s.WriteString("exec \"$@\"\n")
 	script := filepath.Join(tmp, "sandbox.sh")
 	if err := os.WriteFile(script, []byte(s.String()), 0o600); err != nil {
-		return fail(fmt.Errorf("sandbox: writing %s: %w", script, err))
+		return "", fmt.Errorf("sandbox: writing %s: %w", script, err)
 	}
 	shq, err := execQuote(sh)
 	if err != nil {
-		return fail(err)
+		return "", err
 	}
 	scriptq, err := execQuote(script)
 	if err != nil {
-		return fail(err)
+		return "", err
 	}
-	return shq + " " + scriptq, conf, nil
+	return shq + " " + scriptq, nil
 }
 
 // mirror builds under base the directories from the module root down to the

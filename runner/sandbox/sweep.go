@@ -1,0 +1,121 @@
+//go:build unix
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// TempPrefixes start the names of the temporary directories fixloop makes
+// for candidates' copies; TempPattern adds the owner's pid.
+var tempPrefixes = []string{"fixloop-run-", "fixloop-gotest-", "fixloop-probe-"}
+
+// TempPattern returns the os.MkdirTemp pattern of a temporary directory
+// named by prefix (one of "fixloop-run-", "fixloop-gotest-"): the pid of
+// this process follows it, so that Sweep can tell a directory whose
+// server was killed.
+func TempPattern(prefix string) string {
+	return fmt.Sprintf("%s%d-*", prefix, os.Getpid())
+}
+
+// legacyAge is how old a leftover of an earlier fixloop (its name carries
+// no pid) must be before Sweep removes it.
+const legacyAge = time.Hour
+
+// Swept is what Sweep removed.
+type Swept struct {
+	Dirs, Cgroups []string
+}
+
+// Sweep removes what servers that were killed left behind: candidates'
+// copies in the temporary directory and empty cgroups, of processes that
+// are gone. A server calls it when it starts.
+func Sweep() (Swept, error) {
+	var s Swept
+	var errs []error
+	entries, err := os.ReadDir(os.TempDir())
+	if err != nil {
+		errs = append(errs, fmt.Errorf("reading %s: %w", os.TempDir(), err))
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !stale(e, tempPrefixes) {
+			continue
+		}
+		p := filepath.Join(os.TempDir(), e.Name())
+		removeAll(p)
+		if _, err := os.Lstat(p); err == nil {
+			errs = append(errs, fmt.Errorf("removing %s: not all of it could be removed", p))
+			continue
+		}
+		s.Dirs = append(s.Dirs, p)
+	}
+	if caps := Probe(); len(caps.cg.hiers) > 0 {
+		for _, h := range caps.cg.hiers {
+			s.Cgroups = append(s.Cgroups, sweepCgroups(h.base)...)
+		}
+	} else {
+		for _, base := range []string{"/sys/fs/cgroup/pids", "/sys/fs/cgroup/memory", "/sys/fs/cgroup"} {
+			s.Cgroups = append(s.Cgroups, sweepCgroups(base)...)
+		}
+	}
+	return s, errors.Join(errs...)
+}
+
+// sweepCgroups removes the stale fixloop cgroups directly under base,
+// killing what is left in them.
+func sweepCgroups(base string) []string {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() || !stale(e, []string{cgroupPrefix}) {
+			continue
+		}
+		d := cgroupDir{dir: filepath.Join(base, e.Name())}
+		_, statErr := os.Stat(filepath.Join(d.dir, "cgroup.kill"))
+		d.v2 = statErr == nil
+		removeCgroup(d)
+		if _, err := os.Stat(d.dir); errors.Is(err, os.ErrNotExist) {
+			out = append(out, d.dir)
+		}
+	}
+	return out
+}
+
+// stale reports whether e is a leftover named by one of prefixes: its
+// owner's pid is in its name and that process is gone, or it carries no
+// pid (an earlier fixloop's) and is older than legacyAge.
+func stale(e os.DirEntry, prefixes []string) bool {
+	for _, p := range prefixes {
+		rest, ok := strings.CutPrefix(e.Name(), p)
+		if !ok {
+			continue
+		}
+		if pidText, _, ok := strings.Cut(rest, "-"); ok {
+			if pid, err := strconv.Atoi(pidText); err == nil && pid > 0 {
+				return !alive(pid)
+			}
+		}
+		info, err := e.Info()
+		return err == nil && time.Since(info.ModTime()) > legacyAge
+	}
+	return false
+}
+
+// alive reports whether a process with this pid exists.
+func alive(pid int) bool {
+	if pid == os.Getpid() {
+		return true
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
