@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 # The language tests skip a tool that is not installed; CI must have them
 # all, so that nothing is skipped there.
 if [ "${CI:-}" = true ]; then
-  for t in pylint flake8 pyright pytest-3 g++ clang-tidy javac java checkstyle; do
+  for t in bwrap setpriv pylint flake8 pyright pytest-3 g++ clang-tidy javac java checkstyle; do
     command -v "$t" >/dev/null 2>&1 || { echo "missing $t: CI must install it (see .ci/run)" >&2; exit 1; }
   done
   [ -f /usr/share/java/junit-platform-console-standalone.jar ] || { echo "missing junit5: CI must install it" >&2; exit 1; }

@@ -31,6 +31,8 @@ ratio=$(metric CandidateCheck check/slowest)
 plain=$(metric CandidateCheck test-ms)
 boxed=$(metric CandidateCheck sandboxed-test-ms)
 boxratio=$(metric CandidateCheck sandboxed/plain)
+unboxed=$(metric CandidateCheck unconfined-test-ms)
+confratio=$(metric CandidateCheck sandboxed/unconfined)
 echo
 echo "| measure | fixloop | baseline (same run) | ratio |"
 echo "| --- | --- | --- | --- |"
@@ -40,4 +42,5 @@ printf '| burst of 50 edits 10 ms apart (150 ms debounce) | %s analysis passes; 
 printf '| server peak RSS (open + 20 edits), warm dependency cache | %s MB | | |\n' "$rss_warm"
 printf '| server peak RSS (open + 20 edits), empty dependency cache | %s MB | | |\n' "$rss_cold"
 printf '| candidate check (analysis + go test at once) vs the slowest single tool | | | %s |\n' "$ratio"
-printf '| candidate go test in the sandbox (private copy, confined) vs plain go test | %s ms | %s ms | %s |\n' "$boxed" "$plain" "$boxratio"
+printf '| candidate go test in the sandbox (bubblewrap, cgroups) vs the same runner with sandbox none | %s ms | %s ms | %s |\n' "$boxed" "$unboxed" "$confratio"
+printf '| candidate go test in the sandbox vs plain go test in place | %s ms | %s ms | %s |\n' "$boxed" "$plain" "$boxratio"

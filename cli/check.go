@@ -105,7 +105,7 @@ diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
 			if f.tools {
 				return runTools(cmd.Context(), cmd.OutOrStdout(), f.json)
 			}
-			ts := server.NewToolset(logger)
+			ts := server.NewToolset(logger, logs.redactor)
 			out, err := runCheck(cmd.Context(), args[0], f, ts.Linter, func(cfg config.Config) runner.Tester {
 				tests, _ := ts.Testers(cfg)
 				return tests

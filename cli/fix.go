@@ -18,6 +18,7 @@ import (
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/store"
@@ -36,6 +37,7 @@ type fixFlags struct {
 	record      string
 	replay      string
 	store       string
+	sandbox     string
 }
 
 func newFixCommand(logs *logFlags) *cobra.Command {
@@ -54,6 +56,9 @@ Providers: openai (any OpenAI-compatible endpoint: --base-url or OPENAI_BASE_URL
 (offline: applies the analyzers' suggested fixes; the default when no model is
 configured), replay (answers from a recorded session: --replay PATH).
 
+Candidates run in the sandbox (bubblewrap; see fixloop check --tools). Where
+it cannot run, a model's candidates are refused unless --sandbox=none.
+
 Exit status: 0 when the goal was met (or already was), 1 when it was not,
 2 on usage or internal errors.`,
 		Example: "  fixloop fix testdata/goexample/shapes.go\n  fixloop fix --goal refactor --model qwen2.5-coder --base-url http://localhost:8080/v1 main.go\n  fixloop fix --json --record session.json --write main.go",
@@ -64,7 +69,10 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 				return err
 			}
 			defer closeLog()
-			ts := server.NewToolset(logger)
+			// The key variable the flag names is secret too (the
+			// configuration's, if any, the toolset adds).
+			logs.redactor.AddEnv(f.apiKeyEnv)
+			ts := server.NewToolset(logger, logs.redactor)
 			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), ts.Linter, func(cfg config.Config) runner.Tester {
 				_, candidates := ts.Testers(cfg)
 				return candidates
@@ -90,6 +98,7 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 	fl.BoolVar(&f.json, "json", false, "print the session summary as JSON instead of rounds and a diff")
 	fl.StringVar(&f.record, "record", "", "also write the full session record to this path")
 	fl.StringVar(&f.replay, "replay", "", "session record to replay (with --provider replay)")
+	fl.StringVar(&f.sandbox, "sandbox", "", "how candidates run: bubblewrap (the default; a model's candidates are refused where it cannot run) or none (no sandbox: time, memory and process limits only; the user's choice, never .fixloop.yaml's)")
 	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL; off stores nothing (default: store.dsn from .fixloop.yaml, else the SQLite file in the state directory)")
 	return cmd
 }
@@ -103,6 +112,16 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	original, err := os.ReadFile(abs)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	switch config.SandboxMode(f.sandbox) {
+	case "":
+	case config.SandboxBubblewrap, config.SandboxNone:
+		cfg.Sandbox = config.SandboxMode(f.sandbox)
+	default:
+		return nil, fmt.Errorf("--sandbox %q: want %s or %s", f.sandbox, config.SandboxBubblewrap, config.SandboxNone)
+	}
+	if cfg.Sandbox == config.SandboxNone {
+		ctx = sandbox.Unconfined(ctx)
 	}
 	linter, err := newLinter(cfg)
 	if err != nil {

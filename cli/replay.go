@@ -92,7 +92,7 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 				}
 				paths = append(paths, fromStore...)
 			}
-			ts := server.NewToolset(logger)
+			ts := server.NewToolset(logger, logs.redactor)
 			newChecker := func(file string) (*refactor.Checker, error) {
 				// The settings of the recorded file's project, as fix
 				// used them (judge cases, linters, checks).

@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/fixloop/fixloop/internal/redact"
 )
 
 // Version is fixloop's version, set at build time with
@@ -61,14 +63,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return ExitUsage
 }
 
-// logFlags are the logging options every subcommand shares.
+// logFlags are the logging options every subcommand shares, and the
+// redactor that takes secrets out of its logs and of the tools' output.
 type logFlags struct {
 	file  string
 	level string
+	// redactor knows the process environment's secrets; a command adds the
+	// API key variable it is configured with (AddEnv).
+	redactor *redact.Redactor
 }
 
-// logger opens the configured log destination. stdout is never used: for
-// serve it is the LSP wire.
+// logger opens the configured log destination, with secrets redacted
+// (logs quote tools' errors). stdout is never used: for serve it is the
+// LSP wire.
 func (f *logFlags) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(f.level)); err != nil {
@@ -82,11 +89,11 @@ func (f *logFlags) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 		}
 		w, closeFn = file, func() { _ = file.Close() }
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), closeFn, nil
+	return slog.New(f.redactor.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))), closeFn, nil
 }
 
 func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var logs logFlags
+	logs := logFlags{redactor: redact.New(os.Environ())}
 	root := &cobra.Command{
 		Use:   "fixloop",
 		Short: "A language server that repairs and refactors code with a model, checked by compilers, linters and tests",

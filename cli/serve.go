@@ -2,9 +2,11 @@ package cli
 
 import (
 	"io"
+	"log/slog"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
 )
@@ -39,12 +41,14 @@ Point your editor's LSP client at "fixloop serve" for Go files.`,
 			}
 			defer closeLog()
 			logger.Info("fixloop serve starting", "version", Version)
+			sweepLeftovers(logger)
 			code, err := server.Serve(cmd.Context(), stdio{cmd.InOrStdin(), cmd.OutOrStdout()}, server.Options{
 				Logger:    logger,
 				Version:   Version,
 				RecordDir: server.DefaultRecordDir(),
 				StoreDSN:  store.DefaultDSN(),
 				QueueDir:  server.DefaultQueueDir(),
+				Redactor:  logs.redactor,
 			})
 			if err != nil {
 				logger.Error("server stopped", "error", err)
@@ -55,4 +59,17 @@ Point your editor's LSP client at "fixloop serve" for Go files.`,
 			return nil
 		},
 	}
+}
+
+// sweepLeftovers removes the candidates' copies and cgroups that servers
+// killed mid-session left behind, and logs what the sandbox enforces here.
+func sweepLeftovers(logger *slog.Logger) {
+	swept, err := sandbox.Sweep()
+	if len(swept.Dirs)+len(swept.Cgroups) > 0 {
+		logger.Info("removed what killed servers left", "dirs", swept.Dirs, "cgroups", swept.Cgroups)
+	}
+	if err != nil {
+		logger.Warn("removing what killed servers left", "error", err)
+	}
+	logger.Info("sandbox", "capabilities", sandbox.Probe().String())
 }

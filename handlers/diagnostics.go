@@ -132,7 +132,7 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 		s.setLint(doc, []runner.Alert{{
 			File: doc.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
 			Severity: runner.SeverityWarning, Source: "fixloop",
-			Message:  fmt.Sprintf("fixloop could not analyse this file: %v", err),
+			Message:  fmt.Sprintf("fixloop could not analyse this file: %v", s.redactor.Error(err)),
 			Category: runner.CategoryOther,
 		}})
 		s.publish(ctx, doc.URI)
@@ -296,7 +296,7 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 		case err != nil:
 			s.logger.Error("test run failed", "uri", u, "error", err)
 			diags = []protocol.Diagnostic{fileDiagnostic(d, protocol.DiagnosticSeverityWarning, testSource(d),
-				fmt.Sprintf("fixloop could not run the tests: %v", err), nil)}
+				fmt.Sprintf("fixloop could not run the tests: %v", s.redactor.Error(err)), nil)}
 		case rep != nil:
 			diags = testDiagnostics(d, rep, timeout)
 		}

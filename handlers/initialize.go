@@ -155,6 +155,9 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 		root = roots[0]
 	}
 	cfg, problems := config.ResolveWith(root, settings, s.validate)
+	// The key variable may be new: its value is a secret from now on,
+	// before any tool built for cfg runs.
+	s.redactor.AddEnv(cfg.Model.APIKeyEnv)
 	s.mu.Lock()
 	linter, old := s.linter, s.cfg
 	s.mu.Unlock()

@@ -61,7 +61,7 @@ func (p *progress) report(ctx context.Context, msg string) {
 	p.mu.Lock()
 	p.last = time.Now()
 	p.mu.Unlock()
-	p.send(ctx, &protocol.WorkDoneProgressReport{Kind: "report", Message: ptr(msg)})
+	p.send(ctx, &protocol.WorkDoneProgressReport{Kind: "report", Message: ptr(p.s.redactor.String(msg))})
 }
 
 // reportThrottled sends at most one message per progressInterval.
@@ -74,7 +74,8 @@ func (p *progress) reportThrottled(ctx context.Context, msg string) {
 	}
 }
 
-// end finishes the progress with a last message.
+// end finishes the progress with a last message (the session summary,
+// which may quote an error: redacted).
 func (p *progress) end(ctx context.Context, msg string) {
-	p.send(ctx, &protocol.WorkDoneProgressEnd{Kind: "end", Message: ptr(msg)})
+	p.send(ctx, &protocol.WorkDoneProgressEnd{Kind: "end", Message: ptr(p.s.redactor.String(msg))})
 }

@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
@@ -60,6 +61,11 @@ type Options struct {
 	// their way to the store.
 	StoreDSN string
 	QueueDir string
+	// Redactor takes secrets out of the messages shown to the user; it
+	// learns each configuration's API key variable (model.apiKeyEnv). Tool
+	// results come redacted from the tools NewLinter and NewTesters build
+	// with the same Redactor. nil redacts private key blocks only.
+	Redactor *redact.Redactor
 }
 
 // clientCaps are the client capabilities fixloop adapts to.
@@ -88,6 +94,7 @@ type Server struct {
 	tools       func() map[string]string
 	storeDSN    string
 	queueDir    string
+	redactor    *redact.Redactor
 
 	store    *docstore.Store
 	debounce *schedule.Debouncer
@@ -144,6 +151,7 @@ func New(opts Options) *Server {
 		tools:       opts.ToolVersions,
 		storeDSN:    opts.StoreDSN,
 		queueDir:    opts.QueueDir,
+		redactor:    opts.Redactor,
 		sessions:    make(map[uri.URI]*fixSession),
 		lastRecord:  make(map[uri.URI]*refactor.Record),
 		store:       docstore.NewStore(),
@@ -204,8 +212,10 @@ func (s *Server) config() config.Config {
 	return s.cfg
 }
 
-// showMessage tells the user something; failures are only logged.
+// showMessage tells the user something, secrets redacted (messages quote
+// errors, which may quote tools); failures are only logged.
 func (s *Server) showMessage(ctx context.Context, typ protocol.MessageType, msg string) {
+	msg = s.redactor.String(msg)
 	if err := s.client.ShowMessage(ctx, &protocol.ShowMessageParams{Type: typ, Message: msg}); err != nil {
 		s.logger.Warn("showMessage failed", "error", err)
 	}

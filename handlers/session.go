@@ -17,6 +17,7 @@ import (
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/metrics"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/docstore"
 )
@@ -70,7 +71,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	}
 	provider, note, err := s.newProvider(cfg)
 	if err != nil {
-		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "fixloop: cannot start the session: "+err.Error())
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, s.redactor.String("fixloop: cannot start the session: "+err.Error()))
 	}
 	s.mu.Lock()
 	linter, candidates := s.linter, s.candidates
@@ -82,7 +83,11 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		s.mu.Unlock()
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("a %s session is already running for this file; wait for it or cancel it (fixloop.cancel)", running.goal))
 	}
-	ctx, cancel := context.WithCancel(runner.WithLanguage(s.ctx, string(doc.LanguageID)))
+	base := runner.WithLanguage(s.ctx, string(doc.LanguageID))
+	if cfg.Sandbox == config.SandboxNone {
+		base = sandbox.Unconfined(base) // the user's choice, never the repository's
+	}
+	ctx, cancel := context.WithCancel(base)
 	sess := &fixSession{goal: goal, token: "fixloop/" + string(goal) + "/" + fmt.Sprint(time.Now().UnixNano()), cancel: cancel, done: make(chan struct{})}
 	s.sessions[doc.URI] = sess
 	s.mu.Unlock()
@@ -279,7 +284,7 @@ func (s *Server) ask(ctx context.Context, doc *docstore.Document, rec *refactor.
 	actions := []protocol.MessageActionItem{{Title: "Apply"}, {Title: "Show diff"}, {Title: "Discard"}}
 	for range 3 {
 		item, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
-			Type: protocol.MessageTypeInfo, Message: "fixloop: " + summary, Actions: actions,
+			Type: protocol.MessageTypeInfo, Message: s.redactor.String("fixloop: " + summary), Actions: actions,
 		})
 		if err != nil || item == nil {
 			return "", err

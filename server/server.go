@@ -23,6 +23,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
@@ -59,6 +60,10 @@ type Options struct {
 	// OnServer, if set, receives the handler set once it exists (tests and
 	// benchmarks read its Stats).
 	OnServer func(*handlers.Server)
+	// Redactor takes secrets out of tool output, logs and messages; nil
+	// means one for the process environment (redact.New(os.Environ())).
+	// It learns the configured API key variable from every configuration.
+	Redactor *redact.Redactor
 }
 
 // DefaultRecordDir is $XDG_STATE_HOME/fixloop/sessions, or
@@ -102,12 +107,21 @@ func ProviderSettings(cfg config.Config) provider.Settings {
 // Serve speaks LSP over rwc until the client sends exit, the connection
 // closes, or ctx is done. It returns the process exit code the LSP
 // specification asks for: 0 after shutdown and exit, 1 otherwise.
+//
+// Secrets are redacted (opts.Redactor) from the results of the tools it
+// builds, from its logs (the logger's handler is wrapped) and from the
+// messages it shows.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, error) {
+	red := opts.Redactor
+	if red == nil {
+		red = redact.New(os.Environ())
+	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	tools := NewToolset(logger)
+	logger = slog.New(red.Handler(logger.Handler()))
+	tools := NewToolset(logger, red)
 	if opts.NewLinter == nil {
 		opts.NewLinter = tools.Linter
 	}
@@ -139,6 +153,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		ToolVersions:    golang.ToolVersions,
 		StoreDSN:        opts.StoreDSN,
 		QueueDir:        opts.QueueDir,
+		Redactor:        red,
 	})
 	defer h.Close()
 	if opts.OnServer != nil {

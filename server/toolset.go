@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/cpp"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
@@ -28,8 +29,14 @@ import (
 // configuration. It keeps what is expensive to rebuild (the Go analyzer
 // and its caches, the go test runners) across configuration changes that do
 // not touch it.
+//
+// Everything its linters and test runners report is redacted (the
+// langs.Linter and langs.Tester they are dispatched through redact it), and
+// the redactor learns the API key variable of every configuration it
+// builds tools for (model.apiKeyEnv).
 type Toolset struct {
-	logger *slog.Logger
+	logger   *slog.Logger
+	redactor *redact.Redactor
 	// goTests and goCandidates run go test for open files and, sandboxed,
 	// for session candidates.
 	goTests      runner.Tester
@@ -52,13 +59,19 @@ type goSettings struct {
 	maxFileSize int
 }
 
-// NewToolset returns a toolset with fresh Go test runners.
-func NewToolset(logger *slog.Logger) *Toolset {
+// NewToolset returns a toolset with fresh Go test runners whose results
+// redactor redacts; nil means a redactor of the process environment's
+// secrets (redact.New(os.Environ())).
+func NewToolset(logger *slog.Logger, redactor *redact.Redactor) *Toolset {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	if redactor == nil {
+		redactor = redact.New(os.Environ())
+	}
 	return &Toolset{
 		logger:       logger,
+		redactor:     redactor,
 		goTests:      gotest.New(logger),
 		goCandidates: gotest.NewSandboxed(logger, gotest.CandidateSandbox()),
 		maven:        &java.MavenCache{},
@@ -86,6 +99,7 @@ func (t *Toolset) goAnalyzer(cfg config.Config) (runner.Linter, error) {
 // analyzers, pylint/flake8/pyright, g++ and clang-tidy, javac and
 // checkstyle, and the configured command linters.
 func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
+	t.redactor.AddEnv(cfg.Model.APIKeyEnv)
 	goLinter, err := t.goAnalyzer(cfg)
 	if err != nil {
 		return nil, err
@@ -104,7 +118,7 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	}
 	l := &langs.Linter{ByLanguage: map[string]runner.Linter{
 		langs.Go: goLinter, langs.Python: py, langs.Cpp: cc, langs.Java: jv,
-	}}
+	}, Redactor: t.redactor}
 	for _, spec := range cfg.Linters {
 		g, err := lintcmd.New(commandSpec(spec), t.logger)
 		if err != nil {
@@ -123,6 +137,7 @@ func (t *Toolset) Testers(cfg config.Config) (tests, candidates runner.Tester) {
 }
 
 func (t *Toolset) tester(cfg config.Config, goTester runner.Tester) runner.Tester {
+	t.redactor.AddEnv(cfg.Model.APIKeyEnv)
 	// Unit tests get the sandbox's default memory cap; judge.memoryLimit
 	// is per judge case.
 	memory := sandbox.DefaultMemoryLimit
@@ -141,6 +156,7 @@ func (t *Toolset) tester(cfg config.Config, goTester runner.Tester) runner.Teste
 		ByLanguage:   by,
 		Judge:        judge.NewTester(js.spec, t.logger),
 		JudgeApplies: func(file string) bool { _, ok := js.spec(file); return ok },
+		Redactor:     t.redactor,
 	}
 }
 

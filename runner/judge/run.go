@@ -60,7 +60,7 @@ func (j *judgement) verdict(c Case, res *sandbox.Result) (f runner.TestFailure, 
 		f.Kind = runner.FailureMemoryLimit
 		f.Message = fmt.Sprintf("memory limit %s exceeded: an allocation failed", formatBytes(j.spec.MemoryLimit))
 		if res.MaxRSS >= j.spec.MemoryLimit {
-			f.Message = fmt.Sprintf("memory limit %s exceeded (peak resident set %s)",
+			f.Message = fmt.Sprintf("memory limit %s exceeded (peak memory %s, read from its own cgroup)",
 				formatBytes(j.spec.MemoryLimit), formatBytes(res.MaxRSS))
 		}
 		if s := strings.TrimSpace(stderr); s != "" {

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/tool"
 )
@@ -102,12 +103,20 @@ type Applier interface {
 // Linter dispatches to the linter of the file's language and to every
 // generic linter that applies to the file, concurrently, and merges their
 // alerts.
+//
+// It is where every linter's output leaves the runners, for the editor's
+// diagnostics, `fixloop check` and session candidates alike, so it is where
+// secrets are taken out of it: the merged alerts (notes about linters that
+// failed included) go through Redactor.
 type Linter struct {
 	ByLanguage map[string]runner.Linter
 	Generic    []Applier
 	// Timeout bounds each linter's run (0: DefaultLintTimeout); a linter
 	// that hangs becomes a note and the others' alerts stay.
 	Timeout time.Duration
+	// Redactor redacts the alerts' messages; nil redacts private key
+	// blocks only.
+	Redactor *redact.Redactor
 
 	// genericMu guards lastGeneric: the command linters' alerts of each
 	// file's last pass. A pass of one file republishes the other files of
@@ -193,6 +202,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		}
 	}
 	merged.Alerts = append(merged.Alerts, l.rememberGeneric(file, generic, merged.Files)...)
+	merged.Alerts = l.Redactor.Alerts(merged.Alerts)
 	return merged, nil
 }
 
@@ -285,15 +295,27 @@ func (l *Linter) Invalidate(dir string) {
 // Tester dispatches to judge-style cases when they apply to the file, and
 // otherwise to the test runner of the file's language. A language without a
 // test runner yields an empty report (no tests).
+//
+// Like Linter, it is where every test run's output leaves the runners, so
+// the report and the error (which may quote a tool's stderr or a sandbox
+// setup failure) go through Redactor.
 type Tester struct {
 	ByLanguage map[string]runner.Tester
 	// Judge runs judge-style cases; JudgeApplies says for which files.
 	Judge        runner.Tester
 	JudgeApplies func(file string) bool
+	// Redactor redacts the reports and errors; nil redacts private key
+	// blocks only.
+	Redactor *redact.Redactor
 }
 
 // Test runs the tests that apply to file.
 func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
+	rep, err := t.test(ctx, file, overlay, timeout)
+	return t.Redactor.TestReport(rep), t.Redactor.Error(err)
+}
+
+func (t *Tester) test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
 	if t.Judge != nil && t.JudgeApplies != nil && t.JudgeApplies(file) {
 		return t.Judge.Test(ctx, file, overlay, timeout)
 	}

@@ -1,34 +1,64 @@
-// Package sandbox runs a command the way a judge runs a submission: in a
-// directory of its own, under a time limit and a memory limit, with its whole
-// process group killed on timeout or cancel, and, where the platform allows,
-// without network and without write access outside its directory.
+// Package sandbox runs code a model wrote (a candidate's tests, a judged
+// program, its build) the way a judge runs a submission: in a directory of
+// its own, under a time limit and a memory limit, and confined by
+// bubblewrap so that a hostile candidate can neither harm the user's
+// machine nor read its secrets.
 //
-// What is enforced (Linux):
+// Threat model: the candidate is hostile (the model may be prompt-injected,
+// or careless). It runs with the user's uid, as root when fixloop runs as
+// root, and does whatever code can do: remount, delete, fork, map memory,
+// connect, read files and /proc, ptrace.
 //
-//   - Time: a wall-clock deadline (the process group is killed with SIGKILL).
-//     No CPU-time rlimit: it counts every thread's time, so it would kill a
-//     multi-threaded program (a JVM) before its wall-clock limit.
-//   - Memory: RLIMIT_DATA, which Linux checks on every private writable
-//     mapping (heap, mmap'd arenas, thread stacks). The program's own runtime
-//     then reports the failed allocation (std::bad_alloc, MemoryError,
-//     OutOfMemoryError, "runtime: out of memory"); such a failure, or a peak
-//     resident set (ru_maxrss) at or above the limit, is MemoryExceeded.
-//   - Network and writes: when `unshare --map-root-user --mount --net` works
-//     (unprivileged user namespaces), the command runs in a new network
-//     namespace whose only device is its own loopback (brought up with `ip`
-//     when installed, so a test may serve and dial 127.0.0.1), an empty
-//     tmpfs hides /run (the host's service sockets: docker, D-Bus), and
-//     every mount but the work directory, /proc, /sys and /dev is remounted
-//     read-only (TMPDIR then points into the work directory). The command
-//     runs as root of its user namespace, so file permissions do not stop
-//     it reading what it can see. Where unshare does not work, the command
-//     runs without these and Capabilities says so.
-//   - Processes: a pids cgroup caps processes and threads (Limits.Processes,
-//     default 512) where fixloop may create one; what is left in it is
-//     killed when the run ends.
+// What is enforced on Linux where bubblewrap runs (Probe says; `fixloop
+// check --tools` prints it):
 //
-// Confine gives the same confinement to a command another program starts
-// (go test -exec starts each Go candidate's test binary).
+//   - A file system of its own: read-only binds of the system directories
+//     (/usr, /bin, /lib*, /opt, /etc with every file and directory that is
+//     not readable by everyone hidden: /etc/shadow, /etc/ssl/private, host
+//     keys), the toolchains on PATH and in their variables (GOROOT, the Go
+//     module cache, JAVA_HOME, ~/.pyenv, ~/.m2/repository), and of what the
+//     caller names (Cmd.ReadOnly: the user's project beside its copy); the
+//     work directory read-write; an empty tmpfs for $HOME (a toolchain
+//     under it shown read-only), /tmp and /dev/shm private tmpfs, a /proc
+//     of its own pid namespace, a minimal /dev, no /run and no /sys but the
+//     CPU list. Unix sockets outside it do not exist for the command.
+//   - New user, pid, network, IPC, UTS and cgroup namespaces
+//     (--unshare-all), the network reduced to its own loopback, every
+//     capability dropped (so nothing can be remounted), a new session (no
+//     terminal to inject into), and --die-with-parent: when the run ends,
+//     everything in its pid namespace dies, setsid or not.
+//   - Environment by allow-list (AllowedEnv): PATH, the locale, TZ, the
+//     toolchains' own variables, HOME and TMPDIR, never a variable whose
+//     name looks secret. The configured API key variable, whatever its
+//     name, is not on the list.
+//   - Limits from a cgroup made per run where fixloop may make one (cgroup
+//     v2, or v1's pids and memory controllers as on many CI machines): a
+//     process and thread cap (Limits.Processes, default 512), and a memory
+//     cap that counts every page the run's processes use, shared and
+//     anonymous mappings and tmpfs files included, with swap. The peak
+//     memory of a run is its cgroup's (memory.peak or
+//     memory.max_usage_in_bytes), never fixloop's own. What is left in the
+//     cgroup is killed when the run ends. The data segment (RLIMIT_DATA) is
+//     capped too, so that most allocations fail in the program's own
+//     runtime (std::bad_alloc, MemoryError) before the kernel kills it.
+//   - A wall-clock limit; at it the process group and the cgroup are
+//     killed.
 //
-// On other systems only the deadline and the process-group kill apply.
+// Where no cgroup can be made (an unprivileged fixloop on cgroup v1, or
+// without delegation), the process cap is RLIMIT_NPROC (the kernel counts
+// every task of the user, so the user's tasks are added to the cap; root is
+// not held to it) and the memory cap RLIMIT_DATA, which does not count
+// shared mappings; the peak memory is then unknown (0). Where bubblewrap is
+// missing or user namespaces are disabled, nothing but the limits applies:
+// RequireConfinement then fails, and refactor sessions refuse to run a
+// model's candidates unless the user chose `sandbox: none` (Unconfined).
+//
+// Not enforced: disk use inside the work directory and the private tmpfs
+// (/tmp and /dev/shm are capped at the memory limit's size); CPU time apart
+// from the wall clock; what the read-only view shows can be read (the
+// user's project beside the copy, the toolchains); ptrace of the processes
+// inside the same sandbox.
+//
+// Sweep removes what servers killed mid-run left behind: copies named with
+// their owner's pid (TempPattern) and cgroups named the same way.
 package sandbox

@@ -195,8 +195,16 @@ var probe = sync.OnceValue(func() Capabilities {
 	return c
 })
 
-// lookBwrap finds bubblewrap on PATH or where Debian installs it.
+// lookBwrap finds bubblewrap: $FIXLOOP_BWRAP when set (a bubblewrap of
+// your own; a path that does not exist means none), else on PATH or where
+// Debian installs it.
 func lookBwrap() string {
+	if p, ok := os.LookupEnv("FIXLOOP_BWRAP"); ok {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+		return ""
+	}
 	if p, err := exec.LookPath("bwrap"); err == nil {
 		return p
 	}
@@ -257,7 +265,8 @@ func bwrapArgs(caps Capabilities, c *Cmd, dir string, status bool) []string {
 		"--size", tmpSize, "--tmpfs", "/dev/shm",
 	)
 	for _, p := range c.ReadOnly {
-		if p = cleanPath(p); p != "" && p != "/" && !under(p, caps.view.roots) {
+		// Never the home itself or what holds it: it would show ~/.ssh.
+		if p = cleanPath(p); p != "" && p != "/" && !under(p, caps.view.roots) && !holdsHome(p, caps.view.home) {
 			args = append(args, "--ro-bind", p, p)
 		}
 	}
@@ -270,6 +279,11 @@ func bwrapArgs(caps Capabilities, c *Cmd, dir string, status bool) []string {
 		}
 	}
 	return append(args, "--chdir", dir, "--")
+}
+
+// holdsHome reports whether p is home or a directory above it.
+func holdsHome(p, home string) bool {
+	return home != "" && (p == home || strings.HasPrefix(home, p+"/"))
 }
 
 // cleanPath returns p absolute and free of symlinks, or "" when it does
@@ -352,6 +366,9 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	// A copy: the caller's Args stay as they were.
 	argv := append([]string{prog}, c.Args[1:]...)
 	if confined {
+		if filepath.IsAbs(prog) {
+			c.ReadOnly = append(slices.Clip(c.ReadOnly), filepath.Dir(prog))
+		}
 		argv = append(bwrapArgs(caps, &c, dir, true), argv...)
 	}
 	nproc := 0
@@ -649,4 +666,36 @@ func (r *Result) ExitText() string {
 		return "killed by signal " + r.Signal
 	}
 	return "exit status " + strconv.Itoa(r.ExitCode)
+}
+
+// ConfineTool makes cmd, a linter or compiler fixloop runs on a file (the
+// user's buffer or a candidate), start in the sandbox where bubblewrap
+// runs: the same view as Run gives (cmd.Dir writable, readOnly and the
+// program's own directory shown read-only), the allowed environment plus
+// env, a private /tmp, no network. A tool reads what its input names
+// (#include "/home/u/.ssh/id_rsa" in a candidate) only inside that view.
+// Elsewhere cmd is left to run as it is, with fixloop's environment
+// without its secrets plus env. cmd.Dir must be set; cmd must not have
+// started.
+func ConfineTool(cmd *exec.Cmd, env []string, readOnly ...string) error {
+	caps := Probe()
+	if !caps.Confined {
+		cmd.Env = append(CleanEnv(os.Environ()), env...)
+		return nil
+	}
+	dir, err := workDir(cmd.Dir)
+	if err != nil {
+		return err
+	}
+	prog := cmd.Path
+	if !filepath.IsAbs(prog) {
+		return fmt.Errorf("sandbox: %s: the tool's path must be absolute", prog)
+	}
+	c := &Cmd{Dir: dir, ReadOnly: append(slices.Clip(readOnly), filepath.Dir(prog))}
+	args := append(bwrapArgs(caps, c, dir, false), prog)
+	args = append(args, cmd.Args[1:]...)
+	cmd.Path, cmd.Args = caps.Bwrap, args
+	cmd.Env = runEnv(os.Environ(), env, caps.view.home, true, dir)
+	cmd.Dir = dir
+	return nil
 }

@@ -12,6 +12,7 @@ export interface InitializationOptions {
   model?: { baseUrl?: string; name?: string; apiKeyEnv?: string; temperature?: number };
   rounds?: { repair?: number; refactor?: number };
   applyMode?: string;
+  sandbox?: string;
   python?: { linters?: string[] };
   cpp?: { checks?: string };
   java?: { checkstyle?: string };
@@ -21,6 +22,7 @@ export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 const TEST_MODES = ['off', 'save', 'open_save'];
 const APPLY_MODES = ['apply', 'ask'];
+const SANDBOX_MODES = ['bubblewrap', 'none'];
 const PYTHON_LINTERS = ['pylint', 'flake8', 'pyright'];
 
 function str(cfg: ConfigLike, key: string): string | undefined {
@@ -74,6 +76,10 @@ export function initializationOptions(cfg: ConfigLike): InitializationOptions {
 
   const applyMode = oneOf(cfg, 'applyMode', APPLY_MODES);
   if (applyMode !== undefined) out.applyMode = applyMode;
+  // Sent only when the user turned the sandbox off: the default is the
+  // server's own.
+  const sandbox = oneOf(cfg, 'sandbox', SANDBOX_MODES);
+  if (sandbox === 'none') out.sandbox = sandbox;
 
   const pyLinters = cfg.get('python.linters');
   if (Array.isArray(pyLinters)) {

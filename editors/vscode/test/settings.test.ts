@@ -42,6 +42,9 @@ test('each key maps to the server shape', () => {
   assert.deepEqual(initializationOptions(cfg({ 'rounds.repair': 5 })), { rounds: { repair: 5 } });
   assert.deepEqual(initializationOptions(cfg({ 'rounds.refactor': 2 })), { rounds: { refactor: 2 } });
   assert.deepEqual(initializationOptions(cfg({ applyMode: 'ask' })), { applyMode: 'ask' });
+  assert.deepEqual(initializationOptions(cfg({ sandbox: 'none' })), { sandbox: 'none' });
+  assert.deepEqual(initializationOptions(cfg({ sandbox: 'bubblewrap' })), {});
+  assert.deepEqual(initializationOptions(cfg({ sandbox: 'off' })), {});
 });
 
 test('all keys together', () => {

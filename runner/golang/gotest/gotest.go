@@ -16,54 +16,39 @@
 //
 // # Sandbox
 //
-// A Runner made by NewSandboxed confines the test binary, and only it (not
-// the go command or the compiler), for running model-written candidates: go
-// test runs the binary through a small sh script (go test -exec) that the run
-// writes to its temporary directory. What it enforces, on Unix systems:
+// A Runner made by NewSandboxed with Sandbox.Isolate (CandidateSandbox)
+// runs model-written candidates in two steps, each under runner/sandbox
+// (bubblewrap, a cgroup, the environment by allow-list; see that package
+// for what is enforced):
 //
-//   - A memory cap (Sandbox.MemoryLimit), set with `ulimit -d`: RLIMIT_DATA,
-//     which Linux (4.7 and later) checks on every private writable mapping,
-//     so on the Go heap, goroutine stacks and C's malloc. A test that
-//     allocates beyond it crashes with the Go runtime's "fatal error: out of
-//     memory ...". The failing test's Message then starts with "test did not
-//     finish: out of memory: ..." and keeps the runtime's text (the
-//     package's failure does, when no test was running), so that callers can
-//     tell a memory-limit verdict by "out of memory". The address-space
-//     limit (RLIMIT_AS, `ulimit -v`) is not used: the Go runtime reserves
-//     about 1.2 GiB of address space at start-up (page-allocator metadata,
-//     never backed by memory), so a 512 MiB cap stops every test binary
-//     before its first test and a 1 GiB cap leaves it a few hundred MiB. Not
-//     counted: shared mappings (syscall.Mmap with MAP_SHARED) and files the
-//     test writes. Systems other than Linux may not enforce RLIMIT_DATA
-//     (macOS does not).
+//  1. The build: `go test -c -json` compiles the package and its tests with
+//     the overlay into a binary. Only the toolchain runs; it sees the module
+//     and its local replacements read-only, GOPROXY=off, and may write the
+//     build cache (GOCACHE) and the run's temporary directory. Its memory
+//     cap is 4 GiB or the sandbox's, whichever is more.
+//  2. The run: test2json runs the binary, as go test -json does, in a copy
+//     of the package directory (all files, subdirectories and testdata/,
+//     with the overlay applied). The directories above it, up to the module
+//     root, are mirrored with symlinks to the user's files, which are shown
+//     read-only, so "../testdata" still resolves. The build cache is not in
+//     sight, so a test cannot plant objects that a later build would use.
+//     The memory cap (Sandbox.MemoryLimit, 1 GiB for candidates) counts
+//     every page where a memory cgroup can be made; the data segment is
+//     capped at the same size (RLIMIT_DATA), so that most allocations fail
+//     in the Go runtime first ("fatal error: out of memory"); the failing
+//     test's Message then starts with "test did not finish: out of memory:
+//     ..." so that callers can tell a memory-limit verdict.
 //
-//   - An isolated working directory (Sandbox.Isolate): the binary runs in a
-//     temporary copy of the package directory (`cp -a`: all files,
-//     subdirectories and testdata/, with the overlay applied), so files it
-//     writes or deletes there are not the user's. The copy is removed when
-//     the binary exits, or with the run's temporary directory when the run
-//     is killed. The directories above it, up to the module root, are
-//     mirrored with symlinks to the real entries, so "../testdata" still
-//     resolves, to the user's files.
+// Where the machine cannot confine (no bubblewrap), or the context comes
+// from sandbox.Unconfined (the user chose `sandbox: none`), the same two
+// steps run with the limits only; whether a model's candidates may run at
+// all is refactor.Run's decision.
 //
-//   - With Isolate, the confinement of runner/sandbox (sandbox.Confine),
-//     as far as the machine allows (`fixloop check --tools` says): the
-//     binary runs in new user, mount and network namespaces with no
-//     network, every mount but the copy, /proc, /sys and /dev read-only
-//     (TMPDIR points into the copy, so t.TempDir works), and a pids cgroup
-//     capping its processes and threads at 512, killed with it. The go
-//     test process, and so the binary, gets fixloop's environment without
-//     its secrets (API keys, tokens, passwords).
+// A Sandbox with only a MemoryLimit runs go test in place with the test
+// binary under RLIMIT_DATA (go test -exec through a small sh script).
 //
-// CandidateSandbox is all of these, with a 1 GiB cap (DefaultMemoryLimit).
-//
-// Not enforced: CPU time (only the run's timeout bounds it); where the
-// machine has no user namespaces, writes through paths that leave the
-// working directory ("../x" reaches the user's files, as without a
-// sandbox) and network access; where no pids cgroup can be made, the number
-// of processes, and processes that leave the process group (setsid), which
-// then survive the kill at the timeout. Failure locations point at the
-// user's files, never at the copy: the package is compiled in place.
+// Failure locations point at the user's files, never at the copy: the
+// package is compiled in place.
 package gotest
 
 import (

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fixloop/fixloop/internal/testtree"
+	"github.com/fixloop/fixloop/refactor/model/openaitest"
+)
+
+// fixloopBinary builds fixloop: the sandbox's facts are probed once per
+// process, so a machine without bubblewrap is a process of its own.
+func fixloopBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "fixloop")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runWithoutBwrap runs fixloop as on a machine without bubblewrap.
+func runWithoutBwrap(t *testing.T, bin string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "FIXLOOP_BWRAP="+filepath.Join(t.TempDir(), "no-bwrap"), "FIXLOOP_NOSANDBOX_TEST_KEY=k")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errOut.String()
+}
+
+// TestNoSandboxNoCandidates: where bubblewrap cannot run, check --tools
+// says so and names the package; a model's session is refused with that
+// message before the model is asked anything, unless --sandbox=none; the
+// offline rules provider still runs.
+func TestNoSandboxNoCandidates(t *testing.T) {
+	bin := fixloopBinary(t)
+
+	_, out, _ := runWithoutBwrap(t, bin, "check", "--tools")
+	if !strings.Contains(out, "bubblewrap is not installed") || !strings.Contains(out, "apt install bubblewrap") {
+		t.Errorf("check --tools does not say that the sandbox is missing:\n%s", out)
+	}
+
+	dir := testtree.Copy(t, filepath.Join("..", "testdata", "calc"))
+	file := filepath.Join(dir, "calc.go")
+	original, _ := os.ReadFile(file)
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", string(original))})
+	model := []string{"fix", "--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-env", "FIXLOOP_NOSANDBOX_TEST_KEY", "--store", "off"}
+
+	code, _, errOut := runWithoutBwrap(t, bin, append(model, file)...)
+	if code != ExitUsage || !strings.Contains(errOut, "refusing to run the model's candidates") ||
+		!strings.Contains(errOut, "bubblewrap is not installed") || !strings.Contains(errOut, "--sandbox=none") {
+		t.Errorf("exit %d, stderr %q; want exit %d refusing, naming bubblewrap and --sandbox=none", code, errOut, ExitUsage)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times before the refusal", n)
+	}
+
+	code, _, errOut = runWithoutBwrap(t, bin, append(model, "--sandbox=none", file)...)
+	if code == ExitUsage || len(srv.Requests()) == 0 {
+		t.Errorf("--sandbox=none: exit %d, %d requests; stderr %q", code, len(srv.Requests()), errOut)
+	}
+
+	code, _, errOut = runWithoutBwrap(t, bin, "fix", "--provider", "rules", "--store", "off", file)
+	if code != ExitOK {
+		t.Errorf("rules provider without bubblewrap: exit %d, stderr %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(file); !bytes.Equal(b, original) {
+		t.Error("the file was written")
+	}
+}
