@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,5 +79,42 @@ func TestNoSandboxNoCandidates(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); !bytes.Equal(b, original) {
 		t.Error("the file was written")
+	}
+}
+
+// TestServeSweepsLeftovers: a server killed mid-session leaves its
+// candidates' copies; the next `fixloop serve` removes them at start.
+func TestServeSweepsLeftovers(t *testing.T) {
+	bin := fixloopBinary(t)
+	tmp := t.TempDir()
+	// A server that was killed: its pid is in the copies' names.
+	victim := exec.Command(bin, "serve")
+	victim.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stdin, err := victim.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	left := filepath.Join(tmp, fmt.Sprintf("fixloop-gotest-%d-123", victim.Process.Pid))
+	if err := os.MkdirAll(filepath.Join(left, "sandbox", "m"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_ = victim.Process.Kill()
+	_ = victim.Wait()
+	stdin.Close()
+
+	next := exec.Command(bin, "serve")
+	next.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var errOut bytes.Buffer
+	next.Stderr = &errOut
+	next.Stdin = strings.NewReader("") // the client goes away at once
+	_ = next.Run()
+	if _, err := os.Stat(left); err == nil {
+		t.Errorf("%s is still there after the next start; log:\n%s", left, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "removed what killed servers left") {
+		t.Errorf("the log does not say what was removed:\n%s", errOut.String())
 	}
 }

@@ -151,6 +151,13 @@ func (t *Tester) Invalidate(dir string) {
 	}
 }
 
+// readOnly is what the confined javac and JUnit runs read beyond the
+// project's copy: the console launcher's jar, the class path's jars and
+// directories (the Maven repository's), and the project itself.
+func (r *testRun) readOnly() []string {
+	return append([]string{r.jar, r.root}, r.classpath...)
+}
+
 // classpath is what file's tests compile and run against, besides the
 // JUnit jar: the configured class path, then the Maven project's jars from
 // the local repository (its sibling modules' installed jars included).
@@ -311,7 +318,7 @@ func (r *testRun) compile(ctx context.Context, rep *runner.TestReport) (bool, er
 		"-cp", strings.Join(append([]string{r.jar}, r.classpath...), string(filepath.ListSeparator)),
 		"@" + argfile,
 	})
-	res, err := sandbox.Run(ctx, sandbox.Cmd{Dir: r.work, Args: args, Limits: sandbox.Limits{Time: r.remaining()}})
+	res, err := sandbox.Run(ctx, sandbox.Cmd{Dir: r.work, Args: args, ReadOnly: r.readOnly(), Limits: sandbox.Limits{Time: r.remaining()}})
 	if err != nil {
 		return false, fmt.Errorf("compiling: %w", err)
 	}
@@ -377,7 +384,7 @@ func (r *testRun) runTests(ctx context.Context, rep *runner.TestReport) error {
 		"--reports-dir", filepath.Join(r.out, "reports"),
 		"--disable-banner", "--disable-ansi-colors", "--details=verbose")
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
-		Dir: r.work, Args: args,
+		Dir: r.work, Args: args, ReadOnly: r.readOnly(),
 		Limits: sandbox.Limits{Time: r.remaining(), Memory: r.memory},
 	})
 	if err != nil {

@@ -128,10 +128,13 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	}
 	start := time.Now()
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
-		Dir:    work,
-		Args:   append(argv, run.args()...),
-		Env:    run.env(),
-		Limits: sandbox.Limits{Time: timeout, Memory: t.memLimit},
+		Dir:  work,
+		Args: append(argv, run.args()...),
+		Env:  run.env(),
+		// The project itself, read-only: its virtual environment is not
+		// copied, tests import from it where it is.
+		ReadOnly: []string{root},
+		Limits:   sandbox.Limits{Time: timeout, Memory: t.memLimit},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("running pytest in a copy of %s: %w", root, err)

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
@@ -77,7 +78,7 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 		args = append(args, "-overlay="+overlayFile)
 	}
 	args = append(args, ".")
-	readOnly := append([]string{req.modRoot, tools.envFile}, localReplacements(req.modRoot)...)
+	readOnly := append([]string{req.modRoot, tools.envFile}, moduleDirs(req.modRoot)...)
 	env := []string{"GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE=" + tools.cache, "GOENV=" + tools.envFile}
 	build, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir: tmp, Args: args, Env: env,
@@ -143,27 +144,69 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 	return run.TimedOut, nil
 }
 
-// localReplacements returns the directories go.mod's replace directives
-// point at on disk: the build reads them.
-func localReplacements(modRoot string) []string {
-	data, err := os.ReadFile(filepath.Join(modRoot, "go.mod"))
+// moduleDirs returns the directories on disk the build reads beyond the
+// module root: go.mod's local replacements, and the workspace's (go.work
+// found above the module, not above its repository) with its modules and
+// replacements.
+func moduleDirs(modRoot string) []string {
+	out := localReplacements(filepath.Join(modRoot, "go.mod"))
+	work := os.Getenv("GOWORK")
+	if work == "" {
+		work = runner.FindUp(modRoot, "go.work")
+	}
+	if work == "" || work == "off" {
+		return out
+	}
+	data, err := os.ReadFile(work)
+	if err != nil {
+		return out
+	}
+	f, err := modfile.ParseWork(work, data, nil)
+	if err != nil {
+		return out
+	}
+	dir := filepath.Dir(work)
+	out = append(out, dir)
+	for _, u := range f.Use {
+		p := u.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		out = append(out, filepath.Clean(p))
+		out = append(out, localReplacements(filepath.Join(p, "go.mod"))...)
+	}
+	for _, r := range f.Replace {
+		if r.New.Version == "" {
+			out = append(out, absUnder(dir, r.New.Path))
+		}
+	}
+	return out
+}
+
+// localReplacements returns the directories the replace directives of the
+// go.mod file at path point at on disk.
+func localReplacements(path string) []string {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
-	f, err := modfile.ParseLax("go.mod", data, nil)
+	f, err := modfile.Parse(path, data, nil)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, r := range f.Replace {
-		if r.New.Version != "" {
-			continue
+		if r.New.Version == "" {
+			out = append(out, absUnder(filepath.Dir(path), r.New.Path))
 		}
-		p := r.New.Path
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(modRoot, p)
-		}
-		out = append(out, filepath.Clean(p))
 	}
 	return out
+}
+
+// absUnder resolves p against dir unless it is absolute.
+func absUnder(dir, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
 }

@@ -561,3 +561,43 @@ func TestSandboxConfinesTheCandidate(t *testing.T) {
 		t.Errorf("unsandboxed: %d failed, want 4 (outside, network, secret, processes); output:\n%s", rep.Failed, rep.Output)
 	}
 }
+
+// TestSandboxBuildsWithLocalModules: the confined build sees what go.mod's
+// replace directives and a go.work above the module point at, read-only.
+func TestSandboxBuildsWithLocalModules(t *testing.T) {
+	needGo(t)
+	t.Parallel()
+	for _, layout := range []string{"replace", "workspace"} {
+		t.Run(layout, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{
+				"dep/go.mod":      "module example.com/dep\n\ngo 1.22\n",
+				"dep/dep.go":      "package dep\n\nfunc Two() int { return 2 }\n",
+				"app/app.go":      "package app\n\nimport \"example.com/dep\"\n\nfunc Four() int { return dep.Two() * 2 }\n",
+				"app/app_test.go": "package app\n\nimport \"testing\"\n\nfunc TestFour(t *testing.T) {\n\tif Four() != 4 {\n\t\tt.Fatal(Four())\n\t}\n}\n",
+			}
+			if layout == "replace" {
+				files["app/go.mod"] = "module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n"
+			} else {
+				files["app/go.mod"] = "module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n"
+				files["go.work"] = "go 1.22\n\nuse (\n\t./app\n\t./dep\n)\n"
+			}
+			for name, text := range files {
+				p := filepath.Join(root, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rep, err := NewSandboxed(nil, CandidateSandbox()).Run(t.Context(), filepath.Join(root, "app", "app.go"), nil, time.Minute)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if !rep.OK() || rep.Passed != 1 {
+				t.Errorf("passed %d, build errors %+v; output:\n%s", rep.Passed, rep.BuildErrors, rep.Output)
+			}
+		})
+	}
+}
