@@ -31,6 +31,9 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "codeAction: the document is not open: "+string(u))
 	}
 	u = cur.URI // the store's canonical spelling keys the results
+	if out, _ := cur.OutOfSync(); out {
+		return []protocol.CommandOrCodeAction{}, nil // edits on a text the client does not hold
+	}
 	if !s.lintCurrent(u, cur) {
 		// Waiting for the pass must not hold up the notifications behind
 		// this request, so the request goes on asynchronously.

@@ -217,6 +217,13 @@ func (s *Server) publish(ctx context.Context, u uri.URI) {
 	if !ok {
 		return
 	}
+	if out, _ := cur.OutOfSync(); out {
+		// The client's text is not the one the results are about.
+		if err := s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}); err != nil {
+			s.logger.Warn("clearing diagnostics", "uri", u, "error", err)
+		}
+		return
+	}
 	s.mu.Lock()
 	st := s.files[u]
 	var lintDoc *docstore.Document

@@ -62,6 +62,9 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	if !ok || !s.supports(doc) {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fixloop.%s: not an open document of a language fixloop checks: %s", goal, args.URI))
 	}
+	if out, why := doc.OutOfSync(); out {
+		return jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("fixloop.%s: the document is out of sync with the editor (%s): close and reopen it", goal, why))
+	}
 	if args.Version != nil && *args.Version != doc.Version {
 		return jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("the document changed since the action was offered (version %d, now %d): ask for the action again", *args.Version, doc.Version))
 	}
@@ -269,6 +272,12 @@ func (s *Server) stillCurrent(ctx context.Context, doc *docstore.Document, rec *
 	case !ok:
 		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
 			"fixloop: the file was closed during the %s session, so nothing was applied.", rec.Goal))
+		return false
+	case cur.Version == doc.Version && cur != doc:
+		_, why := cur.OutOfSync()
+		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
+			"fixloop: a change to the file could not be applied during the %s session (%s), so nothing was applied: close and reopen the file, then run it again.",
+			rec.Goal, why))
 		return false
 	case cur != doc:
 		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(

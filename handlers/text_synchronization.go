@@ -3,8 +3,11 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server/config"
@@ -40,8 +43,11 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	case errors.Is(err, docstore.ErrNotOpen):
 		s.logger.Warn("didChange for a document that is not open", "uri", id.URI, "version", id.Version)
 		return nil
+	case errors.Is(err, docstore.ErrOutOfSync):
+		s.logger.Warn("didChange ignored: the document is out of sync until the client sends its full text or reopens it", "uri", id.URI, "version", id.Version)
+		return nil
 	case err != nil:
-		s.logger.Warn("didChange rejected", "uri", id.URI, "version", id.Version, "error", err)
+		s.outOfSync(ctx, doc, err.Error())
 		return nil
 	}
 	if doc.Clamped() {
@@ -49,6 +55,30 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	}
 	s.scheduleLint(doc.URI, s.config().Debounce, runner.TriggerChange)
 	return nil
+}
+
+// RejectChange marks the document u out of sync: the client sent a change
+// that could not be read (a range not made of integers, caught on the
+// wire before decoding could mistake it for a full text).
+func (s *Server) RejectChange(ctx context.Context, u uri.URI, version int32, problem string) {
+	doc, ok := s.store.Reject(u, fmt.Sprintf("change %s (version %d): %s", u, version, problem))
+	if !ok {
+		s.logger.Warn("unreadable didChange for a document that is not open", "uri", u, "version", version, "problem", problem)
+		return
+	}
+	_, why := doc.OutOfSync()
+	s.outOfSync(ctx, doc, why)
+}
+
+// outOfSync reports a rejected change: the document keeps its last good
+// text, gets no diagnostics, quick fixes or sessions until the client
+// sends its full text or reopens it, and the user is told.
+func (s *Server) outOfSync(ctx context.Context, doc *docstore.Document, why string) {
+	s.logger.Error("didChange rejected: the document is out of sync", "uri", doc.URI, "error", why)
+	s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
+		"fixloop: a change to %s could not be applied (%s); fixloop stopped checking it until the editor sends the whole file again: close and reopen it.",
+		filepath.Base(doc.Path), why))
+	s.publish(ctx, doc.URI)
 }
 
 // DidSave runs the tests (per the configured test mode), and lints again

@@ -115,12 +115,12 @@ func TestStaleAndUnknownChangesAreIgnored(t *testing.T) {
 	h.ChangeAll(u, 2, "package p\nBAD\nBAD\n")
 	// A change for a document never opened is logged and ignored.
 	h.ChangeAll(uri.File(filepath.Join(dir, "never-opened.go")), 5, "x")
-	// A range past the end of the document is clamped to the end.
+	// A character past the end of its line means the line end (LSP).
 	h.Server.DidChange(h.Ctx(), &protocol.DidChangeTextDocumentParams{
 		TextDocument: versioned(u, 4),
 		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{
-			Range: protocol.Range{Start: protocol.Position{Line: 90, Character: 4}, End: protocol.Position{Line: 99, Character: 0}},
-			Text:  "BAD\n",
+			Range: protocol.Range{Start: protocol.Position{Line: 1, Character: 40}, End: protocol.Position{Line: 1, Character: 99}},
+			Text:  "\nBAD",
 		}},
 	})
 	p := h.AwaitVersion(u, 4)

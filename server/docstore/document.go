@@ -31,6 +31,10 @@ type Document struct {
 	lines   []int // byte offset where each line starts; lines[0] == 0
 	ascii   bool  // Text is all ASCII, so every encoding counts bytes
 	clamped bool  // a change producing this snapshot was clamped
+	// outOfSync: a change the client sent was rejected, so the client's
+	// text is not this one; syncProblem says why.
+	outOfSync   bool
+	syncProblem string
 }
 
 // newDocument builds a snapshot and its line index. It takes ownership of text.
@@ -80,6 +84,12 @@ func (d *Document) Encoding() Encoding { return d.enc }
 // clamped to fit, as the LSP specifies. Callers of [Store.Change] may log it:
 // it usually means the client and server disagree about the text.
 func (d *Document) Clamped() bool { return d.clamped }
+
+// OutOfSync reports whether a change the client sent was rejected since
+// the last full text: the client's text is then not Text, and nothing may
+// be computed on it (diagnostics, quick fixes, sessions). The reason is
+// the rejected change's error.
+func (d *Document) OutOfSync() (bool, string) { return d.outOfSync, d.syncProblem }
 
 // LineCount returns the number of lines. Text ending with a line break has
 // an empty last line; empty text has one line.

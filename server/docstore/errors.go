@@ -15,4 +15,10 @@ var (
 	ErrInvalidChange = errors.New("docstore: invalid content change")
 	// ErrInvalidURI: Open was given an empty URI.
 	ErrInvalidURI = errors.New("docstore: invalid document URI")
+	// ErrOutOfRange: a change's range starts or ends on a line the text
+	// does not have, or ends before it starts.
+	ErrOutOfRange = errors.New("docstore: change range outside the document")
+	// ErrOutOfSync: the document is out of sync (an earlier change was
+	// rejected) and the change is not a full-text one.
+	ErrOutOfSync = errors.New("docstore: document out of sync with the client")
 )

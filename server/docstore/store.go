@@ -63,15 +63,21 @@ func (s *Store) Open(item protocol.TextDocumentItem) (*Document, error) {
 // snapshot, which becomes current. Changes may be full replacements or range
 // edits; positions are in the store's encoding.
 //
-// A range outside the text is clamped rather than rejected; the result's
-// [Document.Clamped] then reports true so the caller can log it.
+// A character past the end of its line means the line end, as the LSP
+// specifies; the result's [Document.Clamped] then reports true so the
+// caller can log it.
 //
 // Errors:
 //   - [ErrNotOpen]: u is not open; the result is nil.
 //   - [ErrStaleVersion]: version is not greater than the current version;
 //     the changes are ignored and the result is the unchanged current snapshot.
-//   - [ErrInvalidChange]: a change is nil or of an unknown type; nothing is
-//     applied and the result is the unchanged current snapshot.
+//   - [ErrInvalidChange]: a change is nil or of an unknown type, or
+//     [ErrOutOfRange]: a range starts or ends on a line the text does not
+//     have, or ends before it starts. Nothing is applied; the result is the
+//     current text marked out of sync ([Document.OutOfSync]).
+//   - [ErrOutOfSync]: the document is out of sync and the changes hold no
+//     full-text change; nothing is applied. A full-text change (from the
+//     last one in the list on) or reopening brings it back in sync.
 func (s *Store) Change(u uri.URI, version int32, changes []protocol.TextDocumentContentChangeEvent) (*Document, error) {
 	k := key(u)
 	for {
@@ -87,7 +93,22 @@ func (s *Store) Change(u uri.URI, version int32, changes []protocol.TextDocument
 		}
 		next, err := applyChanges(cur, version, enc, changes)
 		if err != nil {
-			return cur, fmt.Errorf("change %s (version %d): %w", u, version, err)
+			err = fmt.Errorf("change %s (version %d): %w", u, version, err)
+			if cur.outOfSync {
+				return cur, err
+			}
+			// The client's text is not the server's any more: keep the
+			// last good text, marked out of sync.
+			marked := *cur
+			marked.outOfSync, marked.syncProblem = true, err.Error()
+			s.mu.Lock()
+			if s.docs[k] != cur {
+				s.mu.Unlock()
+				continue
+			}
+			s.docs[k] = &marked
+			s.mu.Unlock()
+			return &marked, err
 		}
 		s.mu.Lock()
 		if s.docs[k] == cur && s.enc == enc {
@@ -99,6 +120,23 @@ func (s *Store) Change(u uri.URI, version int32, changes []protocol.TextDocument
 		// encoding) meanwhile: start again from the new state.
 		s.mu.Unlock()
 	}
+}
+
+// Reject marks u out of sync: the client sent a change fixloop could not
+// read (a range that is not made of integers). The text stays the last
+// good one. It returns the marked snapshot, or false when u is not open.
+func (s *Store) Reject(u uri.URI, reason string) (*Document, bool) {
+	k := key(u)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur, ok := s.docs[k]
+	if !ok {
+		return nil, false
+	}
+	marked := *cur
+	marked.outOfSync, marked.syncProblem = true, reason
+	s.docs[k] = &marked
+	return &marked, true
 }
 
 // Close forgets u. It returns [ErrNotOpen] if u is not open. Snapshots

@@ -111,11 +111,9 @@ func TestChange(t *testing.T) {
 		},
 		{"full then range", "abc", UTF16, changes(whole("xyz\n"), edit(1, 0, 1, 0, "w")), "xyz\nw", false},
 		{"range then full", "abc", UTF16, changes(edit(0, 0, 0, 1, "Z"), whole("fresh")), "fresh", false},
-		{"range past end is clamped", "ab\ncd", UTF16, changes(edit(5, 0, 9, 9, "!")), "ab\ncd!", true},
 		{"character past line end is clamped", "ab\ncd", UTF16, changes(edit(0, 9, 0, 9, "!")), "ab!\ncd", true},
-		{"reversed range is swapped", "abcd", UTF16, changes(edit(0, 3, 0, 1, "X")), "aXd", true},
 		{"inside surrogate pair is clamped", "a😀b", UTF16, changes(edit(0, 2, 0, 2, "!")), "a!😀b", true},
-		{"clamped flag survives later changes", "ab", UTF16, changes(edit(3, 0, 3, 0, "c"), edit(0, 0, 0, 0, "x")), "xabc", true},
+		{"clamped flag survives later changes", "ab", UTF16, changes(edit(0, 9, 0, 9, "c"), edit(0, 0, 0, 0, "x")), "xabc", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,11 +167,14 @@ func TestChangeErrors(t *testing.T) {
 	}
 
 	d, err := s.Change(testURI, 6, changes(whole("ok"), nil))
-	if !errors.Is(err, ErrInvalidChange) || d != cur {
-		t.Errorf("nil change: got %v, %v; want current snapshot and ErrInvalidChange", d, err)
+	if out, _ := d.OutOfSync(); !errors.Is(err, ErrInvalidChange) || string(d.Text) != "v5" || d.Version != 5 || !out {
+		t.Errorf("nil change: got %v, %v; want the current text marked out of sync and ErrInvalidChange", d, err)
+	}
+	if _, err := s.Change(testURI, 6, changes(whole("v6"))); err != nil {
+		t.Fatalf("a full text brings the document back in sync: %v", err)
 	}
 	var nilPartial *protocol.TextDocumentContentChangePartial
-	if _, err := s.Change(testURI, 6, changes(nilPartial)); !errors.Is(err, ErrInvalidChange) {
+	if _, err := s.Change(testURI, 7, changes(nilPartial)); !errors.Is(err, ErrInvalidChange) {
 		t.Errorf("typed nil change: err = %v, want ErrInvalidChange", err)
 	}
 
@@ -287,8 +288,8 @@ func TestConcurrentChanges(t *testing.T) {
 				v := next
 				next++
 				mu.Unlock()
-				// Appending at a far position is clamped to the end.
-				if _, err := s.Change(testURI, v, changes(edit(1<<20, 0, 1<<20, 0, "x"))); err != nil && !errors.Is(err, ErrStaleVersion) {
+				// Appending at a far character is clamped to the line end.
+				if _, err := s.Change(testURI, v, changes(edit(0, 1<<20, 0, 1<<20, "x"))); err != nil && !errors.Is(err, ErrStaleVersion) {
 					t.Errorf("version %d: %v", v, err)
 				}
 			}
@@ -348,5 +349,54 @@ func TestAllAndOverlay(t *testing.T) {
 	}
 	if _, ok := s.Overlay()["/tmp/a.go"]; ok {
 		t.Error("closed document still in overlay")
+	}
+}
+
+// TestChangeOutOfRange: a change whose range leaves the document is
+// rejected, the last good text stays, marked out of sync; incremental
+// changes are then refused until a full text comes, which may follow
+// other changes in the same notification.
+func TestChangeOutOfRange(t *testing.T) {
+	tests := []struct {
+		name string
+		ch   protocol.TextDocumentContentChangeEvent
+	}{
+		{"start line past the end", edit(2, 0, 2, 0, "x")},
+		{"end line past the end", edit(0, 0, 9, 0, "x")},
+		{"line 2^32-1", edit(1<<32-1, 0, 1<<32-1, 0, "x")},
+		{"end before start", edit(1, 1, 0, 1, "x")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewStore()
+			if _, err := s.Open(protocol.TextDocumentItem{URI: testURI, Version: 1, Text: "ab\ncd"}); err != nil {
+				t.Fatal(err)
+			}
+			d, err := s.Change(testURI, 2, changes(tt.ch))
+			if !errors.Is(err, ErrOutOfRange) {
+				t.Fatalf("err = %v, want ErrOutOfRange", err)
+			}
+			if out, why := d.OutOfSync(); !out || why == "" || string(d.Text) != "ab\ncd" || d.Version != 1 {
+				t.Errorf("got %q v%d out of sync %v (%q); want the last good text, out of sync", d.Text, d.Version, out, why)
+			}
+			if _, err := s.Change(testURI, 3, changes(edit(0, 0, 0, 0, "y"))); !errors.Is(err, ErrOutOfSync) {
+				t.Errorf("an incremental change while out of sync: err = %v, want ErrOutOfSync", err)
+			}
+			d, err = s.Change(testURI, 4, changes(edit(0, 0, 0, 0, "ignored"), whole("new"), edit(0, 3, 0, 3, "!")))
+			if out, _ := d.OutOfSync(); err != nil || out || string(d.Text) != "new!" || d.Version != 4 {
+				t.Errorf("a full text: %v, %q v%d out of sync %v; want \"new!\" in sync", err, d.Text, d.Version, out)
+			}
+		})
+	}
+	s := NewStore()
+	if _, err := s.Open(protocol.TextDocumentItem{URI: testURI, Version: 1, Text: "ab"}); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := s.Reject(testURI, "a line of 1.5"); !ok || string(d.Text) != "ab" {
+		t.Fatalf("Reject: %v %v", d, ok)
+	}
+	d, err := s.Open(protocol.TextDocumentItem{URI: testURI, Version: 1, Text: "reopened"})
+	if out, _ := d.OutOfSync(); err != nil || out {
+		t.Errorf("reopening: %v, out of sync %v", err, out)
 	}
 }
