@@ -11,6 +11,7 @@ import (
 
 	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // Bad input from the linters: output that is malformed, empty, huge, or a
@@ -49,6 +50,13 @@ func TestLintBadToolOutput(t *testing.T) {
 	// over is so far beyond the output kept that reading it all would show
 	// in the heap, which must stay within a few times what is kept.
 	const over, maxHeap = 16 * outputLimit, 6*outputLimit + 16<<20
+	// Bubblewrap reports a signal N that ended a confined tool as exit
+	// status 128+N, so a confined tool's own exit status 139 reads as
+	// SIGSEGV.
+	exit139 := "(exit status 139)"
+	if sandbox.Probe().Confined {
+		exit139 = "(signal: segmentation fault)"
+	}
 	behaviours := []struct {
 		name   string
 		script string // %> is the redirect to the tool's output, %d the findings status
@@ -88,7 +96,7 @@ func TestLintBadToolOutput(t *testing.T) {
 		{
 			name:   "exit status 139",
 			script: "echo 'Segmentation fault (core dumped)' >&2; exit 139",
-			want:   map[string]string{"*": "(exit status 139): Segmentation fault (core dumped)"},
+			want:   map[string]string{"*": exit139 + ": Segmentation fault (core dumped)"},
 		},
 		{
 			name: "traceback",

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // outputLimit bounds what is kept of a tool's stdout and of its stderr.
@@ -53,6 +55,21 @@ type gccFixit struct {
 	String string `json:"string"`
 }
 
+// toolOptions say how g++ and clang-tidy run on the workspace's file: in
+// src, confined where the sandbox can (sandbox.ConfineTool: the system's
+// directories and ws.readOnly shown read-only, src the one place to
+// write, an empty home, a private /tmp for the compiler's temporary files,
+// no network), with the allowed part of fixloop's environment. A signal
+// that ends a confined tool comes back as exit status 128+N and is read as
+// that signal.
+func (ws *workspace) toolOptions() proc.ToolOptions {
+	return proc.ToolOptions{
+		Dir: ws.src, Limit: outputLimit,
+		Prepare:     func(cmd *exec.Cmd) error { return sandbox.ConfineTool(cmd, nil, ws.readOnly...) },
+		SignalExits: sandbox.Probe().Confined,
+	}
+}
+
 // runGXX compiles the workspace's file with g++ -fsyntax-only and returns
 // its errors as alerts. Warnings are left out: clang-tidy covers them.
 func runGXX(ctx context.Context, ws *workspace) ([]runner.Alert, error) {
@@ -66,7 +83,7 @@ func runGXX(ctx context.Context, ws *workspace) ([]runner.Alert, error) {
 	}
 	args = append(args, ws.flags...)
 	args = append(args, ws.tmpFile)
-	run, err := proc.RunTool(ctx, proc.ToolOptions{Dir: ws.src, Limit: outputLimit}, path, args...)
+	run, err := proc.RunTool(ctx, ws.toolOptions(), path, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -109,34 +109,39 @@ var DefaultFlags = []string{"-std=c++17"}
 // compileFlags returns the flags file is checked with: the configured ones;
 // else those the project's compile_commands.json gives it (with -std=c++17
 // when they name no standard); else DefaultFlags. A database that cannot be
-// read gives DefaultFlags and an error saying why.
-func (l *Linter) compileFlags(file string) ([]string, error) {
+// read gives DefaultFlags and an error saying why. db is the path of the
+// database the flags came from, "" when none did.
+func (l *Linter) compileFlags(file string) (flags []string, db string, err error) {
 	if l.flags != nil {
-		return l.flags, nil
+		return l.flags, "", nil
 	}
 	path := runner.FindUp(filepath.Dir(file), compileDBName, filepath.Join("build", compileDBName))
 	if path == "" {
-		return DefaultFlags, nil
+		return DefaultFlags, "", nil
 	}
-	db, err := l.dbs.load(path)
+	parsed, err := l.dbs.load(path)
 	if err != nil {
-		return DefaultFlags, err
+		return DefaultFlags, "", err
 	}
-	// The project the database serves: its directory, or the one above
-	// build/.
-	root := filepath.Dir(path)
-	if filepath.Base(root) == "build" {
-		root = filepath.Dir(root)
-	}
-	flags, ok := db.flagsFor(file, root)
+	flags, ok := parsed.flagsFor(file, dbProject(path))
 	if !ok {
-		return DefaultFlags, nil
+		return DefaultFlags, "", nil
 	}
 	l.log.Debug("cpp compile flags", "file", file, "database", path, "flags", flags)
 	if !slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "-std=") }) {
 		flags = append(slices.Clip(flags), DefaultFlags...)
 	}
-	return flags, nil
+	return flags, path, nil
+}
+
+// dbProject returns the project the compilation database at path serves:
+// its directory, or the one above build/.
+func dbProject(path string) string {
+	root := filepath.Dir(path)
+	if filepath.Base(root) == "build" {
+		root = filepath.Dir(root)
+	}
+	return root
 }
 
 // sourceExts are the file name extensions the linter checks; compiledExts
@@ -185,8 +190,8 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			filepath.Base(file), len(text), l.maxFileSize))}
 		return res, nil
 	}
-	flags, dbErr := l.compileFlags(file)
-	ws, err := newWorkspace(file, text, overlay, flags)
+	flags, db, dbErr := l.compileFlags(file)
+	ws, err := newWorkspace(file, text, overlay, flags, db)
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}

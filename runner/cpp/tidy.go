@@ -167,7 +167,7 @@ func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, 
 		args = append(args, "-x", "c++")
 	}
 	args = append(args, ws.flags...)
-	run, err := proc.RunTool(ctx, proc.ToolOptions{Dir: ws.src, Limit: outputLimit}, path, args...)
+	run, err := proc.RunTool(ctx, ws.toolOptions(), path, args...)
 	if err != nil {
 		return nil, err
 	}

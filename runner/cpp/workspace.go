@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,6 +17,10 @@ import (
 // quoted includes find unsaved headers first; -iquote and -I flags naming
 // the original directory make every other include resolve as it would
 // there.
+//
+// g++ and clang-tidy run confined (sandbox.ConfineTool), in src, the one
+// directory they may write (clang-tidy's exported fixes go there too),
+// seeing besides the system's directories only readOnly.
 type workspace struct {
 	root    string // removed by cleanup
 	src     string // root/src, stands in for origDir
@@ -33,34 +38,98 @@ type workspace struct {
 	// userDirs hold the user's files: the original directory and the -I
 	// and -iquote directories of the flags.
 	userDirs []string
-	// fixesFile is where clang-tidy exports its fixes.
+	// fixesFile is where clang-tidy exports its fixes: a file of its own
+	// in src, where the confined clang-tidy may write.
 	fixesFile string
+	// readOnly are the host paths the tools may read besides src and the
+	// system's directories (see toolPaths).
+	readOnly []string
 }
 
 // newWorkspace writes text (and the overlay files under file's directory)
-// into a new temporary directory.
-func newWorkspace(file string, text []byte, overlay map[string][]byte, flags []string) (*workspace, error) {
+// into a new temporary directory. db is the compilation database the flags
+// came from ("" for none).
+func newWorkspace(file string, text []byte, overlay map[string][]byte, flags []string, db string) (*workspace, error) {
 	root, err := os.MkdirTemp("", "fixloop-cpp-")
 	if err != nil {
 		return nil, fmt.Errorf("making a temporary directory: %w", err)
 	}
 	ws := &workspace{
-		root:      root,
-		src:       filepath.Join(root, "src"),
-		origDir:   filepath.Dir(file),
-		file:      file,
-		text:      text,
-		fixesFile: filepath.Join(root, "fixes.yaml"),
+		root:    root,
+		src:     filepath.Join(root, "src"),
+		origDir: filepath.Dir(file),
+		file:    file,
+		text:    text,
 	}
 	ws.tmpFile = filepath.Join(ws.src, filepath.Base(file))
 	ws.flags, ws.userDirs = resolveFlags(flags, ws.origDir)
 	ws.flags = append(ws.flags, "-iquote", ws.origDir, "-I", ws.origDir)
 	ws.userDirs = append(ws.userDirs, ws.origDir)
+	ws.readOnly = toolPaths(file, ws.flags, db)
 	if err := ws.write(overlay); err != nil {
 		ws.cleanup()
 		return nil, err
 	}
+	// Made after the sources, so that its name is none of theirs.
+	fixes, err := os.CreateTemp(ws.src, ".fixloop-tidy-fixes-*.yaml")
+	if err != nil {
+		ws.cleanup()
+		return nil, fmt.Errorf("making a temporary file: %w", err)
+	}
+	fixes.Close()
+	ws.fixesFile = fixes.Name()
 	return ws, nil
+}
+
+// toolPaths returns what g++ and clang-tidy read of the user's files,
+// which the sandbox shows them read-only: the file's directory; its
+// project (the repository root, and the nearest directory with a build
+// file: a quoted include may climb to "../include/x.h"); the directories
+// and files the flags name (-I, -iquote, -isystem, -idirafter, -include);
+// and the compilation database's directory and project. Nothing here comes
+// from the checked text: an #include of anything else (a path in the home
+// directory) finds nothing.
+func toolPaths(file string, flags []string, db string) []string {
+	dir := filepath.Dir(file)
+	paths := []string{dir, ProjectRoot(file)}
+	if repo := repoRoot(dir); repo != "" {
+		paths = append(paths, repo)
+	}
+	if db != "" {
+		paths = append(paths, filepath.Dir(db), dbProject(db))
+	}
+	for i := 0; i+1 < len(flags); i++ {
+		if slices.Contains(dirFlags, flags[i]) {
+			paths = append(paths, flags[i+1])
+			i++
+		}
+	}
+	// The include directories the environment names (the sandbox passes
+	// these variables on).
+	for _, v := range []string{"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"} {
+		for _, d := range filepath.SplitList(os.Getenv(v)) {
+			if filepath.IsAbs(d) {
+				paths = append(paths, d)
+			}
+		}
+	}
+	slices.Sort(paths)
+	return slices.Compact(paths)
+}
+
+// repoRoot returns the nearest directory at or above dir that holds .git,
+// or "".
+func repoRoot(dir string) string {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 func (ws *workspace) write(overlay map[string][]byte) error {

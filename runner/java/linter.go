@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -235,6 +237,72 @@ func (t *lintTree) write(path string, text []byte) error {
 	return nil
 }
 
+// toolOptions say how javac and checkstyle run on a lint tree: in its
+// directory dir, the one place they may write (javac's classes, a new
+// class-data archive), confined where the sandbox can (sandbox.ConfineTool:
+// the system's directories, the JDK and readOnly shown read-only, an empty
+// home, a private /tmp, no network), with the allowed part of fixloop's
+// environment and env. A signal that ends a confined tool comes back as
+// exit status 128+N and is read as that signal.
+func toolOptions(dir string, combined bool, env, readOnly []string) proc.ToolOptions {
+	return proc.ToolOptions{
+		Dir: dir, Limit: outputLimit, Combined: combined,
+		Prepare:     func(cmd *exec.Cmd) error { return sandbox.ConfineTool(cmd, env, readOnly...) },
+		SignalExits: sandbox.Probe().Confined,
+	}
+}
+
+// shownRoots are the source directories javac may read besides the copy:
+// the user's source roots and the Maven modules' sources. The source root
+// comes from the checked text's package declaration, which a candidate
+// writes (package me.x in /home/me/x/A.java would make it /home): in a
+// repository, only roots inside it are shown.
+func (t *lintTree) shownRoots(sources []string) []string {
+	roots := slices.Clone(t.roots)
+	if repo := repoRoot(filepath.Dir(t.file)); repo != "" {
+		roots = slices.DeleteFunc(roots, func(r string) bool { return !runner.Within(repo, r) })
+	}
+	return append(roots, sources...)
+}
+
+// classpathPaths are the class path's entries for the sandbox to show
+// javac (a wildcard entry, lib/*, by its directory); with maven, the local
+// repository stands for the jars in it.
+func classpathPaths(cp []string, maven bool) []string {
+	repo := ""
+	if maven {
+		repo = localRepository()
+	}
+	paths := []string{}
+	if repo != "" {
+		paths = append(paths, repo)
+	}
+	for _, p := range cp {
+		if dir, ok := strings.CutSuffix(p, string(filepath.Separator)+"*"); ok {
+			p = dir
+		}
+		if repo == "" || !runner.Within(repo, p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// repoRoot returns the nearest directory at or above dir that holds .git,
+// or "".
+func repoRoot(dir string) string {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
 // compile runs javac on the copy and returns its errors in the file.
 func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, error) {
 	javac, err := javacTool.Find()
@@ -249,15 +317,16 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 	if len(cp) == 0 {
 		cp = []string{filepath.Join(t.dir, "out")}
 	}
-	cds, saveCDS := cdsFlags("javac", javac, javaBinary())
-	defer saveCDS()
-	args := slices.Concat(javacJVMFlags, withJ(cds), javacFlags, []string{
+	cds := javaCDS(t.dir, "javac", javac, javaBinary())
+	defer cds.done()
+	args := slices.Concat(javacJVMFlags, withJ(cds.flags), javacFlags, []string{
 		"-implicit:none", "-d", filepath.Join(t.dir, "out"),
 		"-sourcepath", strings.Join(slices.Concat([]string{t.src}, t.roots, mvn.sources), string(filepath.ListSeparator)),
 		"-cp", strings.Join(cp, string(filepath.ListSeparator)),
 		t.copy,
 	})
-	run, err := proc.RunTool(ctx, proc.ToolOptions{Dir: t.dir, Limit: outputLimit, Combined: true}, javac, args...)
+	readOnly := slices.Concat(t.shownRoots(mvn.sources), classpathPaths(cp, len(mvn.jars) > 0), cds.readOnly)
+	run, err := proc.RunTool(ctx, toolOptions(t.dir, true, nil, readOnly), javac, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -301,12 +370,16 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 	if alerts, ok := l.cached(key); ok {
 		return alerts, nil
 	}
-	cds, saveCDS := cdsFlags("checkstyle", path, "/usr/share/java/checkstyle.jar", javaBinary())
-	defer saveCDS()
-	run, err := proc.RunTool(ctx, proc.ToolOptions{
-		Dir: t.dir, Limit: outputLimit,
-		Env: []string{"JAVA_ARGS=" + strings.TrimSpace(checkstyleJVMFlags+" "+joinFlags(cds)+" "+os.Getenv("JAVA_ARGS"))},
-	}, path, "-c", l.config, "-f", "xml", t.copy)
+	cds := javaCDS(t.dir, "checkstyle", path, "/usr/share/java/checkstyle.jar", javaBinary())
+	defer cds.done()
+	env := []string{"JAVA_ARGS=" + strings.TrimSpace(checkstyleJVMFlags+" "+joinFlags(cds.flags)+" "+os.Getenv("JAVA_ARGS"))}
+	readOnly := cds.readOnly
+	if l.config != sunConfig && l.config != googleConfig {
+		// A configuration file, and its directory, where the files it
+		// names (suppressions, a header) usually are.
+		readOnly = append(slices.Clip(readOnly), l.config, filepath.Dir(l.config))
+	}
+	run, err := proc.RunTool(ctx, toolOptions(t.dir, false, env, readOnly), path, "-c", l.config, "-f", "xml", t.copy)
 	if err != nil {
 		return nil, err
 	}

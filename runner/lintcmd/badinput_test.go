@@ -3,6 +3,7 @@
 package lintcmd
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -10,8 +11,8 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/internal/badinput"
-	"github.com/fixloop/fixloop/internal/proctest"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // Bad input from a command linter: output that is malformed, empty, huge,
@@ -33,6 +34,13 @@ func TestLintBadOutput(t *testing.T) {
 	findings := `printf '%s:1:1: error: first [E1]\n' "$1"; `
 	lastFinding := `; printf '%s:2:1: warning: last [W2]\n' "$1"`
 	efm := Spec{Errorformat: gccFormat, CodePattern: bracketCode}
+	exit139 := "fakelint failed with exit code 139: Segmentation fault (core dumped)"
+	if sandbox.Probe().Confined {
+		// Bubblewrap reports a signal N that ended a confined command as
+		// exit status 128+N, so a command's own exit code 139 reads as
+		// SIGSEGV.
+		exit139 = "fakelint was stopped (signal: segmentation fault): Segmentation fault (core dumped)"
+	}
 	json := Spec{JSON: &JSONMapping{File: "f", Line: "l", Message: "m"}}
 	tests := []struct {
 		name   string
@@ -56,7 +64,7 @@ func TestLintBadOutput(t *testing.T) {
 		{name: "killed by a signal", spec: efm, script: findings + "echo 'about to crash' >&2; kill -SEGV $$; sleep 5",
 			note: "fakelint was stopped (signal: segmentation fault): about to crash"},
 		{name: "exit code 139", spec: efm, script: findings + "echo 'Segmentation fault (core dumped)' >&2; exit 139",
-			note: "fakelint failed with exit code 139: Segmentation fault (core dumped)"},
+			note: exit139},
 		{
 			name: "traceback", spec: json,
 			script: "printf 'Traceback (most recent call last):\\n  File \"/x/y.py\", line 1, in <module>\\n" +
@@ -131,9 +139,11 @@ func TestLintBadOutput(t *testing.T) {
 // sleeps itself (exec) or waits for a child.
 func TestLintHangingCommand(t *testing.T) {
 	needSh(t)
-	tests := []struct{ name, script string }{
-		{"exec sleep", `echo $$ > "$1.pid"; exec sleep 60`},
-		{"sleeping child", `sleep 60 & echo $! > "$1.pid"; wait`},
+	// The sleeps are found by their command lines (their unique lengths):
+	// a confined command's pids are of its own pid namespace.
+	tests := []struct{ name, script, marker string }{
+		{"exec sleep", `echo started > "$1.started"; exec sleep 60.6108`, "sleep 60.6108"},
+		{"sleeping child", `sleep 60.6109 & echo started > "$1.started"; wait`, "sleep 60.6109"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,7 +166,10 @@ func TestLintHangingCommand(t *testing.T) {
 			if len(res.Alerts) != 1 || !strings.Contains(res.Alerts[0].Message, "hanger timed out after 300ms and was stopped") {
 				t.Errorf("alerts %+v, want one note saying it timed out", res.Alerts)
 			}
-			proctest.WaitGone(t, waitPid(t, base+".pid"), 2*time.Second)
+			if _, err := os.Stat(base + ".started"); err != nil {
+				t.Errorf("the command did not start: %v", err)
+			}
+			waitGone(t, tt.marker, 2*time.Second)
 		})
 	}
 }

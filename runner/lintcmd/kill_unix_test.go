@@ -9,19 +9,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/proctest"
+	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 )
 
-// sleepSpec runs sleep.sh, which leaves a sleeping child whose pid it writes
-// to pidFile.
-func sleepSpec(t *testing.T, pidFile string, timeout time.Duration) Spec {
+// sleepSpec runs a command that leaves a sleeping child, sleep marker
+// (a unique length, by which the test finds it: a confined command's pids
+// are of its own pid namespace), and writes "started" to startFile.
+func sleepSpec(t *testing.T, startFile, marker string, timeout time.Duration) Spec {
 	return Spec{
 		Name:        "sleeper",
-		Command:     []string{"sh", script(t, "sleep.sh"), pidFile},
+		Command:     []string{"sh", "-c", `sleep ` + marker + ` >/dev/null 2>&1 & echo started >"$1"; wait`, "sh", startFile},
 		Extensions:  []string{".txt"},
 		Errorformat: []string{"%f:%l:%c: %m"},
 		Timeout:     timeout,
@@ -34,8 +36,8 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	needSh(t)
 	dir := realDir(t)
 	file := writeFile(t, dir, "a.txt", "hello\n")
-	pidFile := filepath.Join(dir, "pid")
-	l := newLinter(t, sleepSpec(t, pidFile, time.Second))
+	startFile := filepath.Join(dir, "started")
+	l := newLinter(t, sleepSpec(t, startFile, "30.6110", time.Second))
 	start := time.Now()
 	res, err := l.Lint(t.Context(), file, nil)
 	if err != nil {
@@ -47,7 +49,10 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if len(res.Alerts) != 1 || res.Alerts[0].Source != "fixloop" || !strings.Contains(res.Alerts[0].Message, "timed out after 1s") {
 		t.Fatalf("alerts = %+v, want one note saying it timed out", res.Alerts)
 	}
-	proctest.WaitGone(t, waitPid(t, pidFile), 2*time.Second)
+	if !started(startFile) {
+		t.Fatal("the command never started its child")
+	}
+	waitGone(t, "sleep 30.6110", 2*time.Second)
 }
 
 // TestCancelKillsProcessGroup: canceling ctx during a run stops the command
@@ -56,13 +61,13 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	needSh(t)
 	dir := realDir(t)
 	file := writeFile(t, dir, "a.txt", "hello\n")
-	pidFile := filepath.Join(dir, "pid")
-	l := newLinter(t, sleepSpec(t, pidFile, 0))
+	startFile := filepath.Join(dir, "started")
+	l := newLinter(t, sleepSpec(t, startFile, "30.6111", 0))
 	ctx, cancel := context.WithCancel(withTrigger(t.Context(), runner.TriggerSave))
 	defer cancel()
-	pid := make(chan int, 1)
+	ok := make(chan bool, 1)
 	go func() {
-		pid <- pollPid(pidFile)
+		ok <- started(startFile)
 		cancel()
 	}()
 	start := time.Now()
@@ -73,32 +78,44 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("Lint took %v to notice the cancel", d)
 	}
-	p := <-pid
-	if p == 0 {
-		t.Fatal("sleep.sh never wrote its child's pid")
+	if !<-ok {
+		t.Fatal("the command never started its child")
 	}
-	proctest.WaitGone(t, p, 2*time.Second)
+	waitGone(t, "sleep 30.6111", 2*time.Second)
 }
 
-// pollPid reads the pid sleep.sh writes, waiting up to 5s for it to
-// appear; 0 means it did not.
-func pollPid(file string) int {
+// started reports whether the command wrote "started" to file, waiting
+// up to 5s for it.
+func started(file string) bool {
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		b, err := os.ReadFile(file)
-		if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil {
-			return pid
+		if b, err := os.ReadFile(file); err == nil && strings.TrimSpace(string(b)) == "started" {
+			return true
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return 0
+	return false
 }
 
-func waitPid(t *testing.T, file string) int {
+// waitGone fails the test if processes whose command line holds marker
+// are still there after within, and kills them.
+func waitGone(t *testing.T, marker string, within time.Duration) {
 	t.Helper()
-	pid := pollPid(file)
-	if pid == 0 {
-		t.Fatalf("no pid in %s", file)
+	deadline := time.Now().Add(within)
+	for {
+		left := badinput.ProcessesWith(marker)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, p := range left {
+				pid, _, _ := strings.Cut(p, ":")
+				if n, err := strconv.Atoi(pid); err == nil {
+					_ = syscall.Kill(n, syscall.SIGKILL)
+				}
+			}
+			t.Fatalf("processes left %v later: %q", within, left)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	return pid
 }

@@ -38,7 +38,7 @@ func TestLint(t *testing.T) {
 	fake := func(mod func(*Spec)) Spec {
 		s := Spec{
 			Name:        "fakelint",
-			Command:     []string{"sh", script(t, "fakelint.sh"), "${file}"},
+			Command:     []string{script(t, "fakelint.sh"), "${file}"},
 			Extensions:  []string{".sh"},
 			Errorformat: gccFormat,
 			CodePattern: bracketCode,
@@ -100,35 +100,35 @@ func TestLint(t *testing.T) {
 		},
 		{
 			name: "stdin, <stdin> file name",
-			spec: Spec{Name: "todo", Command: []string{"sh", script(t, "todolint.sh")}, Extensions: []string{".txt"},
+			spec: Spec{Name: "todo", Command: []string{script(t, "todolint.sh")}, Extensions: []string{".txt"},
 				Errorformat: gccFormat},
 			text: "a\nb TODO\nTODO c\n",
 			want: []got{{2, 3, 2, 7, W, "", "TODO left", "TODO"}, {3, 1, 3, 5, W, "", "TODO left", "TODO"}},
 		},
 		{
 			name: "stdin, - file name",
-			spec: Spec{Name: "todo", Command: []string{"sh", script(t, "todolint.sh"), "-"}, Extensions: []string{".txt"},
+			spec: Spec{Name: "todo", Command: []string{script(t, "todolint.sh"), "-"}, Extensions: []string{".txt"},
 				Errorformat: gccFormat},
 			text: "TODO\n",
 			want: []got{{1, 1, 1, 5, W, "", "TODO left", "TODO"}},
 		},
 		{
 			name: "stdin, base name",
-			spec: Spec{Name: "todo", Command: []string{"sh", script(t, "todolint.sh"), "${name}"}, Extensions: []string{".txt"},
+			spec: Spec{Name: "todo", Command: []string{script(t, "todolint.sh"), "${name}"}, Extensions: []string{".txt"},
 				Errorformat: gccFormat},
 			text: "x\n  TODO\n",
 			want: []got{{2, 3, 2, 7, W, "", "TODO left", "TODO"}},
 		},
 		{
 			name: "stdin, another file's findings are dropped",
-			spec: Spec{Name: "todo", Command: []string{"sh", script(t, "todolint.sh"), "/elsewhere/b.txt"}, Extensions: []string{".txt"},
+			spec: Spec{Name: "todo", Command: []string{script(t, "todolint.sh"), "/elsewhere/b.txt"}, Extensions: []string{".txt"},
 				Errorformat: gccFormat},
 			text: "TODO\n",
 			want: nil,
 		},
 		{
 			name: "multi-line errorformat",
-			spec: Spec{Name: "multi", Command: []string{"sh", script(t, "multiline.sh"), "${file}"}, Extensions: []string{".sh"},
+			spec: Spec{Name: "multi", Command: []string{script(t, "multiline.sh"), "${file}"}, Extensions: []string{".sh"},
 				Errorformat: []string{"%E%f:%l:%c: error", "%W%f:%l:%c: warning", "%C    %m", "%Z"}},
 			text: fakeText,
 			want: []got{
@@ -138,14 +138,14 @@ func TestLint(t *testing.T) {
 		},
 		{
 			name:     "exit code not accepted",
-			spec:     fake(func(s *Spec) { s.Command = []string{"sh", script(t, "fail.sh"), "${file}"} }),
+			spec:     fake(func(s *Spec) { s.Command = []string{script(t, "fail.sh"), "${file}"} }),
 			text:     fakeText,
 			wantNote: "fakelint failed with exit code 3: fatal: cannot read config .fakelintrc",
 		},
 		{
 			name: "exit code accepted",
 			spec: fake(func(s *Spec) {
-				s.Command = []string{"sh", script(t, "fail.sh"), "${file}"}
+				s.Command = []string{script(t, "fail.sh"), "${file}"}
 				s.ExitCodes = []int{0, 3}
 			}),
 			text: fakeText,
@@ -158,7 +158,7 @@ func TestLint(t *testing.T) {
 		},
 		{
 			name: "json with severity map and 0-based columns",
-			spec: Spec{Name: "eslint", Command: []string{"sh", script(t, "eslint.sh"), "${file}"}, Extensions: []string{".sh"},
+			spec: Spec{Name: "eslint", Command: []string{script(t, "eslint.sh"), "${file}"}, Extensions: []string{".sh"},
 				JSON: eslint},
 			text: fakeText,
 			want: []got{
@@ -169,7 +169,7 @@ func TestLint(t *testing.T) {
 		},
 		{
 			name: "json lines",
-			spec: Spec{Name: "jl", Command: []string{"sh", script(t, "jsonlines.sh"), "${file}"}, Extensions: []string{".sh"},
+			spec: Spec{Name: "jl", Command: []string{script(t, "jsonlines.sh"), "${file}"}, Extensions: []string{".sh"},
 				JSON: &JSONMapping{File: "path", Line: "pos.line", Column: "pos.col", Code: "rule", Message: "text",
 					Severity: "level", SeverityMap: map[string]string{"HIGH": "error", "LOW": "hint"}}},
 			text: fakeText,
@@ -255,7 +255,7 @@ func TestInputModes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			l := newLinter(t, Spec{
 				Name:        "args",
-				Command:     []string{"sh", script(t, "args.sh"), "${file}", "${dir}", "${root}", "${name}"},
+				Command:     []string{script(t, "args.sh"), "${file}", "${dir}", "${root}", "${name}"},
 				Extensions:  []string{".sh"},
 				Input:       tt.input,
 				Root:        tt.root,
@@ -316,11 +316,14 @@ func fields(msg string) map[string]string {
 	return m
 }
 
-// logSpec is fakelint.sh logging its runs to log.
+// logSpec is fakelint.sh logging its runs to log, which must be in the
+// checked file's directory: with input file the command runs there, the
+// one directory a confined command may write.
 func logSpec(t *testing.T, log string) Spec {
 	return Spec{
 		Name:        "fakelint",
-		Command:     []string{"sh", script(t, "fakelint.sh"), "${file}"},
+		Command:     []string{script(t, "fakelint.sh"), "${file}"},
+		Input:       InputFile,
 		Extensions:  []string{".sh"},
 		Errorformat: gccFormat,
 		CodePattern: bracketCode,
@@ -391,7 +394,7 @@ func TestOnSave(t *testing.T) {
 	needSh(t)
 	dir := realDir(t)
 	file := writeFile(t, dir, "a.sh", fakeText)
-	log := filepath.Join(t.TempDir(), "log")
+	log := filepath.Join(dir, "log")
 	spec := logSpec(t, log)
 	spec.OnSave = true
 	l := newLinter(t, spec)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -163,9 +164,12 @@ func (l *Linter) run(ctx context.Context, command string, in *invocation) (*outp
 		args = append(args, in.expand(a, proc.IsShellScript(l.spec.Command, i+1)))
 	}
 	cmd := proc.Command(runCtx, in.dir, command, args...)
-	if len(l.spec.Env) > 0 {
-		cmd.Env = append(os.Environ(), l.spec.Env...)
+	// The spec's env goes to the sandbox, which sets the whole
+	// environment: the allowed part of fixloop's, then the spec's.
+	if err := sandbox.ConfineTool(cmd, l.spec.Env, in.readOnly(command)...); err != nil {
+		return nil, fmt.Errorf("running %s: %w", l.spec.Name, err)
 	}
+	confined := sandbox.Probe().Confined
 	if in.stdin {
 		cmd.Stdin = bytes.NewReader(in.text)
 	}
@@ -198,9 +202,31 @@ func (l *Linter) run(ctx context.Context, command string, in *invocation) (*outp
 		return nil, fmt.Errorf("running %s: %w", l.spec.Name, err)
 	}
 	if !l.spec.exitOK(out.exitCode) {
+		// Bubblewrap reports a signal N that ended the command as exit
+		// status 128+N (unless the spec accepts that status).
+		if sig, ok := proc.ExitSignal(out.exitCode); ok && confined {
+			return nil, fmt.Errorf("%s was stopped (%v)%s", l.spec.Name, &proc.SignalError{Signal: sig, Status: out.exitCode}, tail(out))
+		}
 		return nil, fmt.Errorf("%s failed with exit code %d%s", l.spec.Name, out.exitCode, tail(out))
 	}
 	return out, nil
+}
+
+// readOnly returns what the command may read besides its working
+// directory (which it may write: the file's directory, or the temporary
+// copy's) and the system's directories, in the sandbox (sandbox.ConfineTool):
+// the workspace root (${root}), the checked file's directory, and the
+// directory of the file the command's path leads to through symbolic links
+// (node_modules/.bin/eslint is a link into node_modules/eslint/bin; the
+// sandbox shows the directory of command itself). Nothing is taken from the
+// command's arguments: a path there (a script for sh, a secret for cat) is
+// seen only when it lies in one of these.
+func (in *invocation) readOnly(command string) []string {
+	paths := []string{in.root, filepath.Dir(in.real)}
+	if real, err := filepath.EvalSymlinks(command); err == nil {
+		paths = append(paths, filepath.Dir(real))
+	}
+	return paths
 }
 
 // tail returns the end of what a failed command printed on stderr (stdout

@@ -3,17 +3,17 @@
 package python
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fixloop/fixloop/internal/badinput"
-	"github.com/fixloop/fixloop/internal/proctest"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/langs"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // Bad input from the linters: output that is malformed, empty, huge, or a
@@ -53,6 +53,17 @@ func TestLintBadToolOutput(t *testing.T) {
 	// over is so far beyond the output kept that reading it all would show
 	// in the heap, which must stay within a few times what is kept.
 	const over, maxHeap = 8 * maxToolStdout, 6*maxToolStdout + 16<<20
+	exit139 := map[string]string{
+		Pylint:  "exit status 139, which is no pylint status (a crash?): Segmentation fault (core dumped)",
+		Flake8:  "exit status 139: Segmentation fault (core dumped)",
+		Pyright: "exit status 139: Segmentation fault (core dumped)",
+	}
+	if sandbox.Probe().Confined {
+		// Bubblewrap reports a signal N that ended a confined tool as
+		// exit status 128+N, so a tool's own exit status 139 reads as
+		// SIGSEGV.
+		exit139 = map[string]string{"*": "was killed (signal: segmentation fault): Segmentation fault (core dumped)"}
+	}
 	behaviours := []struct {
 		name   string
 		script string // %d is the findings status
@@ -87,11 +98,7 @@ func TestLintBadToolOutput(t *testing.T) {
 		{
 			name:   "exit status 139",
 			script: "echo 'Segmentation fault (core dumped)' >&2; exit 139",
-			want: map[string]string{
-				Pylint:  "exit status 139, which is no pylint status (a crash?): Segmentation fault (core dumped)",
-				Flake8:  "exit status 139: Segmentation fault (core dumped)",
-				Pyright: "exit status 139: Segmentation fault (core dumped)",
-			},
+			want:   exit139,
 		},
 		{
 			name: "traceback",
@@ -235,14 +242,15 @@ func TestLintEmptyReports(t *testing.T) {
 // language dispatcher's timeout, with a note, and leaves no process.
 func TestLintHangingTool(t *testing.T) {
 	requireTools(t, Flake8)
-	tests := []struct{ name, script string }{
-		{"exec sleep", `echo $$ >> "$PIDS"; exec sleep 60`},
-		{"sleeping child", `echo $$ >> "$PIDS"; sleep 60 & echo $! >> "$PIDS"; wait`},
+	// The fakes' processes are found by their command lines (the sleep's
+	// unique length): a confined tool has pids of its own pid namespace
+	// and no way to write them where the test could read them.
+	tests := []struct{ name, script, marker string }{
+		{"exec sleep", `exec sleep 60.6106`, "sleep 60.6106"},
+		{"sleeping child", `sleep 60.6107 & wait`, "sleep 60.6107"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pids := filepath.Join(t.TempDir(), "pids")
-			t.Setenv("PIDS", pids)
 			badinput.FakeTools(t, map[string]string{Pylint: tt.script})
 			pl, err := NewLinter(LinterOptions{})
 			if err != nil {
@@ -263,29 +271,32 @@ func TestLintHangingTool(t *testing.T) {
 				!strings.Contains(res.Alerts[0].Message, "did not finish within 300ms") {
 				t.Errorf("alerts %+v, want one note saying the linter did not finish within 300ms", res.Alerts)
 			}
-			for _, pid := range readPids(t, pids) {
-				proctest.WaitGone(t, pid, 2*time.Second)
-			}
+			waitGone(t, tt.marker, 2*time.Second)
 		})
 	}
 }
 
-// readPids reads the pids a fake tool appended to file.
-func readPids(t *testing.T, file string) []int {
+// waitGone fails the test if processes whose command line holds marker
+// are still there after within, and kills them.
+func waitGone(t *testing.T, marker string, within time.Duration) {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("the fake tool did not record its pids: %v", err)
-	}
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			t.Fatalf("bad pid %q", f)
+	deadline := time.Now().Add(within)
+	for {
+		left := badinput.ProcessesWith(marker)
+		if len(left) == 0 {
+			return
 		}
-		pids = append(pids, pid)
+		if time.Now().After(deadline) {
+			for _, p := range left {
+				pid, _, _ := strings.Cut(p, ":")
+				if n, err := strconv.Atoi(pid); err == nil {
+					_ = syscall.Kill(n, syscall.SIGKILL)
+				}
+			}
+			t.Fatalf("processes left %v later: %q", within, left)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	return pids
 }
 
 // TestLintHangingToolKeepsTheOthers: a pylint that hangs is stopped at the

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // Output bounds of a linter run. A linter's report larger than
@@ -26,13 +29,63 @@ type toolOutput struct {
 	exitCode       int
 }
 
+// toolEnv is added to the environment of every tool run: Python is told
+// not to write bytecode caches, so nothing lands in the user's tree.
+var toolEnv = []string{"PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "NO_COLOR=1"}
+
 // runTool runs path with args in dir with stdin as its standard input (none
-// when nil), killing its process group when ctx is done. A non-zero exit is
-// not an error: callers judge exit codes. Python is told not to write
-// bytecode caches, so nothing lands in the user's tree.
+// when nil), killing its process group when ctx is done, unconfined: for
+// fixloop's own probes of the interpreter, which read no file. Linters run
+// with runLinter. A non-zero exit is not an error: callers judge exit
+// codes.
 func runTool(ctx context.Context, dir string, stdin []byte, path string, args ...string) (*toolOutput, error) {
 	cmd := proc.Command(ctx, dir, path, args...)
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), toolEnv...)
+	return execTool(ctx, cmd, path, stdin, false)
+}
+
+// runLinter runs the tool at path with args on job's file, with stdin as
+// its standard input (none when nil), confined where the sandbox can
+// (sandbox.ConfineTool): it sees the system's directories, its own
+// installation, job's project and configuration files (lintJob.readOnly)
+// and extra read-only, an empty home and a private /tmp, and no network,
+// and gets the allowed part of fixloop's environment. It runs in job's
+// directory, as the linters find their configuration from there, but may
+// write only in a scratch directory of its own: a small shell cds into the
+// file's directory, shown read-only, and execs the tool.
+func runLinter(ctx context.Context, job *lintJob, stdin []byte, extra []string, path string, args ...string) (*toolOutput, error) {
+	if st, err := os.Stat(job.dir); err != nil {
+		return nil, err
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", job.dir)
+	}
+	sh := "/bin/sh"
+	if _, err := os.Stat(sh); err != nil {
+		if sh, err = exec.LookPath("sh"); err != nil {
+			return nil, fmt.Errorf("no /bin/sh to start %s: %w", filepath.Base(path), err)
+		}
+	}
+	scratch, err := os.MkdirTemp("", "fixloop-pytool-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(scratch)
+	cmd := proc.Command(ctx, scratch, sh, append([]string{"-c", `cd -- "$1" && shift && exec "$@"`, "sh", job.dir, path}, args...)...)
+	readOnly := slices.Concat(job.readOnly(), installDirs(path), extra)
+	env := toolEnv
+	if p := os.Getenv("PYLINTRC"); p != "" {
+		env = append(slices.Clip(env), "PYLINTRC="+p) // not among the variables the sandbox passes on
+	}
+	if err := sandbox.ConfineTool(cmd, env, readOnly...); err != nil {
+		return nil, err
+	}
+	return execTool(ctx, cmd, path, stdin, sandbox.Probe().Confined)
+}
+
+// execTool runs cmd, the tool at path, to its end. signalExits says that a
+// wrapper (bubblewrap) reports a signal N that ended the tool as exit
+// status 128+N.
+func execTool(ctx context.Context, cmd *exec.Cmd, path string, stdin []byte, signalExits bool) (*toolOutput, error) {
 	stdout, stderr := proc.NewLimitedBuffer(maxToolStdout), proc.NewLimitedBuffer(maxToolStderr)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if stdin != nil {
@@ -51,6 +104,9 @@ func runTool(ctx context.Context, dir string, stdin []byte, path string, args ..
 		if out.exitCode < 0 {
 			return nil, fmt.Errorf("%s was killed (%v): %s", path, err, excerpt(out.stderr, 5))
 		}
+		if sig, ok := proc.ExitSignal(out.exitCode); ok && signalExits {
+			return nil, fmt.Errorf("%s was killed (%v): %s", path, &proc.SignalError{Signal: sig, Status: out.exitCode}, excerpt(out.stderr, 5))
+		}
 	case errors.Is(err, exec.ErrWaitDelay):
 	default:
 		return nil, err
@@ -59,6 +115,104 @@ func runTool(ctx context.Context, dir string, stdin []byte, path string, args ..
 		return nil, fmt.Errorf("%s printed more than %d MiB", path, maxToolStdout>>20)
 	}
 	return out, nil
+}
+
+// configNames are the files the Python linters (pylint, flake8, pyright)
+// and pyenv read their settings from, in the directory they run in or one
+// above it.
+var configNames = []string{
+	"pylintrc", ".pylintrc", "pyproject.toml", "setup.cfg", "tox.ini", ".flake8",
+	"pyrightconfig.json", ".python-version",
+}
+
+// homeConfigs are the linters' configuration files in the home directory
+// (which the sandbox empties): pylint's and flake8's of old.
+var homeConfigs = []string{".pylintrc", ".config/pylintrc", ".config/flake8", ".flake8"}
+
+// readOnly returns, once, what the linters may read of job's surroundings:
+// the file's directory; its project (the repository root, and the pytest
+// root, ProjectRoot), where imports resolve; the configuration files
+// (configNames) in the directories above the file, up to the file system's
+// root, and the user's own (homeConfigs, $PYLINTRC); and $PYTHONPATH's
+// directories.
+func (j *lintJob) readOnly() []string {
+	j.roOnce.Do(func() {
+		paths := []string{j.dir, ProjectRoot(j.file)}
+		if repo := repoRoot(j.dir); repo != "" {
+			paths = append(paths, repo)
+		}
+		home, _ := os.UserHomeDir()
+		for d := j.dir; ; d = filepath.Dir(d) {
+			if d != home {
+				for _, n := range configNames {
+					if p := filepath.Join(d, n); isFile(p) {
+						paths = append(paths, p)
+					}
+				}
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+		if home != "" {
+			for _, n := range homeConfigs {
+				if p := filepath.Join(home, n); isFile(p) {
+					paths = append(paths, p)
+				}
+			}
+		}
+		if p := os.Getenv("PYLINTRC"); filepath.IsAbs(p) && isFile(p) {
+			paths = append(paths, p)
+		}
+		for _, d := range filepath.SplitList(os.Getenv("PYTHONPATH")) {
+			if filepath.IsAbs(d) {
+				paths = append(paths, d)
+			}
+		}
+		slices.Sort(paths)
+		j.ro = slices.Compact(paths)
+	})
+	return j.ro
+}
+
+// installDirs returns where the tool at path is installed, for the sandbox
+// to show (it shows the directory of path itself): the directory of the
+// file a symbolic link leads to (pipx links ~/.local/bin/pylint to its own
+// virtual environment), and the virtual environment holding either (a
+// directory with pyvenv.cfg above bin/), whose packages the tool imports.
+func installDirs(path string) []string {
+	var dirs []string
+	add := func(bin string) {
+		dirs = append(dirs, bin)
+		if venv := filepath.Dir(bin); isFile(filepath.Join(venv, "pyvenv.cfg")) {
+			dirs = append(dirs, venv)
+		}
+	}
+	add(filepath.Dir(path))
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		add(filepath.Dir(real))
+	}
+	return dirs
+}
+
+// repoRoot returns the nearest directory at or above dir that holds .git,
+// or "".
+func repoRoot(dir string) string {
+	for {
+		if exists(filepath.Join(dir, ".git")) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // maxMessageLine bounds each line of a tool's output quoted in a message,

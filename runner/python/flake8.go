@@ -15,7 +15,7 @@ const flake8Format = "%(row)d:%(col)d:%(code)s:%(text)s"
 // runFlake8 lints text as file with flake8 reading stdin, from the file's
 // directory (where flake8 looks for its configuration).
 func runFlake8(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
-	out, err := runTool(ctx, job.dir, job.text, path,
+	out, err := runLinter(ctx, job, job.text, nil, path,
 		"--format="+flake8Format, "--stdin-display-name", job.file, "-")
 	if err != nil {
 		return nil, fmt.Errorf("running flake8: %w", err)

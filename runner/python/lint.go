@@ -86,6 +86,9 @@ type lintJob struct {
 
 	linesOnce sync.Once
 	index     *runner.Lines
+
+	roOnce sync.Once
+	ro     []string // see readOnly
 }
 
 // lines indexes the text's lines once for all the tools' alerts.

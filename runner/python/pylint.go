@@ -44,7 +44,7 @@ var pylintRuneColumns = map[string]bool{
 // runPylint lints text as file with pylint --from-stdin from the file's
 // directory.
 func runPylint(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
-	out, err := runTool(ctx, job.dir, job.text, path,
+	out, err := runLinter(ctx, job, job.text, nil, path,
 		"--output-format=json", "--score=n", "--persistent=n", "--from-stdin", job.file)
 	if err != nil {
 		return nil, fmt.Errorf("running pylint: %w", err)

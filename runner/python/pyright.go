@@ -50,7 +50,9 @@ func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert,
 	if err := os.WriteFile(standIn, job.text, 0o600); err != nil {
 		return nil, fmt.Errorf("running pyright: writing the text to check: %w", err)
 	}
-	out, err := runTool(ctx, job.dir, nil, path, "--outputjson", standIn)
+	// The stand-in's directory, in /tmp, is shown read-only: the sandbox
+	// has a /tmp of its own.
+	out, err := runLinter(ctx, job, nil, []string{tmp}, path, "--outputjson", standIn)
 	if err != nil {
 		return nil, fmt.Errorf("running pyright: %w", err)
 	}

@@ -39,12 +39,14 @@ type syntaxError struct {
 	EndOffset *int   `json:"end_offset"`
 }
 
-// checkSyntax compiles text with the python3 at python and returns the
-// syntax error as a compiler alert on file, or nil when the text compiles.
+// checkSyntax compiles text with the python3 at python, run in dir (in the
+// sandbox, see runLinter), and returns the syntax error as a compiler alert
+// on file, or nil when the text compiles.
 func checkSyntax(ctx context.Context, python, dir, file string, text []byte) ([]runner.Alert, error) {
 	// -I: isolated mode, so that the project's own modules (a json.py
 	// beside the file) are neither imported nor run by the check.
-	out, err := runTool(ctx, dir, text, python, "-I", "-c", syntaxScript, file)
+	job := &lintJob{file: file, dir: dir, text: text}
+	out, err := runLinter(ctx, job, text, nil, python, "-I", "-c", syntaxScript, file)
 	if err != nil {
 		return nil, fmt.Errorf("checking the syntax with %s: %w", python, err)
 	}

@@ -1,0 +1,114 @@
+//go:build unix
+
+package python
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fixloop/fixloop/internal/badinput"
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
+)
+
+// needConfinement skips the test where the sandbox cannot confine the
+// tools, except in CI (CI=true), where it fails.
+func needConfinement(t *testing.T) {
+	t.Helper()
+	if c := sandbox.Probe(); !c.Confined {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the tools must run confined in CI: %s", c.Problem)
+		}
+		t.Skipf("the tools cannot be confined here: %s", c.Problem)
+	}
+}
+
+// TestLintToolsAreConfined: pylint and flake8 run in the sandbox. No
+// Python text makes them print a file it names (they parse the text and
+// the modules its imports find, and quote no module's lines), so fakes
+// stand in for them: each prints a secret outside the project as a finding
+// and tries to write outside its directory and into the file's own
+// directory, which it may read but not write. None of it gets done.
+func TestLintToolsAreConfined(t *testing.T) {
+	needConfinement(t)
+	base := t.TempDir()
+	canary := fmt.Sprintf("fixloop-canary-%d", time.Now().UnixNano())
+	secret := filepath.Join(base, "home", "secret.txt")
+	outside := filepath.Join(base, "outside")
+	project := filepath.Join(base, "project")
+	writeFiles(t, base, map[string]string{"home/secret.txt": canary + "\n", "project/mod.py": "x = 1\n"})
+	if err := os.Mkdir(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	steal := `msg=$(cat ` + secret + ` 2>&1 | head -n 1 | tr -d '"\\')
+echo pwned > ` + outside + `/$(basename "$0")
+echo pwned > "$PWD/written-by-$(basename "$0")"
+[ -r mod.py ] || msg="$msg; mod.py unreadable in $PWD"
+`
+	badinput.FakeTools(t, map[string]string{
+		Pylint: steal + `printf '[{"type": "warning", "line": 1, "column": 0, "path": "<stdin>", "symbol": "fake", "message": "%s", "message-id": "W9999"}]\n' "$msg"; exit 4`,
+		Flake8: steal + `printf '1:1:X999:%s\n' "$msg"; exit 1`,
+	})
+	file := filepath.Join(project, "mod.py")
+	before := snapshot(t, project)
+	l, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Lint(t.Context(), file, map[string][]byte{file: []byte("x = 2\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, source := range []string{SourcePylint, SourceFlake8} {
+		var found *runner.Alert
+		for i := range res.Alerts {
+			if res.Alerts[i].Source == source {
+				found = &res.Alerts[i]
+			}
+		}
+		switch {
+		case found == nil:
+			t.Errorf("no %s alert (the fake did not run?): %+v", source, res.Alerts)
+		case strings.Contains(found.Message, canary):
+			t.Errorf("%s's alert holds the secret: %q", source, found.Message)
+		case !strings.Contains(found.Message, "No such file or directory") || strings.Contains(found.Message, "unreadable"):
+			t.Errorf("%s's alert %q: want the secret missing and the project readable", source, found.Message)
+		}
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+		t.Errorf("the tools wrote outside their directory: %v", entries)
+	}
+	sameSnapshot(t, before, snapshot(t, project))
+}
+
+// TestLintSeesConfigurationAbove: flake8 finds the configuration of a
+// directory above the repository (it looks up from the file's directory),
+// confined too: the sandbox is shown the configuration files above the
+// file.
+func TestLintSeesConfigurationAbove(t *testing.T) {
+	requireTools(t, Flake8)
+	base := t.TempDir()
+	long := "x = '" + strings.Repeat("a", 90) + "'\n"
+	writeFiles(t, base, map[string]string{
+		"setup.cfg":               "[flake8]\nmax-line-length = 120\n",
+		"repo/.git/HEAD":          "ref: refs/heads/main\n",
+		"repo/pkg/mod.py":         long,
+		"elsewhere/ignored/x.txt": "not shown\n",
+	})
+	file := filepath.Join(base, "repo", "pkg", "mod.py")
+	l, err := NewLinter(LinterOptions{Linters: []string{Flake8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Alerts {
+		t.Errorf("alert %s:%s %s, want none: setup.cfg allows 120 columns", a.Source, a.Code, a.Message)
+	}
+}
