@@ -17,6 +17,13 @@ fi
 echo "== go test -race ./..."
 go test -race -count=1 -timeout 30m ./...
 
+# The fuzz targets, for a bounded time each: the frame reader and
+# dispatcher (random bytes between valid frames), and incremental edits
+# against a model of the client's text.
+echo "== fuzz (bounded)"
+go test -run '^$' -fuzz '^FuzzFraming$' -fuzztime "${FUZZTIME:-20s}" ./server/
+go test -run '^$' -fuzz '^FuzzIncrementalEdits$' -fuzztime "${FUZZTIME:-20s}" ./server/docstore/
+
 # An editor test whose tool is missing is skipped with a message on a
 # developer's machine; in CI (CI=true) it is a failure.
 need() {

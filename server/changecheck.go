@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -114,4 +115,18 @@ func clip(raw json.RawMessage) string {
 		return string(raw[:120]) + "…"
 	}
 	return string(raw)
+}
+
+// invalidParams turns the parse error the protocol library returns for
+// params that do not decode into InvalidParams: the message itself was
+// read, only its params are wrong (JSON-RPC 2.0, -32602).
+func invalidParams(next jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		res, err := next(ctx, req)
+		var rpcErr *jsonrpc2.Error
+		if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.ParseError {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+rpcErr.Message)
+		}
+		return res, err
+	}
 }

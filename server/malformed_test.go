@@ -106,7 +106,7 @@ func TestMalformedMessagesKeepTheConnection(t *testing.T) {
 		{"header without Content-Length", func() { p.sendRaw("Content-Type: x\r\n\r\n") }, -32700},
 		{"request params of the wrong type", func() {
 			p.send(`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"processId":"not a number"}}`)
-		}, -32700},
+		}, -32602},
 	}
 	for _, tt := range tests {
 		tt.send()
@@ -161,5 +161,75 @@ func TestTooManyMalformedFramesEndTheConnection(t *testing.T) {
 	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if _, err := p.r.ReadByte(); err == nil {
 		t.Fatal("the server still answers after 101 malformed frames in a row")
+	}
+}
+
+// TestFramingRecovers: after a frame whose header or length is wrong, the
+// server answers it once, resynchronises at the next header, and answers
+// every one of 100 valid requests sent afterwards.
+func TestFramingRecovers(t *testing.T) {
+	t.Parallel()
+	body := `{"jsonrpc":"2.0","id":1,"method":"fixloop/none","params":"é"}`
+	tests := []struct {
+		name string
+		bad  string
+	}{
+		{"Content-Length abc, then its body", "Content-Length: abc\r\n\r\n" + body},
+		{"a truncated frame, then more frames", fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body)+40, body[:20])},
+		{"Content-Length one byte short of a body with é", fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body)-1, body)},
+		{"garbage before a header", "GET / HTTP/1.1\r\nHost: x\r\n\r\n"},
+		{"a header line of 10 KiB", strings.Repeat("x", 10<<10) + "\r\n\r\n"},
+		{"Content-Length 0", "Content-Length: 0\r\n\r\n"},
+		{"Content-Length past the limit", "Content-Length: 99999999999\r\n\r\n{}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := startRaw(t)
+			p.sendRaw(tt.bad)
+			const n = 100
+			go func() {
+				for i := range n {
+					p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"fixloop/unknownMethod"}`, 1000+i))
+				}
+			}()
+			answered := map[float64]bool{}
+			for len(answered) < n {
+				msg := p.response()
+				id, _ := msg["id"].(float64)
+				if id >= 1000 {
+					answered[id] = true
+					continue
+				}
+				// The bad frame's own answer: an error.
+				if msg["error"] == nil {
+					t.Errorf("unexpected message %v", msg)
+				}
+			}
+		})
+	}
+}
+
+// TestErrorRepliesKeepTheirID: a request that can be read as far as its id
+// is answered with that id.
+func TestErrorRepliesKeepTheirID(t *testing.T) {
+	t.Parallel()
+	p := startRaw(t)
+	tests := []struct {
+		body string
+		id   any
+		code float64
+	}{
+		{`{"jsonrpc":"2.0","id":5,"method":17}`, float64(5), -32600},
+		{`{"jsonrpc":"2.0","id":"s-6","method":["x"]}`, "s-6", -32600},
+		{`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"processId":"not a number"}}`, float64(7), -32602},
+		{`{"jsonrpc":"2.0","id":8,"method":"textDocument/hover","params":{"textDocument":17}}`, float64(8), 0},
+	}
+	for _, tt := range tests {
+		p.send(tt.body)
+		msg := p.response()
+		if msg["id"] != tt.id || msg["error"] == nil || tt.code != 0 && errorCode(msg) != tt.code {
+			t.Errorf("%s: got %v, want id %v and error %v", tt.body, msg, tt.id, tt.code)
+		}
 	}
 }

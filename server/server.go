@@ -161,7 +161,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	}
 
 	lc := newLifecycle(logger)
-	conn.Go(ctx, rpcctx.Stable(protocol.CancelHandler(guard(logger, lc.wrap(checkChanges(h, protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler)))))))
+	conn.Go(ctx, rpcctx.Stable(protocol.CancelHandler(guard(logger, lc.wrap(checkChanges(h, invalidParams(protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler))))))))
 
 	select {
 	case code := <-lc.exited:
