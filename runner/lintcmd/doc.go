@@ -4,6 +4,12 @@
 // a JSON mapping, and shows what it reports as diagnostics next to the
 // built-in linters'.
 //
+// The command runs confined (sandbox.ConfineTool) where bubblewrap works:
+// the project and the file's directory read-only, its working directory
+// writable, the allowed environment plus the spec's env, no network. It
+// runs on candidates' text too, so it must not be able to read what the
+// candidate names.
+//
 // # Configuration
 //
 // Each entry of the `linters:` list in .fixloop.yaml becomes a Spec. An
