@@ -67,7 +67,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 					Kind:        &kind,
 					Diagnostics: []protocol.Diagnostic{diag},
 					IsPreferred: ptr(len(a.Fixes) == 1),
-					Edit:        versionedEdit(doc, edits),
+					Edit:        s.workspaceEdit(doc, edits),
 				})
 			}
 		}
@@ -78,12 +78,18 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			actions = append(actions, &protocol.CodeAction{
 				Title: "Apply all suggested fixes (fixloop)",
 				Kind:  &kind,
-				Edit:  versionedEdit(doc, edits),
+				Edit:  s.workspaceEdit(doc, edits),
 			})
 		}
 	}
 	if s.supports(doc) {
 		actions = append(actions, s.modelActions(doc, params)...)
+	}
+	if now, ok := s.store.Get(u); !ok || now != doc {
+		// The text changed (or went out of sync) while the fixes were
+		// computed: edits on a text the client no longer holds are not
+		// sent, whatever form they would take.
+		return []protocol.CommandOrCodeAction{}, nil
 	}
 	return actions, nil
 }
@@ -232,12 +238,6 @@ func overlapsAny(picked, cand []runner.Edit) bool {
 		}
 	}
 	return false
-}
-
-// versionedEdit wraps edits to doc in a workspace edit. Code actions are
-// computed for the version the document has when the request arrives.
-func versionedEdit(doc *docstore.Document, edits []protocol.TextEdit) *protocol.WorkspaceEdit {
-	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{doc.URI: edits}}
 }
 
 // ownSource reports whether a diagnostic with this source came from fixloop

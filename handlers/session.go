@@ -314,6 +314,14 @@ func (s *Server) resultEdit(doc *docstore.Document, text string) *protocol.Works
 	for _, e := range metrics.Edits(doc.Path, string(doc.Text), text) {
 		edits = append(edits, protocol.TextEdit{Range: doc.Range(e.Start, e.End), NewText: e.NewText})
 	}
+	return s.workspaceEdit(doc, edits)
+}
+
+// workspaceEdit wraps edits of doc for the client: as documentChanges
+// naming doc's version, which the client checks, where it supports them;
+// else as changes, which carry no version (the server checks that its
+// snapshot is still doc before it sends them).
+func (s *Server) workspaceEdit(doc *docstore.Document, edits []protocol.TextEdit) *protocol.WorkspaceEdit {
 	s.mu.Lock()
 	docChanges := s.caps.documentChanges
 	s.mu.Unlock()

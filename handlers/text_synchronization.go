@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -101,12 +102,23 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 	return nil
 }
 
+// largeDocument is the size from which closing a document returns its
+// memory to the OS at once.
+const largeDocument = 4 << 20
+
 // DidClose forgets the document, cancels its work and clears its
 // diagnostics.
 func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
 	u := params.TextDocument.URI
+	size := 0
 	if doc, ok := s.store.Get(u); ok {
 		u = doc.URI // the store's canonical spelling keys the results
+		size = len(doc.Text)
+	}
+	if size >= largeDocument {
+		// Its snapshots, line index and results go with the next GC; give
+		// the memory back to the OS then, not minutes later.
+		defer func() { go debug.FreeOSMemory() }()
 	}
 	if err := s.store.Close(u); err != nil {
 		s.logger.Warn("didClose for a document that is not open", "uri", u, "error", err)

@@ -265,3 +265,58 @@ func benchCLI(b *testing.B, name string, args ...string) {
 	b.StopTimer()
 	reportPercentiles(b, samples)
 }
+
+// BenchmarkRSSAfterLargeClose opens a 50 MB document and a 100,000-line
+// one in a "fixloop serve" subprocess, closes both, and reports the
+// server's resident set at its peak and 2 s after the close: closing large
+// documents gives their memory back to the OS.
+func BenchmarkRSSAfterLargeClose(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "fixloop")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		b.Fatalf("building fixloop: %v\n%s", err, out)
+	}
+	var peak, after float64
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		h := lsptest.StartProcess(b, bin, "--log-level", "error")
+		h.Initialize(dir, func(p *protocol.InitializeParams) {
+			p.InitializationOptions = protocol.LSPAny(`{"tests": {"mode": "off"}}`)
+		})
+		big := h.Open(filepath.Join(dir, "big.txt"), strings.Repeat("x", 50<<20))
+		long := h.Open(filepath.Join(dir, "long.txt"), strings.Repeat("line\n", 100000))
+		for _, u := range []uri.URI{big, long} {
+			if err := h.Server.DidClose(h.Ctx(), &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		h.AwaitDiagnostics(long, func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+		time.Sleep(2 * time.Second)
+		p, err := peakRSSMB(h.PID())
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, err := statusMB(h.PID(), "VmRSS:")
+		if err != nil {
+			b.Fatal(err)
+		}
+		peak, after = max(peak, p), max(after, a)
+		h.Shutdown()
+	}
+	b.ReportMetric(peak, "peak-RSS-MB")
+	b.ReportMetric(after, "RSS-after-close-MB")
+}
+
+// statusMB reads a field of /proc/PID/status given in kB, in MB.
+func statusMB(pid int, field string) (float64, error) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
+			kb, err := strconv.ParseFloat(f[1], 64)
+			return kb / 1024, err
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
+}

@@ -85,3 +85,53 @@ func TestCodeActions(t *testing.T) {
 		})
 	}
 }
+
+// TestQuickFixNamesItsVersion: a client that takes documentChanges gets
+// the quick fix as an edit of the version it was computed from; one that
+// does not gets plain changes.
+func TestQuickFixNamesItsVersion(t *testing.T) {
+	t.Parallel()
+	for _, docChanges := range []bool{true, false} {
+		h := startScripted(t, &scriptedLinter{})
+		dir := t.TempDir()
+		h.Initialize(dir, func(p *protocol.InitializeParams) {
+			p.Capabilities.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: &docChanges}}
+		})
+		u := h.Open(filepath.Join(dir, "a.go"), "package p\nBAD\n")
+		h.AwaitVersion(u, 1)
+		h.ChangeAll(u, 7, "package p\n\nBAD\n")
+		h.AwaitVersion(u, 7)
+		actions, err := h.Server.CodeAction(h.Ctx(), &protocol.CodeActionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u},
+			Range:        protocol.Range{Start: protocol.Position{Line: 2}, End: protocol.Position{Line: 2, Character: 3}},
+			Context:      protocol.CodeActionContext{Only: []protocol.CodeActionKind{"quickfix"}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found bool
+		for _, a := range actions {
+			ca := a.(*protocol.CodeAction)
+			if ca.Edit == nil {
+				continue
+			}
+			found = true
+			if !docChanges {
+				if len(ca.Edit.Changes[u]) != 1 || ca.Edit.DocumentChanges != nil {
+					t.Errorf("without documentChanges: %+v", ca.Edit)
+				}
+				continue
+			}
+			if len(ca.Edit.DocumentChanges) != 1 {
+				t.Fatalf("with documentChanges: %+v", ca.Edit)
+			}
+			te, ok := ca.Edit.DocumentChanges[0].(*protocol.TextDocumentEdit)
+			if !ok || te.TextDocument.Version == nil || *te.TextDocument.Version != 7 {
+				t.Errorf("the edit does not name version 7: %+v", ca.Edit.DocumentChanges[0])
+			}
+		}
+		if !found {
+			t.Errorf("documentChanges %v: no quick fix", docChanges)
+		}
+	}
+}
