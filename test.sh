@@ -22,7 +22,7 @@ go test -race -count=1 -timeout 30m ./...
 # against a model of the client's text.
 echo "== fuzz (bounded)"
 go test -run '^$' -fuzz '^FuzzFraming$' -fuzztime "${FUZZTIME:-20s}" ./server/
-go test -run '^$' -fuzz '^FuzzIncrementalEdits$' -fuzztime "${FUZZTIME:-20s}" ./server/docstore/
+go test -run '^$' -fuzz '^FuzzIncrementalEdits$' -fuzztime "${FUZZTIME:-20s}" ./editor/docstore/
 
 # An editor test whose tool is missing is skipped with a message on a
 # developer's machine; in CI (CI=true) it is a failure.

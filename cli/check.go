@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/server"
-	"github.com/fixloop/fixloop/server/config"
 )
 
 // checkDiagnostic is one diagnostic in check's JSON output.

@@ -14,13 +14,13 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server"
-	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/store"
 )
 

@@ -16,10 +16,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/server"
-	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/store"
 )
 

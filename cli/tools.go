@@ -10,10 +10,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/server"
-	"github.com/fixloop/fixloop/server/config"
 )
 
 // toolEntry is one tool in `check --tools --json`.

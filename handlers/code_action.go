@@ -12,9 +12,9 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/taxonomy"
-	"github.com/fixloop/fixloop/server/docstore"
 )
 
 // codeActionWait bounds how long a code action request waits for the lint

@@ -10,10 +10,10 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/runner/langs"
-	"github.com/fixloop/fixloop/server/docstore"
 )
 
 // maxMessage bounds a diagnostic message; editors show long ones badly.

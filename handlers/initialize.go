@@ -11,10 +11,10 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/editor/docstore"
+	"github.com/fixloop/fixloop/editor/watch"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/server/config"
-	"github.com/fixloop/fixloop/server/docstore"
-	"github.com/fixloop/fixloop/server/watch"
 )
 
 // Command names the server executes.

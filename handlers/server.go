@@ -14,14 +14,14 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/editor/docstore"
+	"github.com/fixloop/fixloop/editor/schedule"
+	"github.com/fixloop/fixloop/editor/watch"
 	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/server/config"
-	"github.com/fixloop/fixloop/server/docstore"
-	"github.com/fixloop/fixloop/server/schedule"
-	"github.com/fixloop/fixloop/server/watch"
 )
 
 // Options are what a Server needs from its surroundings. Tools are injected

@@ -14,12 +14,12 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/metrics"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
-	"github.com/fixloop/fixloop/server/config"
-	"github.com/fixloop/fixloop/server/docstore"
 )
 
 // Session commands.

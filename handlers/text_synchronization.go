@@ -10,9 +10,9 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/server/config"
-	"github.com/fixloop/fixloop/server/docstore"
 )
 
 // DidOpen stores the document and diagnoses it at once: lint now, tests

@@ -8,13 +8,13 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/editor/watch"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/cpp"
 	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/runner/python"
-	"github.com/fixloop/fixloop/server/config"
-	"github.com/fixloop/fixloop/server/watch"
 )
 
 // DidChangeConfiguration applies the editor's new settings and re-diagnoses

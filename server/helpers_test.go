@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server"
-	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
 

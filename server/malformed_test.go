@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server"
-	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
 

@@ -10,12 +10,12 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/handlers"
 	"github.com/fixloop/fixloop/internal/redacttest"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/server"
-	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
 

@@ -22,6 +22,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/handlers"
 	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/refactor/model"
@@ -29,7 +30,6 @@ import (
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
-	"github.com/fixloop/fixloop/server/config"
 	"github.com/fixloop/fixloop/server/rpcctx"
 )
 

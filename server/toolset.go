@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/cpp"
@@ -22,7 +23,6 @@ import (
 	"github.com/fixloop/fixloop/runner/python"
 	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/runner/tool"
-	"github.com/fixloop/fixloop/server/config"
 )
 
 // Toolset builds the linters and test runners of every language for a

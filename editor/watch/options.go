@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fixloop/fixloop/server/config"
+	"github.com/fixloop/fixloop/editor/config"
 )
 
 // DefaultDelay is the batching delay used when Options.Delay is zero.
