@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/textproto"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -230,6 +232,55 @@ func TestErrorRepliesKeepTheirID(t *testing.T) {
 		msg := p.response()
 		if msg["id"] != tt.id || msg["error"] == nil || tt.code != 0 && errorCode(msg) != tt.code {
 			t.Errorf("%s: got %v, want id %v and error %v", tt.body, msg, tt.id, tt.code)
+		}
+	}
+}
+
+// TestFramingRecoversOverStdio: the same recovery in the fixloop binary,
+// over its stdin and stdout.
+func TestFramingRecoversOverStdio(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "fixloop")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		t.Fatalf("building fixloop: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "serve")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	body := `{"jsonrpc":"2.0","id":1,"method":"fixloop/none","params":"é"}`
+	bad := "Content-Length: abc\r\n\r\n" + body +
+		fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body)+40, body[:20]) +
+		fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body)-1, body)
+	const n = 100
+	go func() {
+		_, _ = io.WriteString(stdin, bad)
+		for i := range n {
+			b := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"fixloop/unknownMethod"}`, 1000+i)
+			_, _ = fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(b), b)
+		}
+	}()
+	r := bufio.NewReader(stdout)
+	answered := map[float64]bool{}
+	deadline := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
+	defer deadline.Stop()
+	for len(answered) < n {
+		hdr, err := textproto.NewReader(r).ReadMIMEHeader()
+		if err != nil {
+			t.Fatalf("after %d answers: %v", len(answered), err)
+		}
+		size, _ := strconv.Atoi(hdr.Get("Content-Length"))
+		msg := make([]byte, size)
+		if _, err := io.ReadFull(r, msg); err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		_ = json.Unmarshal(msg, &m)
+		if id, _ := m["id"].(float64); id >= 1000 {
+			answered[id] = true
 		}
 	}
 }
