@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixloop/fixloop/internal/sandboxtest"
+
 	_ "modernc.org/sqlite"
 
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
-	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // hostileCalc is a model's answer that hides an attack in init: it reads
@@ -48,12 +49,7 @@ func Add(a, b int) int {
 // record, the store or the log. The SSH key is no private key block, so
 // only the sandbox, not redaction, keeps it out.
 func TestFixHostileCandidate(t *testing.T) {
-	if c := sandbox.Probe(); !c.Confined {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI must confine candidates: %s", c)
-		}
-		t.Skipf("no sandbox here: %s", c)
-	}
+	sandboxtest.NeedConfinement(t)
 	base := t.TempDir()
 	home, proj, victim := filepath.Join(base, "home"), filepath.Join(base, "proj"), filepath.Join(base, "victim")
 	const sshCanary, keyCanary = "SSH-CANARY-4d1f0a9e77", "LLM-KEY-CANARY-93b2c8e1aa"

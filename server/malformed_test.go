@@ -264,13 +264,12 @@ func TestFramingRecoversOverStdio(t *testing.T) {
 		}
 	}()
 	r := bufio.NewReader(stdout)
-	answered := map[float64]bool{}
 	deadline := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
 	defer deadline.Stop()
-	for len(answered) < n {
+	next := func() map[string]any {
 		hdr, err := textproto.NewReader(r).ReadMIMEHeader()
 		if err != nil {
-			t.Fatalf("after %d answers: %v", len(answered), err)
+			t.Fatalf("reading an answer: %v", err)
 		}
 		size, _ := strconv.Atoi(hdr.Get("Content-Length"))
 		msg := make([]byte, size)
@@ -279,8 +278,28 @@ func TestFramingRecoversOverStdio(t *testing.T) {
 		}
 		var m map[string]any
 		_ = json.Unmarshal(msg, &m)
-		if id, _ := m["id"].(float64); id >= 1000 {
+		return m
+	}
+	answered := map[float64]bool{}
+	for len(answered) < n {
+		if id, _ := next()["id"].(float64); id >= 1000 {
 			answered[id] = true
 		}
+	}
+	// Then error replies: the request's own id, -32600 for a method that
+	// is no string, -32602 for params that do not decode.
+	for _, b := range []string{`{"jsonrpc":"2.0","id":2001,"method":17}`,
+		`{"jsonrpc":"2.0","id":2002,"method":"initialize","params":{"processId":"x"}}`} {
+		_, _ = fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	}
+	codes := map[float64]float64{}
+	for len(codes) < 2 {
+		m := next()
+		if id, _ := m["id"].(float64); id >= 2000 {
+			codes[id] = errorCode(m)
+		}
+	}
+	if codes[2001] != -32600 || codes[2002] != -32602 {
+		t.Errorf("error codes by id: %v, want 2001: -32600, 2002: -32602", codes)
 	}
 }

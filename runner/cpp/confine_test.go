@@ -11,21 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/sandbox"
-)
+	"github.com/fixloop/fixloop/internal/sandboxtest"
 
-// needConfinement skips the test where the sandbox cannot confine the
-// tools, except in CI (CI=true), where it fails.
-func needConfinement(t *testing.T) {
-	t.Helper()
-	if c := sandbox.Probe(); !c.Confined {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the tools must run confined in CI: %s", c.Problem)
-		}
-		t.Skipf("the tools cannot be confined here: %s", c.Problem)
-	}
-}
+	"github.com/fixloop/fixloop/runner"
+)
 
 // alertTexts is every message of alerts: their own, their related
 // information's and their fixes' titles.
@@ -50,7 +39,7 @@ func alertTexts(alerts []runner.Alert) string {
 // headers, above the file's directory, still resolve.
 func TestLintConfinesIncludes(t *testing.T) {
 	need(t, "g++", "clang-tidy")
-	needConfinement(t)
+	sandboxtest.NeedConfinement(t)
 	base := t.TempDir()
 	canary := fmt.Sprintf("fixloop_canary_%d", time.Now().UnixNano())
 	secret := filepath.Join(base, "home", "secret.txt")
@@ -117,7 +106,7 @@ func TestLintConfinesIncludes(t *testing.T) {
 // in the project.
 func TestLintToolsWriteOnlyTheirDirectory(t *testing.T) {
 	need(t, "g++", "clang-tidy")
-	needConfinement(t)
+	sandboxtest.NeedConfinement(t)
 	project := t.TempDir()
 	file := filepath.Join(project, "a.cc")
 	if err := os.WriteFile(file, []byte("int f() { return 1; }\n"), 0o644); err != nil {

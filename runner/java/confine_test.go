@@ -12,22 +12,10 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/internal/badinput"
+	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
-	"github.com/fixloop/fixloop/runner/sandbox"
 )
-
-// needConfinement skips the test where the sandbox cannot confine the
-// tools, except in CI (CI=true), where it fails.
-func needConfinement(t *testing.T) {
-	t.Helper()
-	if c := sandbox.Probe(); !c.Confined {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the tools must run confined in CI: %s", c.Problem)
-		}
-		t.Skipf("the tools cannot be confined here: %s", c.Problem)
-	}
-}
 
 // TestLintToolsAreConfined: javac and checkstyle run in the sandbox. No
 // Java source makes javac print a file it is pointed at (it reads only
@@ -36,7 +24,7 @@ func needConfinement(t *testing.T) {
 // secret outside the project as a finding in the checked file and tries
 // to write outside its directory. Neither gets done.
 func TestLintToolsAreConfined(t *testing.T) {
-	needConfinement(t)
+	sandboxtest.NeedConfinement(t)
 	base := t.TempDir()
 	canary := fmt.Sprintf("fixloop-canary-%d", time.Now().UnixNano())
 	secret := filepath.Join(base, "home", "secret.txt")
@@ -84,7 +72,7 @@ echo '</checkstyle>'`,
 // user's other trees.
 func TestLintPackageDoesNotWidenTheSourcePath(t *testing.T) {
 	needCommands(t, "javac")
-	needConfinement(t)
+	sandboxtest.NeedConfinement(t)
 	base := t.TempDir()
 	writeFiles(t, base, map[string]string{
 		"q/Other.java":        "package q;\n\npublic final class Other {\n    public static int f() {\n        return 1;\n    }\n}\n",

@@ -8,20 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/internal/sandboxtest"
 )
-
-// needConfinement skips the test where the sandbox cannot confine the
-// commands, except in CI (CI=true), where it fails.
-func needConfinement(t *testing.T) {
-	t.Helper()
-	if c := sandbox.Probe(); !c.Confined {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the commands must run confined in CI: %s", c.Problem)
-		}
-		t.Skipf("the commands cannot be confined here: %s", c.Problem)
-	}
-}
 
 // TestCommandIsConfined: a command linter runs in the sandbox, whatever
 // its input mode. Told to print a secret outside the project (as a
@@ -31,7 +19,7 @@ func needConfinement(t *testing.T) {
 // env it does see.
 func TestCommandIsConfined(t *testing.T) {
 	needSh(t)
-	needConfinement(t)
+	sandboxtest.NeedConfinement(t)
 	base := realDir(t)
 	canary := fmt.Sprintf("fixloop-canary-%d", time.Now().UnixNano())
 	envCanary := canary + "-env"

@@ -11,21 +11,9 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/internal/badinput"
+	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/sandbox"
 )
-
-// needConfinement skips the test where the sandbox cannot confine the
-// tools, except in CI (CI=true), where it fails.
-func needConfinement(t *testing.T) {
-	t.Helper()
-	if c := sandbox.Probe(); !c.Confined {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the tools must run confined in CI: %s", c.Problem)
-		}
-		t.Skipf("the tools cannot be confined here: %s", c.Problem)
-	}
-}
 
 // TestLintToolsAreConfined: pylint and flake8 run in the sandbox. No
 // Python text makes them print a file it names (they parse the text and
@@ -34,7 +22,7 @@ func needConfinement(t *testing.T) {
 // and tries to write outside its directory and into the file's own
 // directory, which it may read but not write. None of it gets done.
 func TestLintToolsAreConfined(t *testing.T) {
-	needConfinement(t)
+	sandboxtest.NeedConfinement(t)
 	base := t.TempDir()
 	canary := fmt.Sprintf("fixloop-canary-%d", time.Now().UnixNano())
 	secret := filepath.Join(base, "home", "secret.txt")

@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/sandboxtest"
+
 	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
@@ -312,12 +314,7 @@ func needTools(t *testing.T, lang string) {
 		}
 		t.Skipf("%s is not installed", tool)
 	}
-	if c := sandbox.Probe(); !c.Confined {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI must confine candidates: %s", c)
-		}
-		t.Skipf("no sandbox here: %s", c)
-	}
+	sandboxtest.NeedConfinement(t)
 }
 
 func candidateFile(w *world, lang string) string {
