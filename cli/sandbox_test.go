@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
@@ -116,5 +117,43 @@ func TestServeSweepsLeftovers(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "removed what killed servers left") {
 		t.Errorf("the log does not say what was removed:\n%s", errOut.String())
+	}
+}
+
+// TestServeTakesTheClientsArguments: vscode-languageclient starts the
+// server with --stdio and --clientProcessId=N; fixloop takes both, and
+// exits once the client process is gone.
+func TestServeTakesTheClientsArguments(t *testing.T) {
+	bin := fixloopBinary(t)
+	client := exec.Command("sleep", "60")
+	if err := client.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = client.Process.Kill(); _ = client.Wait() }()
+	srv := exec.Command(bin, "serve", "--stdio", fmt.Sprintf("--clientProcessId=%d", client.Process.Pid))
+	stdin, _ := srv.StdinPipe() // held open: only the client's death ends the server
+	defer stdin.Close()
+	var errOut bytes.Buffer
+	srv.Stderr = &errOut
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- srv.Wait() }()
+	select {
+	case err := <-exited:
+		t.Fatalf("the server exited while its client lives: %v\n%s", err, errOut.String())
+	case <-time.After(1500 * time.Millisecond):
+	}
+	_ = client.Process.Kill()
+	_ = client.Wait()
+	select {
+	case <-exited:
+		if !strings.Contains(errOut.String(), "the client process is gone") {
+			t.Errorf("the log does not say why it stopped:\n%s", errOut.String())
+		}
+	case <-time.After(10 * time.Second):
+		_ = srv.Process.Kill()
+		t.Fatalf("the server still runs 10 s after its client died\n%s", errOut.String())
 	}
 }

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -26,13 +29,16 @@ func (s stdio) Close() error {
 }
 
 func newServeCommand(logs *logFlags) *cobra.Command {
-	return &cobra.Command{
+	var clientPID int
+	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the language server on stdin/stdout",
 		Long: `Run the language server, speaking LSP (JSON-RPC with Content-Length framing)
 on stdin and stdout. Logs go to stderr or --log-file, never to stdout.
 
-Point your editor's LSP client at "fixloop serve" for Go files.`,
+Point your editor's LSP client at "fixloop serve". It takes the arguments
+LSP clients add: --stdio (stdin and stdout are the only transport) and
+--clientProcessId N (the server exits when that process is gone).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
@@ -42,7 +48,14 @@ Point your editor's LSP client at "fixloop serve" for Go files.`,
 			defer closeLog()
 			logger.Info("fixloop serve starting", "version", Version)
 			sweepLeftovers(logger)
-			code, err := server.Serve(cmd.Context(), stdio{cmd.InOrStdin(), cmd.OutOrStdout()}, server.Options{
+			ctx := cmd.Context()
+			if clientPID > 0 {
+				var stop context.CancelFunc
+				ctx, stop = context.WithCancel(ctx)
+				defer stop()
+				go watchClient(ctx, logger, clientPID, stop)
+			}
+			code, err := server.Serve(ctx, stdio{cmd.InOrStdin(), cmd.OutOrStdout()}, server.Options{
 				Logger:    logger,
 				Version:   Version,
 				RecordDir: server.DefaultRecordDir(),
@@ -50,7 +63,7 @@ Point your editor's LSP client at "fixloop serve" for Go files.`,
 				QueueDir:  server.DefaultQueueDir(),
 				Redactor:  logs.redactor,
 			})
-			if err != nil {
+			if err != nil && !errors.Is(err, context.Canceled) {
 				logger.Error("server stopped", "error", err)
 			}
 			if code != 0 {
@@ -58,6 +71,31 @@ Point your editor's LSP client at "fixloop serve" for Go files.`,
 			}
 			return nil
 		},
+	}
+	cmd.Flags().Bool("stdio", true, "speak LSP on stdin and stdout (the only transport; accepted for LSP clients that pass it)")
+	cmd.Flags().IntVar(&clientPID, "clientProcessId", 0, "exit when the process with this id (the editor) is gone")
+	return cmd
+}
+
+// clientPoll is how often the server looks for its client's process.
+const clientPoll = time.Second
+
+// watchClient calls stop once the process pid no longer exists: an editor
+// that died without closing the connection.
+func watchClient(ctx context.Context, logger *slog.Logger, pid int, stop context.CancelFunc) {
+	t := time.NewTicker(clientPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if !processAlive(pid) {
+				logger.Info("the client process is gone: stopping", "pid", pid)
+				stop()
+				return
+			}
+		}
 	}
 }
 
