@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,9 +77,6 @@ type Cmd struct {
 	// Writable are host directories the confined command may also write:
 	// only for trusted tools that must (the Go build's cache).
 	Writable []string
-	// Files binds single host files read-only at another place in the
-	// sandbox: host path to sandbox path (a helper program).
-	Files map[string]string
 }
 
 // Result is how a command ended.
@@ -269,9 +265,6 @@ func bwrapArgs(caps Capabilities, c *Cmd, dir string, status bool) []string {
 		if p = cleanPath(p); p != "" && p != "/" && !under(p, caps.view.roots) && !holdsHome(p, caps.view.home) {
 			args = append(args, "--ro-bind", p, p)
 		}
-	}
-	for _, host := range slices.Sorted(maps.Keys(c.Files)) {
-		args = append(args, "--ro-bind", host, c.Files[host])
 	}
 	for _, p := range append(slices.Clip(c.Writable), dir) {
 		if p = cleanPath(p); p != "" && p != "/" {
