@@ -66,7 +66,7 @@ durations such as 168h meaning "that long ago"), --language, --model, --goal,
 	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL (default: the SQLite file in the state directory)")
 	fl.StringVar(&f.since, "since", "", "only sessions at or after this time")
 	fl.StringVar(&f.until, "until", "", "only sessions before this time")
-	fl.StringVar(&f.language, "language", "", "only sessions in this language (go)")
+	fl.StringVar(&f.language, "language", "", "only sessions in this language (go, python, cpp or java)")
 	fl.StringVar(&f.model, "model", "", "only sessions with this model")
 	fl.StringVar(&f.goal, "goal", "", "only repair or refactor sessions")
 	fl.StringVar(&f.workspace, "workspace", "", "only sessions of this workspace directory")

@@ -105,7 +105,9 @@ Run "fixloop serve" from your editor's LSP client (stdio), or
 "fixloop check FILE" to see the same diagnostics on the command line.`),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       Version,
 	}
+	root.SetVersionTemplate("fixloop {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -59,7 +59,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 				Save:      &protocol.SaveOptions{IncludeText: ptr(false)},
 			},
 			CodeActionProvider: &protocol.CodeActionOptions{
-				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, CodeActionKindFixAll},
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, CodeActionKindFixAll, CodeActionKindRepair, CodeActionKindRefactor},
 			},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
 				Commands: []string{CommandRepair, CommandRefactor, CommandCancel, CommandRunTests, CommandShowSession},
