@@ -15,6 +15,9 @@ mkdir -p "$tmp/work" "$tmp/state"
 cp -R "$repo/testdata/calc" "$tmp/work/calc"
 cp -R "$repo/testdata/pyexample" "$tmp/work/pyexample"
 
+# The 0.11 path's logic (lsp/fixloop.lua), on this Neovim.
+nvim --headless -u NONE -i NONE --cmd "set rtp+=$plugin" -c "luafile $here/config.lua" </dev/null
+
 set +e
 env -u FIXLOOP_MODEL -u OPENAI_BASE_URL \
   FIXLOOP_NVIM_TEST_KEY=dummy-key-for-the-scripted-server \

@@ -119,7 +119,10 @@ local function on_progress(err, result, ctx, config)
   end
 end
 
-local function client_config(root)
+--- The client configuration without a root: what Neovim 0.11's
+--- vim.lsp.config takes (lsp/fixloop.lua returns it; the root then comes
+--- from root_markers), and what the older paths add a root to.
+function M.lsp_config()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.window = caps.window or {}
   caps.window.workDoneProgress = true
@@ -127,10 +130,8 @@ local function client_config(root)
   return {
     name = M.config.name,
     cmd = M.config.cmd,
-    root_dir = root,
-    workspace_folders = {
-      { uri = vim.uri_from_fname(root), name = root },
-    },
+    filetypes = M.config.filetypes,
+    root_markers = M.config.root_markers,
     -- an empty Lua table would be encoded as a JSON array
     init_options = next(M.config.settings) and M.config.settings or vim.empty_dict(),
     settings = { fixloop = M.config.settings },
@@ -140,6 +141,14 @@ local function client_config(root)
       ['$/progress'] = on_progress,
     },
   }
+end
+
+local function client_config(root)
+  local c = M.lsp_config()
+  c.filetypes, c.root_markers = nil, nil
+  c.root_dir = root
+  c.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  return c
 end
 
 local function client_alive(id)
