@@ -90,7 +90,7 @@ func watchClient(ctx context.Context, logger *slog.Logger, pid int, stop context
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if !processAlive(pid) {
+			if !sandbox.ProcessAlive(pid) {
 				logger.Info("the client process is gone: stopping", "pid", pid)
 				stop()
 				return

@@ -273,7 +273,7 @@ func (s *Server) stillCurrent(ctx context.Context, doc *docstore.Document, rec *
 		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
 			"fixloop: the file was closed during the %s session, so nothing was applied.", rec.Goal))
 		return false
-	case cur.Version == doc.Version && cur != doc:
+	case outOfSync(cur):
 		_, why := cur.OutOfSync()
 		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
 			"fixloop: a change to the file could not be applied during the %s session (%s), so nothing was applied: close and reopen the file, then run it again.",
@@ -286,6 +286,12 @@ func (s *Server) stillCurrent(ctx context.Context, doc *docstore.Document, rec *
 		return false
 	}
 	return true
+}
+
+// outOfSync reports whether d is marked out of sync.
+func outOfSync(d *docstore.Document) bool {
+	out, _ := d.OutOfSync()
+	return out
 }
 
 // ask offers Apply / Show diff / Discard and returns the choice.

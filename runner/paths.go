@@ -53,3 +53,18 @@ func FindUp(dir string, names ...string) string {
 		dir = parent
 	}
 }
+
+// RepoRoot returns the nearest directory at or above dir that holds .git
+// (a directory, or a file in a worktree), or "" when there is none.
+func RepoRoot(dir string) string {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}

@@ -52,7 +52,11 @@ func unreadableChange(params json.RawMessage) (u uri.URI, version int32, problem
 			URI     uri.URI `json:"uri"`
 			Version int32   `json:"version"`
 		} `json:"textDocument"`
-		ContentChanges []map[string]json.RawMessage `json:"contentChanges"`
+		// Only the range fields: the text is skipped, not copied.
+		ContentChanges []struct {
+			Range       json.RawMessage `json:"range"`
+			RangeLength json.RawMessage `json:"rangeLength"`
+		} `json:"contentChanges"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		var q struct {
@@ -67,14 +71,15 @@ func unreadableChange(params json.RawMessage) (u uri.URI, version int32, problem
 	}
 	u, version = p.TextDocument.URI, p.TextDocument.Version
 	for i, ch := range p.ContentChanges {
-		if raw, ok := ch["rangeLength"]; ok && !isUint32(raw) {
-			return u, version, fmt.Sprintf("change %d: rangeLength %s is not an unsigned 32-bit integer", i+1, raw)
+		// A present key holds its raw value, null included; an absent one
+		// leaves the field nil.
+		if ch.RangeLength != nil && !isUint32(ch.RangeLength) {
+			return u, version, fmt.Sprintf("change %d: rangeLength %s is not an unsigned 32-bit integer", i+1, ch.RangeLength)
 		}
-		raw, ok := ch["range"]
-		if !ok {
+		if ch.Range == nil {
 			continue
 		}
-		if why := badRange(raw); why != "" {
+		if why := badRange(ch.Range); why != "" {
 			return u, version, fmt.Sprintf("change %d: %s", i+1, why)
 		}
 	}

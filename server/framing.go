@@ -204,8 +204,8 @@ func (f *frameReader) resync() error {
 	}
 }
 
-// Unread gives back b[from:], a part of a body returned by Next that holds
-// the start of the next frame.
+// Unread gives b back to be read again: the part of a body returned by
+// Next that holds the start of the next frame.
 func (f *frameReader) Unread(b []byte) {
 	f.buf = append(bytes.Clone(b), f.buf...)
 }

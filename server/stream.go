@@ -41,8 +41,7 @@ func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, err
 		var skipped *badFrame
 		if errors.As(err, &skipped) {
 			if bad >= maxBadFrames {
-				s.logger.Error("closing the connection: the peer sent too many malformed messages in a row", "count", bad+1)
-				return nil, 0, fmt.Errorf("%d malformed messages in a row: %w", bad+1, jsonrpc2.ErrInvalidHeader)
+				return nil, 0, s.giveUp(bad+1, jsonrpc2.ErrInvalidHeader)
 			}
 			s.reject(ctx, jsonrpc2.ID{}, jsonrpc2.ParseError, skipped.reason)
 			continue
@@ -52,8 +51,7 @@ func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, err
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err != nil && bad >= maxBadFrames {
-			s.logger.Error("closing the connection: the peer sent too many malformed messages in a row", "count", bad+1)
-			return nil, 0, fmt.Errorf("%d malformed messages in a row: %w", bad+1, err)
+			return nil, 0, s.giveUp(bad+1, err)
 		}
 		if err != nil {
 			if i := headerStart(body, 1); i > 0 {
@@ -70,6 +68,13 @@ func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, err
 		}
 		return msg, n, nil
 	}
+}
+
+// giveUp logs that the connection ends after n malformed messages in a
+// row and returns the error that ends it.
+func (s *tolerantStream) giveUp(n int, err error) error {
+	s.logger.Error("closing the connection: the peer sent too many malformed messages in a row", "count", n)
+	return fmt.Errorf("%d malformed messages in a row: %w", n, err)
 }
 
 // readableID returns the id of a body that is a JSON object with a number

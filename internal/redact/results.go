@@ -22,46 +22,23 @@ import (
 // alert returns a with its messages redacted, and whether anything
 // changed.
 func (r *Redactor) alert(a runner.Alert) (runner.Alert, bool) {
-	changed := false
-	red := func(s string) string {
-		out := r.String(s)
-		if out != s {
-			changed = true
-		}
-		return out
-	}
-	a.Message = red(a.Message)
-	if fixes := a.Fixes; len(fixes) > 0 {
-		var out []runner.Fix
-		for i, f := range fixes {
-			if t := r.String(f.Title); t != f.Title {
-				if out == nil {
-					out = slices.Clone(fixes)
-				}
-				out[i].Title = t
-				changed = true
-			}
-		}
-		if out != nil {
-			a.Fixes = out
-		}
-	}
-	if rel := a.Related; len(rel) > 0 {
-		var out []runner.Related
-		for i, x := range rel {
-			if m := r.String(x.Message); m != x.Message {
-				if out == nil {
-					out = slices.Clone(rel)
-				}
-				out[i].Message = m
-				changed = true
-			}
-		}
-		if out != nil {
-			a.Related = out
-		}
-	}
-	return a, changed
+	msg := r.String(a.Message)
+	changed := msg != a.Message
+	a.Message = msg
+	var fixes, related bool
+	a.Fixes, fixes = each(a.Fixes, func(f runner.Fix) (runner.Fix, bool) {
+		t := r.String(f.Title)
+		changed := t != f.Title
+		f.Title = t
+		return f, changed
+	})
+	a.Related, related = each(a.Related, func(x runner.Related) (runner.Related, bool) {
+		m := r.String(x.Message)
+		changed := m != x.Message
+		x.Message = m
+		return x, changed
+	})
+	return a, changed || fixes || related
 }
 
 // Alert returns a with its messages redacted.
@@ -73,20 +50,29 @@ func (r *Redactor) Alert(a runner.Alert) runner.Alert {
 // Alerts returns alerts redacted: the same slice when nothing in it is
 // secret, else a copy.
 func (r *Redactor) Alerts(alerts []runner.Alert) []runner.Alert {
-	var out []runner.Alert
-	for i := range alerts {
-		a, changed := r.alert(alerts[i])
-		if changed && out == nil {
-			out = slices.Clone(alerts)
+	out, _ := each(alerts, r.alert)
+	return out
+}
+
+// each applies f to every element of xs and returns xs itself when f
+// changed none, else a copy holding f's results: what callers share is
+// never written.
+func each[T any](xs []T, f func(T) (T, bool)) ([]T, bool) {
+	var out []T
+	for i := range xs {
+		y, changed := f(xs[i])
+		if !changed {
+			continue
 		}
-		if changed {
-			out[i] = a
+		if out == nil {
+			out = slices.Clone(xs)
 		}
+		out[i] = y
 	}
 	if out == nil {
-		return alerts
+		return xs, false
 	}
-	return out
+	return out, true
 }
 
 // LintResult returns res with its alerts redacted (res itself when nothing

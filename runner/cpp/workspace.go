@@ -92,7 +92,7 @@ func newWorkspace(file string, text []byte, overlay map[string][]byte, flags []s
 func toolPaths(file string, flags []string, db string) []string {
 	dir := filepath.Dir(file)
 	paths := []string{dir, ProjectRoot(file)}
-	if repo := repoRoot(dir); repo != "" {
+	if repo := runner.RepoRoot(dir); repo != "" {
 		paths = append(paths, repo)
 	}
 	if db != "" {
@@ -115,21 +115,6 @@ func toolPaths(file string, flags []string, db string) []string {
 	}
 	slices.Sort(paths)
 	return slices.Compact(paths)
-}
-
-// repoRoot returns the nearest directory at or above dir that holds .git,
-// or "".
-func repoRoot(dir string) string {
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 func (ws *workspace) write(overlay map[string][]byte) error {

@@ -259,7 +259,7 @@ func toolOptions(dir string, combined bool, env, readOnly []string) proc.ToolOpt
 // repository, only roots inside it are shown.
 func (t *lintTree) shownRoots(sources []string) []string {
 	roots := slices.Clone(t.roots)
-	if repo := repoRoot(filepath.Dir(t.file)); repo != "" {
+	if repo := runner.RepoRoot(filepath.Dir(t.file)); repo != "" {
 		roots = slices.DeleteFunc(roots, func(r string) bool { return !runner.Within(repo, r) })
 	}
 	return append(roots, sources...)
@@ -286,21 +286,6 @@ func classpathPaths(cp []string, maven bool) []string {
 		}
 	}
 	return paths
-}
-
-// repoRoot returns the nearest directory at or above dir that holds .git,
-// or "".
-func repoRoot(dir string) string {
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 // compile runs javac on the copy and returns its errors in the file.

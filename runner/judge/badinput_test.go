@@ -133,17 +133,7 @@ func TestForkBomb(t *testing.T) {
 			default:
 				t.Errorf("failure %s: %q; want Time Limit Exceeded, Runtime Error or (counted by the memory cgroup) Memory Limit Exceeded", f.Kind, f.Message)
 			}
-			deadline := time.Now().Add(3 * time.Second)
-			for {
-				left := badinput.ProcessesWith(marker)
-				if len(left) == 0 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("%d processes of the program outlived the judge: %q", len(left), left[:min(len(left), 5)])
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+			badinput.WaitGone(t, marker, 3*time.Second)
 		})
 	}
 }

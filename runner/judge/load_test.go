@@ -46,6 +46,17 @@ func TestVerdictsUnderLoad(t *testing.T) {
 			_ = x
 		}()
 	}
+	// The peak a small program is charged is its own, far below this
+	// process's heap (ru_maxrss gave at least the 500 MB).
+	if sandbox.Probe().Memory {
+		res, err := sandbox.Run(ctx, sandbox.Cmd{Dir: t.TempDir(), Args: []string{"true"}, Limits: sandbox.Limits{Time: time.Minute, Memory: 256 << 20}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.MaxRSS <= 0 || res.MaxRSS > 64<<20 {
+			t.Errorf("a run of true under a 500 MB parent heap: peak %d MiB, want a few", res.MaxRSS>>20)
+		}
+	}
 	wa, re := runner.FailureWrongAnswer, runner.FailureRuntimeError
 	for _, tt := range []verdictCase{
 		{"", Accepted, "Accepted: 3/3 cases passed", nil, "", 0},

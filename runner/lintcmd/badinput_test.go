@@ -169,7 +169,7 @@ func TestLintHangingCommand(t *testing.T) {
 			if _, err := os.Stat(base + ".started"); err != nil {
 				t.Errorf("the command did not start: %v", err)
 			}
-			waitGone(t, tt.marker, 2*time.Second)
+			badinput.WaitGone(t, tt.marker, 2*time.Second)
 		})
 	}
 }

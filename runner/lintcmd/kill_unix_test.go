@@ -7,9 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -52,7 +50,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if !started(startFile) {
 		t.Fatal("the command never started its child")
 	}
-	waitGone(t, "sleep 30.6110", 2*time.Second)
+	badinput.WaitGone(t, "sleep 30.6110", 2*time.Second)
 }
 
 // TestCancelKillsProcessGroup: canceling ctx during a run stops the command
@@ -81,7 +79,7 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	if !<-ok {
 		t.Fatal("the command never started its child")
 	}
-	waitGone(t, "sleep 30.6111", 2*time.Second)
+	badinput.WaitGone(t, "sleep 30.6111", 2*time.Second)
 }
 
 // started reports whether the command wrote "started" to file, waiting
@@ -95,27 +93,4 @@ func started(file string) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
-}
-
-// waitGone fails the test if processes whose command line holds marker
-// are still there after within, and kills them.
-func waitGone(t *testing.T, marker string, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		left := badinput.ProcessesWith(marker)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			for _, p := range left {
-				pid, _, _ := strings.Cut(p, ":")
-				if n, err := strconv.Atoi(pid); err == nil {
-					_ = syscall.Kill(n, syscall.SIGKILL)
-				}
-			}
-			t.Fatalf("processes left %v later: %q", within, left)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -271,31 +270,8 @@ func TestLintHangingTool(t *testing.T) {
 				!strings.Contains(res.Alerts[0].Message, "did not finish within 300ms") {
 				t.Errorf("alerts %+v, want one note saying the linter did not finish within 300ms", res.Alerts)
 			}
-			waitGone(t, tt.marker, 2*time.Second)
+			badinput.WaitGone(t, tt.marker, 2*time.Second)
 		})
-	}
-}
-
-// waitGone fails the test if processes whose command line holds marker
-// are still there after within, and kills them.
-func waitGone(t *testing.T, marker string, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		left := badinput.ProcessesWith(marker)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			for _, p := range left {
-				pid, _, _ := strings.Cut(p, ":")
-				if n, err := strconv.Atoi(pid); err == nil {
-					_ = syscall.Kill(n, syscall.SIGKILL)
-				}
-			}
-			t.Fatalf("processes left %v later: %q", within, left)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

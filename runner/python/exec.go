@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
@@ -138,7 +139,7 @@ var homeConfigs = []string{".pylintrc", ".config/pylintrc", ".config/flake8", ".
 func (j *lintJob) readOnly() []string {
 	j.roOnce.Do(func() {
 		paths := []string{j.dir, ProjectRoot(j.file)}
-		if repo := repoRoot(j.dir); repo != "" {
+		if repo := runner.RepoRoot(j.dir); repo != "" {
 			paths = append(paths, repo)
 		}
 		home, _ := os.UserHomeDir()
@@ -193,21 +194,6 @@ func installDirs(path string) []string {
 		add(filepath.Dir(real))
 	}
 	return dirs
-}
-
-// repoRoot returns the nearest directory at or above dir that holds .git,
-// or "".
-func repoRoot(dir string) string {
-	for {
-		if exists(filepath.Join(dir, ".git")) {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 func isFile(path string) bool {

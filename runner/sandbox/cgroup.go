@@ -331,6 +331,7 @@ func (c *runCgroup) remove() {
 	}
 }
 
+// removeCgroup kills what is left in d, then deletes it.
 func removeCgroup(d cgroupDir) {
 	killCgroup(d)
 	for range 200 {

@@ -639,16 +639,6 @@ func program(dir, name string) (string, error) {
 	return name, nil
 }
 
-// hasVar reports whether env sets the variable name.
-func hasVar(env []string, name string) bool {
-	for _, kv := range env {
-		if k, _, ok := strings.Cut(kv, "="); ok && k == name {
-			return true
-		}
-	}
-	return false
-}
-
 // ExitText describes how a command ended, for messages: "exit status 2",
 // "killed by signal segmentation fault".
 func (r *Result) ExitText() string {

@@ -210,15 +210,7 @@ func TestRunHidesHostSockets(t *testing.T) {
 			t.Fatalf("cannot listen on %s: %v", sock, err)
 		}
 		defer ln.Close()
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				_ = c.Close()
-			}
-		}()
+		go acceptAll(ln)
 		for _, confined := range []bool{true, false} {
 			ctx := t.Context()
 			if !confined {
@@ -242,15 +234,7 @@ func TestRunNetwork(t *testing.T) {
 		t.Fatalf("cannot listen on the loopback: %v", err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			_ = c.Close()
-		}
-	}()
+	go acceptAll(ln)
 	for _, confined := range []bool{true, false} {
 		ctx := t.Context()
 		if !confined {
@@ -544,8 +528,9 @@ func TestProbeMatchesTheMachine(t *testing.T) {
 	if c.Rlimits != (shErr == nil) {
 		t.Errorf("Rlimits = %v, but a shell is on PATH: %v", c.Rlimits, shErr == nil)
 	}
-	if c.Processes != (pidsBase() != "") {
-		t.Errorf("Processes = %v, but a pids cgroup base is %q", c.Processes, pidsBase())
+	// As root with a pids controller mounted, a cgroup can be made there.
+	if _, err := os.Stat("/sys/fs/cgroup/pids/cgroup.procs"); err == nil && os.Getuid() == 0 && !c.Processes {
+		t.Errorf("Processes = false, but root may make cgroups under /sys/fs/cgroup/pids")
 	}
 	if c.Confined && c.Bwrap == "" {
 		t.Errorf("%+v: confined without bubblewrap", c)
@@ -606,4 +591,15 @@ func tail(s string) string {
 		return "…" + s[len(s)-300:]
 	}
 	return s
+}
+
+// acceptAll accepts and closes connections until ln is closed.
+func acceptAll(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		_ = c.Close()
+	}
 }

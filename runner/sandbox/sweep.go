@@ -13,12 +13,12 @@ import (
 	"time"
 )
 
-// TempPrefixes start the names of the temporary directories fixloop makes
-// for candidates' copies; TempPattern adds the owner's pid.
+// tempPrefixes start the names of the temporary directories fixloop makes
+// for candidates' copies and probes.
 var tempPrefixes = []string{"fixloop-run-", "fixloop-gotest-", "fixloop-probe-"}
 
 // TempPattern returns the os.MkdirTemp pattern of a temporary directory
-// named by prefix (one of "fixloop-run-", "fixloop-gotest-"): the pid of
+// named by prefix (one of tempPrefixes): the pid of
 // this process follows it, so that Sweep can tell a directory whose
 // server was killed.
 func TempPattern(prefix string) string {
@@ -56,14 +56,9 @@ func Sweep() (Swept, error) {
 		}
 		s.Dirs = append(s.Dirs, p)
 	}
-	if caps := Probe(); len(caps.cg.hiers) > 0 {
-		for _, h := range caps.cg.hiers {
-			s.Cgroups = append(s.Cgroups, sweepCgroups(h.base)...)
-		}
-	} else {
-		for _, base := range []string{"/sys/fs/cgroup/pids", "/sys/fs/cgroup/memory", "/sys/fs/cgroup"} {
-			s.Cgroups = append(s.Cgroups, sweepCgroups(base)...)
-		}
+	// Where fixloop may make cgroups now, it made them then.
+	for _, h := range Probe().cg.hiers {
+		s.Cgroups = append(s.Cgroups, sweepCgroups(h.base)...)
 	}
 	return s, errors.Join(errs...)
 }
@@ -111,11 +106,21 @@ func stale(e os.DirEntry, prefixes []string) bool {
 	return false
 }
 
-// alive reports whether a process with this pid exists.
+// ProcessAlive reports whether a process with this pid exists.
+func ProcessAlive(pid int) bool {
+	return processAlive(pid)
+}
+
+// alive is ProcessAlive, but this process counts as alive whatever its
+// pid: its own leftovers are not stale.
 func alive(pid int) bool {
 	if pid == os.Getpid() {
 		return true
 	}
+	return processAlive(pid)
+}
+
+func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }

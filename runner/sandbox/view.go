@@ -111,14 +111,8 @@ func buildView(env []string, home string, extraRO []string) view {
 // cleanDir returns dir made absolute and free of symlinks, or "" when it
 // is not an existing directory.
 func cleanDir(dir string) string {
-	if dir == "" || !filepath.IsAbs(dir) {
-		return ""
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return ""
-	}
-	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+	real := cleanPath(dir)
+	if st, err := os.Stat(real); real == "" || err != nil || !st.IsDir() {
 		return ""
 	}
 	return real
@@ -131,7 +125,7 @@ func showable(dir, home string) bool {
 	if dir == "/" {
 		return false
 	}
-	if home != "" && (dir == home || strings.HasPrefix(home, dir+"/")) {
+	if holdsHome(dir, home) {
 		return false
 	}
 	for _, p := range []string{"/proc", "/sys", "/dev", "/run", "/tmp", "/var/run"} {

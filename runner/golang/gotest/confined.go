@@ -142,9 +142,7 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 		r.logger.WarnContext(ctx, "go test: reading output", "dir", req.dir, "err", err)
 	}
 	_, _ = col.out.Write([]byte(run.Stderr))
-	if run.MemoryExceeded && req.sandbox.MemoryLimit > 0 {
-		col.memoryKilled = true
-	}
+	col.memoryKilled = run.MemoryExceeded
 	r.logger.DebugContext(ctx, "go test: confined run", "dir", req.dir, "build", build.Wall, "run", run.Wall, "result", run.ExitText(), "peak", run.MaxRSS)
 	return run.TimedOut, nil
 }

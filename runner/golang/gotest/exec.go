@@ -82,7 +82,7 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 
 	rep := col.report(timedOut, stderr.String())
 	if col.memoryKilled && !rep.TimedOut {
-		note := fmt.Sprintf("out of memory: the test binary exceeded the sandbox's memory limit of %s (killed at its memory cgroup's cap)", formatBytes(req.sandbox.MemoryLimit))
+		note := fmt.Sprintf("out of memory: the test binary exceeded the sandbox's memory limit of %s", formatBytes(req.sandbox.MemoryLimit))
 		rep.Output = note + "\n" + rep.Output
 		if rep.Failed == 0 {
 			rep.Failed, rep.Total = 1, rep.Total+1

@@ -84,8 +84,8 @@ type collector struct {
 	pkgOutput   testState // package-level output, noise removed
 	buildFailed bool
 	sandboxErr  string // why the sandbox wrapper could not run the binary
-	// memoryKilled: the kernel killed the confined test binary at its
-	// memory cgroup's cap.
+	// memoryKilled: the confined test binary ran out of memory under the
+	// sandbox's limit (killed at the cgroup's cap, or its runtime said so).
 	memoryKilled bool
 	tests        map[string]*testState
 	order        []*testState

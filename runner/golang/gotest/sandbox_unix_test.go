@@ -324,11 +324,7 @@ func TestSandboxTimeout(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no fixloop-gotest- directory in the output:\n%s", rep.Output)
 	}
-	for deadline := time.Now().Add(2 * time.Second); len(badinput.ProcessesWith(m[1])) > 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("left running: %q", badinput.ProcessesWith(m[1]))
-		}
-	}
+	badinput.WaitGone(t, m[1], 2*time.Second)
 	wantGone(t, printedDir(t, rep.Output))
 }
 

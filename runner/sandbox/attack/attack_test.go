@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -398,17 +397,7 @@ func (w *world) check(t *testing.T, name string, u asUser, res jobResult, logs s
 		_ = os.Remove(filepath.Join("/dev/shm", w.marker))
 		t.Error("the candidate left a file in the host's /dev/shm")
 	}
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		left := badinput.ProcessesWith(w.marker)
-		if len(left) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("%d processes left, e.g. %s", len(left), left[0])
-			killAll(left)
-			break
-		}
-	}
+	badinput.WaitGone(t, w.marker, 5*time.Second)
 	if n := w.got.Load(); n > 0 {
 		t.Errorf("the host's listeners accepted %d connections", n)
 	}
@@ -423,15 +412,6 @@ func (w *world) check(t *testing.T, name string, u asUser, res jobResult, logs s
 	left, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("fixloop-*-%d-*", fixloopPID)))
 	if len(left) > 0 {
 		t.Errorf("the run left %q", left)
-	}
-}
-
-func killAll(procs []string) {
-	for _, p := range procs {
-		pidText, _, _ := strings.Cut(p, ":")
-		if pid, err := strconv.Atoi(pidText); err == nil {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
 	}
 }
 
