@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the Go packages (with the race detector), the bounded
 # fuzz targets, the Neovim plugin's headless end-to-end test, and the VS
-# Code extension's unit and end-to-end tests. Each editor test drives the
+# Code extension's unit and end-to-end tests, and the packaged extension in a
+# real VS Code (code-server). Each editor test drives the
 # real fixloop server. Every suite runs even when an earlier one fails;
 # the summary at the end lists what failed and what was skipped, and the
 # exit status is 1 when anything failed.
@@ -56,6 +57,12 @@ if need nvim "apt-get install neovim" "Neovim plugin"; then
 fi
 if need npm "install Node.js 20 and npm" "VS Code extension"; then
   suite "VS Code extension (editors/vscode/test.sh)" bash editors/vscode/test.sh
+  # The packaged .vsix in a real VS Code (code-server) from headless
+  # Chromium. The first run installs Node 24 and code-server into
+  # ${FIXLOOP_CACHE:-~/.cache/fixloop} (about 3 minutes); later runs reuse them.
+  if need chromium "apt-get install chromium" "VS Code in code-server"; then
+    suite "VS Code in code-server (editors/vscode/test/codeserver.sh)" bash editors/vscode/test/codeserver.sh
+  fi
 fi
 
 # What the Go tests skip on a developer's machine (CI runs them all).

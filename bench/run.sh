@@ -5,6 +5,8 @@
 #
 #   bench/run.sh            # default: 20 iterations per benchmark
 #   N=50 bench/run.sh
+#
+# fixloop against gopls on real modules from the Go module proxy: bench/gopls.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-20}"

@@ -7,8 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -40,13 +43,17 @@ type checkTests struct {
 	Tool string `json:"tool,omitempty"`
 	// Verdict is the judge's verdict for judge-style cases ("Accepted",
 	// "Wrong Answer", "Time Limit Exceeded", ...).
-	Verdict     string               `json:"verdict,omitempty"`
-	Passed      int                  `json:"passed"`
-	Failed      int                  `json:"failed"`
-	Skipped     int                  `json:"skipped"`
-	Total       int                  `json:"total"`
-	BuildFailed bool                 `json:"build_failed"`
-	TimedOut    bool                 `json:"timed_out"`
+	Verdict     string `json:"verdict,omitempty"`
+	Passed      int    `json:"passed"`
+	Failed      int    `json:"failed"`
+	Skipped     int    `json:"skipped"`
+	Total       int    `json:"total"`
+	BuildFailed bool   `json:"build_failed"`
+	TimedOut    bool   `json:"timed_out"`
+	// Cases are a judge run's verdicts per case; NotRun names the cases a
+	// stopped run did not reach.
+	Cases       []runner.CaseResult  `json:"cases,omitempty"`
+	NotRun      []string             `json:"not_run,omitempty"`
 	Failures    []runner.TestFailure `json:"failures"`
 	BuildErrors []checkDiagnostic    `json:"build_errors,omitempty"`
 	Message     string               `json:"message,omitempty"`
@@ -55,9 +62,13 @@ type checkTests struct {
 	Error string `json:"error,omitempty"`
 }
 
-// checkOutput is check's JSON document.
+// checkOutput is check's JSON document for one file; with several
+// arguments or a package pattern, check prints a list of them.
 type checkOutput struct {
-	File        string            `json:"file"`
+	File string `json:"file"`
+	// Package is the Go package's import path, for files that a project
+	// check found (a package pattern or several arguments).
+	Package     string            `json:"package,omitempty"`
 	Diagnostics []checkDiagnostic `json:"diagnostics"`
 	Tests       checkTests        `json:"tests"`
 }
@@ -72,21 +83,32 @@ type checkFlags struct {
 func newCheckCommand(logs *logFlags) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
-		Use:   "check [--json] FILE | check --tools [--json]",
-		Short: "Print the diagnostics and test results fixloop would show for FILE",
-		Long: `Lint FILE with the linters of its language (Go: the go vet analyzers and
+		Use:   "check [--json] [--tests=false] [--timeout D] FILE|PACKAGES... | check --tools [--json]",
+		Short: "Print the diagnostics and test results fixloop would show for files or Go packages",
+		Long: `Lint each FILE with the linters of its language (Go: the go vet analyzers and
 staticcheck, in-process; Python: pylint, flake8, pyright; C++: g++ and
 clang-tidy; Java: javac and checkstyle; plus the command linters of
-.fixloop.yaml), honouring .fixloop.yaml found above FILE, run its tests
+.fixloop.yaml), honouring .fixloop.yaml found above it, run its tests
 (go test, pytest, JUnit 5, a configured command, or judge-style cases), and
-print FILE's diagnostics and the test results.
+print the diagnostics and the test results.
+
+Arguments may also be Go package patterns, as the go command takes them:
+./..., ./pkg/..., a directory, an import path. Go packages and Go files are
+loaded once per module and analysed together; each package's tests run
+once. Other files are checked one by one.
 
 With --tools, list the tools fixloop can use, where they were found and
 their versions, and what provides the missing ones.
 
+--json prints one object for a single FILE, and a list of those objects,
+one per file, for several arguments or a pattern (files of one Go package
+carry its import path in "package" and share one test run).
+
 Exit status: 0 when there are no errors and no failing tests, 1 when there are
-diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
-		Example: "  fixloop check testdata/goexample/shapes.go\n  fixloop check --json --tests=false main.go\n  fixloop check --tools",
+diagnostics of severity error, failing tests, or tests that could not run,
+2 on usage or internal errors (a file no linter checks, a pattern that
+names no package).`,
+		Example: "  fixloop check testdata/goexample/shapes.go\n  fixloop check --json --tests=false main.go\n  fixloop check --tests=false ./...\n  fixloop check ./pkg/ cmd/main.go scripts/build.py\n  fixloop check --tools",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if f.tools {
 				if len(args) > 0 {
@@ -94,7 +116,10 @@ diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
 				}
 				return nil
 			}
-			return exactlyOneFile("check")(cmd, args)
+			if len(args) == 0 {
+				return &exitError{code: ExitUsage, err: fmt.Errorf("check needs a FILE or a Go package pattern such as ./...\nRun 'fixloop check -h' for usage")}
+			}
+			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
@@ -106,18 +131,20 @@ diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
 				return runTools(cmd.Context(), cmd.OutOrStdout(), f.json)
 			}
 			ts := server.NewToolset(logger, logs.redactor)
-			out, err := runCheck(cmd.Context(), args[0], f, ts.Linter, func(cfg config.Config) runner.Tester {
+			newTester := func(cfg config.Config) runner.Tester {
 				tests, _ := ts.Testers(cfg)
 				return tests
-			})
+			}
+			if len(args) > 1 || !isFileArg(args[0]) {
+				return checkProject(cmd.Context(), cmd.OutOrStdout(), args, f, ts.Linter, newTester)
+			}
+			out, err := runCheck(cmd.Context(), args[0], f, ts.Linter, newTester)
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
 			if f.json {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(out); err != nil {
-					return &exitError{code: ExitUsage, err: fmt.Errorf("writing JSON: %w", err)}
+				if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
+					return err
 				}
 			} else {
 				printCheck(cmd.OutOrStdout(), out)
@@ -129,10 +156,20 @@ diagnostics of severity error or failing tests, 2 on usage or internal errors.`,
 		},
 	}
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON instead of a table")
-	cmd.Flags().BoolVar(&f.tests, "tests", true, "run the file's tests")
-	cmd.Flags().BoolVar(&f.tools, "tools", false, "list the linters and test tools found, with versions, instead of checking a file")
-	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "test timeout (default: tests.timeout from .fixloop.yaml, else 60s)")
+	cmd.Flags().BoolVar(&f.tests, "tests", true, "run the tests")
+	cmd.Flags().BoolVar(&f.tools, "tools", false, "list the linters and test tools found, with versions, instead of checking files")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "timeout of each test run (default: tests.timeout from .fixloop.yaml, else 60s)")
 	return cmd
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("writing JSON: %w", err)}
+	}
+	return nil
 }
 
 // runCheck lints and tests path and gathers check's output.
@@ -162,38 +199,56 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 		out.Tests.Message = "tests not run (--tests=false)"
 		return out, nil
 	}
-	timeout := f.timeout
-	if timeout <= 0 {
-		timeout = cfg.Tests.Timeout
+	tests, err := runTests(ctx, newTester(cfg), abs, testTimeout(f, cfg))
+	if err != nil {
+		return nil, err
 	}
-	rep, err := newTester(cfg).Test(ctx, abs, nil, timeout)
+	out.Tests = tests
+	return out, nil
+}
+
+// testTimeout is --timeout, else the configuration's tests.timeout.
+func testTimeout(f checkFlags, cfg config.Config) time.Duration {
+	if f.timeout > 0 {
+		return f.timeout
+	}
+	return cfg.Tests.Timeout
+}
+
+// runTests runs the tests of file (for Go, of its package) and gathers
+// check's test output. Only cancellation is an error: a test tool that
+// is missing is reported in the output (Error).
+func runTests(ctx context.Context, tester runner.Tester, file string, timeout time.Duration) (checkTests, error) {
+	tests := checkTests{Failures: []runner.TestFailure{}}
+	rep, err := tester.Test(ctx, file, nil, timeout)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
+		return tests, ctx.Err()
 	case err != nil:
 		// A missing test tool or unusable cases: the lint results stand,
 		// and the reason the tests did not run is reported (exit 1).
-		out.Tests.Error = fmt.Sprintf("tests not run: %v", err)
+		tests.Error = fmt.Sprintf("tests not run: %v", err)
 	case rep == nil:
-		out.Tests.Message = "tests not run: the file is not in a Go module"
+		tests.Message = "tests not run: the file is not in a Go module"
 	case rep.Total == 0 && !rep.BuildFailed && !rep.TimedOut:
-		out.Tests.Message = "no tests found for this file"
+		tests.Message = "no tests found for this file"
 	default:
-		out.Tests = checkTests{
+		tests = checkTests{
 			Ran: true, Tool: rep.ToolName(), Passed: rep.Passed, Failed: rep.Failed, Skipped: rep.Skipped, Total: rep.Total,
 			BuildFailed: rep.BuildFailed, TimedOut: rep.TimedOut, Failures: rep.Failures,
+			Cases: rep.Cases, NotRun: rep.NotRun,
 		}
-		if out.Tests.Failures == nil {
-			out.Tests.Failures = []runner.TestFailure{}
+		if tests.Failures == nil {
+			tests.Failures = []runner.TestFailure{}
 		}
 		for _, e := range rep.BuildErrors {
-			out.Tests.BuildErrors = append(out.Tests.BuildErrors, toCheckDiagnostic(e))
+			tests.BuildErrors = append(tests.BuildErrors, toCheckDiagnostic(e))
 		}
 		if rep.Tool == judge.ToolName {
-			out.Tests.Verdict = judge.Verdict(rep)
+			tests.Verdict = judge.Verdict(rep)
 		}
 	}
-	return out, nil
+	return tests, nil
 }
 
 // configRoot is the nearest directory at or above file's that holds a
@@ -235,28 +290,40 @@ func printCheck(w io.Writer, o *checkOutput) {
 		fmt.Fprintf(w, "%s: no diagnostics\n", name)
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, d := range o.Diagnostics {
-			code := d.Source
-			if d.Code != "" {
-				code += " " + d.Code
-			}
-			fmt.Fprintf(tw, "%s:%d:%d\t%s\t%s\t%s\t%s\n", name, d.Line, d.Column, d.Severity, code, d.Category, d.Message)
-		}
+		printDiagnostics(tw, o)
 		_ = tw.Flush()
 	}
-	t := o.Tests
+	fmt.Fprintln(w)
+	printTests(w, "tests", o.Tests)
+}
+
+// printDiagnostics writes o's diagnostics as rows of a table.
+func printDiagnostics(tw io.Writer, o *checkOutput) {
+	name := displayPath(o.File)
+	for _, d := range o.Diagnostics {
+		code := d.Source
+		if d.Code != "" {
+			code += " " + d.Code
+		}
+		fmt.Fprintf(tw, "%s:%d:%d\t%s\t%s\t%s\t%s\n", name, d.Line, d.Column, d.Severity, code, d.Category, d.Message)
+	}
+}
+
+// printTests writes test results; label starts the summary line ("tests",
+// or "tests PACKAGE" when there are several).
+func printTests(w io.Writer, label string, t checkTests) {
 	switch {
 	case t.Error != "":
-		fmt.Fprintf(w, "\n%s\n", t.Error)
+		fmt.Fprintf(w, "%s\n", labelled(label, t.Error))
 	case !t.Ran:
-		fmt.Fprintf(w, "\n%s\n", t.Message)
+		fmt.Fprintf(w, "%s\n", labelled(label, t.Message))
 	case t.BuildFailed && t.Verdict != "":
-		fmt.Fprintf(w, "\njudge: %s\n", t.Verdict)
+		fmt.Fprintf(w, "%s\n", strings.Replace(label, "tests", "judge", 1)+": "+t.Verdict)
 		for _, e := range t.BuildErrors {
 			fmt.Fprintf(w, "  %s:%d:%d: %s\n", displayPath(e.File), e.Line, e.Column, e.Message)
 		}
 	case t.BuildFailed:
-		fmt.Fprintf(w, "\ntests: the code does not build\n")
+		fmt.Fprintf(w, "%s: the code does not build\n", label)
 		for _, e := range t.BuildErrors {
 			if e.File == "" {
 				fmt.Fprintf(w, "  %s\n", e.Message)
@@ -266,22 +333,157 @@ func printCheck(w io.Writer, o *checkOutput) {
 		}
 	default:
 		if t.Verdict != "" {
-			fmt.Fprintf(w, "\njudge: %s: %d/%d cases passed", t.Verdict, t.Passed, t.Total)
+			fmt.Fprintf(w, "%s: %s: %d/%d cases passed", strings.Replace(label, "tests", "judge", 1), t.Verdict, t.Passed, t.Total)
 		} else {
-			fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped, %d total", t.Passed, t.Failed, t.Skipped, t.Total)
+			fmt.Fprintf(w, "%s: %d passed, %d failed, %d skipped, %d total", label, t.Passed, t.Failed, t.Skipped, t.Total)
 		}
 		if t.TimedOut {
 			fmt.Fprint(w, " (timed out)")
 		}
 		fmt.Fprintln(w)
 		for _, f := range t.Failures {
-			where := ""
-			if f.File != "" {
-				where = fmt.Sprintf(" (%s:%d)", displayPath(f.File), f.Line)
-			}
-			fmt.Fprintf(w, "  FAIL %s%s: %s\n", f.Test, where, f.FirstLine())
+			printFailure(w, f)
 		}
 	}
+}
+
+// labelled prefixes a message with the label's package, if it names one:
+// "tests example.com/p: no tests found".
+func labelled(label, msg string) string {
+	if rest, ok := strings.CutPrefix(label, "tests "); ok {
+		return rest + ": " + msg
+	}
+	return msg
+}
+
+// Failure details in the table: at most failureLines lines after the
+// first, each cut at failureWidth characters.
+const (
+	failureLines = 6
+	failureWidth = 160
+)
+
+// printFailure writes one failing test: its name, where, the first line of
+// its message, and, indented below, the message's meaningful other lines
+// (see failureDetail), a judge case's input, and how many lines were left
+// out (--json has them all).
+func printFailure(w io.Writer, f runner.TestFailure) {
+	where := ""
+	if f.File != "" {
+		where = fmt.Sprintf(" (%s:%d)", displayPath(f.File), f.Line)
+	}
+	first, detail, more := failureDetail(f.Message, failureLines)
+	fmt.Fprintf(w, "  FAIL %s%s: %s\n", f.Test, where, cut(first, failureWidth))
+	if f.Input != "" && len(detail) < failureLines {
+		in := strings.TrimRight(f.Input, "\n")
+		if line, _, multi := strings.Cut(in, "\n"); multi {
+			in = line + " …"
+		}
+		detail = append(detail, "input: "+in)
+	}
+	for _, l := range detail {
+		fmt.Fprintf(w, "      %s\n", cut(l, failureWidth))
+	}
+	switch {
+	case more == 1:
+		fmt.Fprintf(w, "      … 1 more line\n")
+	case more > 1:
+		fmt.Fprintf(w, "      … %d more lines\n", more)
+	}
+}
+
+// failureDetail picks what the table shows of a test failure's message:
+// its first line, and up to limit of the other lines, in order. Blank
+// lines, lines that repeat an earlier one (pytest repeats the assertion
+// after "E"), lines of passing tests (PASS x, ok, --- PASS, [ OK ]) and
+// lines of only carets or tildes (Python's underlining) are left out;
+// tabs become four spaces, and the indentation the lines share goes. When
+// more lines remain than limit, lines that look like a failure (FAIL,
+// error, panic, assert, expected, Traceback, ...) are kept first, then
+// the earliest others. more counts the non-blank lines not shown.
+func failureDetail(msg string, limit int) (first string, detail []string, more int) {
+	var lines []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.ReplaceAll(strings.TrimRight(l, " \t\r"), "\t", "    "); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "", nil, 0
+	}
+	first = strings.TrimSpace(lines[0])
+	seen := map[string]bool{normalLine(first): true}
+	var cands []string
+	for _, l := range lines[1:] {
+		n := normalLine(l)
+		if len(n) >= 10 && (seen[n] || strings.Contains(first, n)) || passingLine.MatchString(l) || underline.MatchString(l) {
+			continue
+		}
+		seen[n] = true
+		cands = append(cands, l)
+	}
+	keep := make([]bool, len(cands))
+	kept := 0
+	if len(cands) > limit {
+		for i, l := range cands {
+			if kept < limit && failingLine.MatchString(l) {
+				keep[i] = true
+				kept++
+			}
+		}
+	}
+	for i := range cands {
+		if kept < limit && !keep[i] {
+			keep[i] = true
+			kept++
+		}
+	}
+	for i, l := range cands {
+		if keep[i] {
+			detail = append(detail, l)
+		}
+	}
+	return first, dedent(detail), len(lines) - 1 - len(detail)
+}
+
+// dedent removes the leading spaces that all lines share.
+func dedent(lines []string) []string {
+	common := -1
+	for _, l := range lines {
+		n := len(l) - len(strings.TrimLeft(l, " "))
+		if common < 0 || n < common {
+			common = n
+		}
+	}
+	for i := range lines {
+		lines[i] = lines[i][max(common, 0):]
+	}
+	return lines
+}
+
+var (
+	passingLine = regexp.MustCompile(`^\s*(PASS\b|PASSED\b|ok\s|--- PASS|=== (RUN|PAUSE|CONT)|\[\s*(OK|RUN|PASSED)\s*\])`)
+	underline   = regexp.MustCompile(`^[\s^~]+$`)
+	failingLine = regexp.MustCompile(`(?i)\b(fail|failed|failure|error|panic|assert|assertion|expected|but was|want|got|traceback|exception|fatal|mismatch)\b`)
+)
+
+// normalLine is a line as compared for repeats: without pytest's "E"
+// prefix and surrounding space.
+func normalLine(l string) string {
+	l = strings.TrimSpace(l)
+	if rest, ok := strings.CutPrefix(l, "E "); ok {
+		l = strings.TrimSpace(rest)
+	}
+	return l
+}
+
+// cut shortens s to width characters, ending it with "…".
+func cut(s string, width int) string {
+	if utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:width-1]) + "…"
 }
 
 // displayPath shows path relative to the working directory when it is

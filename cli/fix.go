@@ -169,11 +169,15 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 		Observer: refactor.Observer{
 			Baseline: func(c *refactor.Check) {
 				fmt.Fprintf(progress, "baseline: builds %v, tests %d/%d, %d alerts\n", c.Compiles(), c.TestsPassed(), c.TestsTotal(), len(c.Alerts))
+				printCheckLines(progress, c, baselineLines)
 			},
 			RoundDone: func(r *refactor.Round) {
 				m := r.Metrics
-				fmt.Fprintf(progress, "round %d/%d: %s (tests %d/%d, alerts %d, fixed %d, new %d, %d lines edited)\n",
-					r.Round, rounds, r.Verdict, m.TestsPassed, m.TestsTotal, m.Alerts, m.Fixed, m.New, m.LinesEdited)
+				fmt.Fprintf(progress, "round %d/%d: %s (tests %d/%d, %s, %d lines edited)\n",
+					r.Round, rounds, r.Verdict, m.TestsPassed, m.TestsTotal, r.AlertsText(), m.LinesEdited)
+				if r.Verdict != refactor.VerdictAccepted && r.Check != nil {
+					printCheckLines(progress, r.Check, roundLines)
+				}
 			},
 		},
 	})
@@ -198,6 +202,56 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 		}
 	}
 	return rec, nil
+}
+
+// How many of a check's alerts, compiler errors and failing tests fix
+// prints under the baseline and under a round that was not accepted.
+const (
+	baselineLines = 10
+	roundLines    = 5
+)
+
+// printCheckLines prints, indented, what a check found: compiler errors,
+// failing tests and alerts, up to limit of each, and how many more there
+// are.
+func printCheckLines(w io.Writer, c *refactor.Check, limit int) {
+	var errs, fails, alerts []string
+	for _, e := range c.CompileErrors {
+		errs = append(errs, fmt.Sprintf("does not build: %d:%d: %s", e.Line, e.Column, e.Message))
+	}
+	if t := c.Tests; t != nil {
+		if len(errs) == 0 {
+			for _, e := range t.BuildErrors {
+				errs = append(errs, "does not build: "+buildErrorLine(e))
+			}
+		}
+		for _, f := range t.Failures {
+			fails = append(fails, fmt.Sprintf("FAIL %s: %s", f.Test, f.FirstLine()))
+		}
+		if t.TimedOut {
+			fails = append(fails, "the tests timed out")
+		}
+	}
+	for _, a := range c.Alerts {
+		alerts = append(alerts, fmt.Sprintf("%d:%d %s %s: %s", a.Line, a.Column, a.Source, a.Code, a.Message))
+	}
+	for _, lines := range [][]string{errs, fails, alerts} {
+		for i, l := range lines {
+			if i == limit {
+				fmt.Fprintf(w, "  … %d more\n", len(lines)-limit)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+}
+
+// buildErrorLine shows a build error with its place when it has one.
+func buildErrorLine(e runner.Alert) string {
+	if e.File == "" {
+		return e.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", displayPath(e.File), e.Line, e.Column, e.Message)
 }
 
 // providerSettings merges the flags over the configuration.
@@ -264,8 +318,13 @@ func reportFix(stdout, progress io.Writer, rec *refactor.Record, abs string, asJ
 		}
 		fmt.Fprintf(progress, "result: round %d (%s): tests %d/%d, alerts %d -> %d, fixed %d, new %d, %d lines edited\n",
 			o.Round, state, o.TestsPassed, o.TestsTotal, o.AlertsBefore, o.AlertsAfter, o.Fixed, o.New, o.LinesEdited)
-		name := displayPath(abs)
-		fmt.Fprint(stdout, udiff.Unified("a/"+name, "b/"+name, rec.Original, o.Text))
+		// git's a/ and b/ prefixes for a path under the working directory
+		// (patch -p1); an absolute path as it is, as diff -u names it.
+		from, to := "a/"+displayPath(abs), "b/"+displayPath(abs)
+		if filepath.IsAbs(displayPath(abs)) {
+			from, to = abs, abs
+		}
+		fmt.Fprint(stdout, udiff.Unified(from, to, rec.Original, o.Text))
 	}
 	return nil
 }

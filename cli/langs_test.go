@@ -532,3 +532,35 @@ func TestCheckToolsReadsTheConfigAbove(t *testing.T) {
 	}
 	t.Errorf("the command linter of the config above is not listed: %+v", got.Tools)
 }
+
+// check --json gives a judge run's verdict per case; the float problem's
+// judge.yaml accepts 2.0 for 2.000000, and a variant that rounds is Wrong
+// Answer on the cases it gets wrong, case by case.
+func TestCheckJudgePerCaseVerdicts(t *testing.T) {
+	t.Parallel()
+	langfixture.RequireTools(t, "python3")
+	dir := langJudgeCopy(t, "float")
+	got := langCheckJSON(t, ExitOK, filepath.Join(dir, "average.py"))
+	if n := len(got.Tests.Cases); n != got.Tests.Total || n == 0 {
+		t.Fatalf("%d case verdicts for %d cases: %+v", n, got.Tests.Total, got.Tests)
+	}
+	for _, c := range got.Tests.Cases {
+		if c.Verdict != "Accepted" {
+			t.Errorf("case %+v, want accepted", c)
+		}
+	}
+	variant, _ := os.ReadFile(filepath.Join(dir, "variants", "rounded.py"))
+	if err := os.WriteFile(filepath.Join(dir, "average.py"), variant, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got = langCheckJSON(t, ExitProblems, filepath.Join(dir, "average.py"))
+	wrong := 0
+	for _, c := range got.Tests.Cases {
+		if c.Verdict != "Accepted" {
+			wrong++
+		}
+	}
+	if wrong == 0 || wrong != got.Tests.Failed {
+		t.Errorf("%d cases not accepted, %d failed: %+v", wrong, got.Tests.Failed, got.Tests.Cases)
+	}
+}

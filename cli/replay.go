@@ -48,7 +48,12 @@ per-session metric is compared with what was recorded.
 
 --rerun checks the recorded answers again with today's compiler, analyzers
 and tests (the recorded file's project must be on this machine), to show how
-results change with tool versions.
+results change with tool versions. The file is looked for where it was
+recorded, else by its path in its repository (the record's repo_path) below
+the repository holding the record file, else below the current directory's.
+
+A JSON file in a directory that is not a session record is skipped with a
+note.
 
 --provider openai sends the recorded sessions' tasks to another model
 (--model, --base-url, or the usual environment) and writes the new sessions'
@@ -72,25 +77,18 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 					files = append(files, a)
 				}
 			}
-			var paths []string
+			var items []replayItem
 			if len(files) > 0 {
-				if paths, err = recordPaths(files); err != nil {
+				if items, err = readRecordFiles(files, cmd.ErrOrStderr()); err != nil {
 					return &exitError{code: ExitUsage, err: err}
 				}
-			}
-			var tmp string
-			if len(stores) > 0 {
-				if tmp, err = os.MkdirTemp("", "fixloop-replay-"); err != nil {
-					return &exitError{code: ExitUsage, err: err}
-				}
-				defer os.RemoveAll(tmp)
 			}
 			for _, dsn := range stores {
-				fromStore, err := storeRecords(cmd.Context(), dsn, tmp)
+				fromStore, err := storeRecords(cmd.Context(), dsn)
 				if err != nil {
 					return &exitError{code: ExitUsage, err: err}
 				}
-				paths = append(paths, fromStore...)
+				items = append(items, fromStore...)
 			}
 			ts := server.NewToolset(logger, logs.redactor)
 			newChecker := func(file string) (*refactor.Checker, error) {
@@ -112,7 +110,7 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 					return &exitError{code: ExitUsage, err: fmt.Errorf("--out: %w", err)}
 				}
 			}
-			results := replayAll(cmd.Context(), paths, f, newChecker, cmd.ErrOrStderr())
+			results := replayAll(cmd.Context(), items, f, newChecker, cmd.ErrOrStderr())
 			differ := printReplay(cmd.OutOrStdout(), results, f)
 			for _, r := range results {
 				if r.err != nil {
@@ -135,21 +133,29 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 	return cmd
 }
 
-// recordPaths expands directories into the *.json files below them.
-func recordPaths(args []string) ([]string, error) {
-	var paths []string
+// recordFile is a session record file to read: named by the user, or
+// found in a directory they named.
+type recordFile struct {
+	path  string
+	inDir bool
+}
+
+// recordPaths expands directories into the *.json files below them, in
+// path order.
+func recordPaths(args []string) ([]recordFile, error) {
+	var paths []recordFile
 	for _, a := range args {
 		info, err := os.Stat(a)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", a, err)
 		}
 		if !info.IsDir() {
-			paths = append(paths, a)
+			paths = append(paths, recordFile{path: a})
 			continue
 		}
 		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
-				paths = append(paths, p)
+				paths = append(paths, recordFile{path: p, inDir: true})
 			}
 			return err
 		})
@@ -160,8 +166,37 @@ func recordPaths(args []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no session records (*.json) in %s", strings.Join(args, ", "))
 	}
-	sort.Strings(paths)
+	sort.Slice(paths, func(i, j int) bool { return paths[i].path < paths[j].path })
 	return paths, nil
+}
+
+// readRecordFiles reads the session records args name (files, and the
+// *.json files in directories). A JSON file in a directory that is not a
+// session record (no "schema": another tool's data kept beside records,
+// such as testdata/sessions-langs/langs.json) is skipped with a note on
+// warn; one named directly, and a record fixloop cannot read, is an item
+// with err set.
+func readRecordFiles(args []string, warn io.Writer) ([]replayItem, error) {
+	files, err := recordPaths(args)
+	if err != nil {
+		return nil, err
+	}
+	var items []replayItem
+	var skipped []string
+	for _, f := range files {
+		rec, err := refactor.ReadRecord(f.path)
+		if f.inDir && errors.Is(err, refactor.ErrNotRecord) {
+			fmt.Fprintf(warn, "fixloop: skipping %s: not a session record\n", displayPath(f.path))
+			skipped = append(skipped, displayPath(f.path))
+			continue
+		}
+		// A record that cannot be read is reported with the others.
+		items = append(items, replayItem{name: displayPath(f.path), path: f.path, rec: rec, err: err})
+	}
+	if len(items) == 0 {
+		return nil, fmt.Errorf("no session records in %s (%s: not session records)", strings.Join(args, ", "), strings.Join(skipped, ", "))
+	}
+	return items, nil
 }
 
 // isStore reports whether a replay argument names a session store.
@@ -170,9 +205,10 @@ func isStore(arg string) bool {
 		strings.HasPrefix(arg, "sqlite://") || strings.HasSuffix(arg, ".db")
 }
 
-// storeRecords writes the full records of every session in the store dsn
-// into dir, one file each, so they replay like files.
-func storeRecords(ctx context.Context, dsn, dir string) ([]string, error) {
+// storeRecords reads the full records of every session in the store dsn.
+// Each is named after the store, the session and the file it was about
+// (its repository path), never after a temporary copy.
+func storeRecords(ctx context.Context, dsn string) ([]replayItem, error) {
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		return nil, err
@@ -182,7 +218,11 @@ func storeRecords(ctx context.Context, dsn, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
+	storeName := store.Redact(dsn)
+	if !strings.Contains(dsn, "://") {
+		storeName = displayPath(dsn)
+	}
+	var items []replayItem
 	for _, s := range sessions {
 		rec, err := st.Record(ctx, s.ID)
 		if errors.Is(err, store.ErrNoRecord) {
@@ -191,21 +231,33 @@ func storeRecords(ctx context.Context, dsn, dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := filepath.Join(dir, rec.ID+".json")
-		if err := refactor.WriteRecord(p, rec); err != nil {
-			return nil, err
+		file := rec.RepoPath
+		if file == "" {
+			file = displayPath(rec.File)
 		}
-		paths = append(paths, p)
+		items = append(items, replayItem{name: fmt.Sprintf("%s: session %s (%s)", storeName, rec.ID, file), rec: rec})
 	}
-	if len(paths) == 0 {
+	if len(items) == 0 {
 		return nil, fmt.Errorf("the store %s holds no full session records to replay", store.Redact(dsn))
 	}
-	return paths, nil
+	return items, nil
+}
+
+// replayItem is one record to replay.
+type replayItem struct {
+	// name is how the report names it: the record file as given, or the
+	// store, session id and file of a stored session.
+	name string
+	// path is the record file, "" for a stored session.
+	path string
+	rec  *refactor.Record
+	// err says why the record could not be read (rec is nil).
+	err error
 }
 
 // replayResult is one record's replay.
 type replayResult struct {
-	path  string
+	name  string
 	rec   *refactor.Record
 	got   *refactor.Record
 	diffs []string
@@ -213,11 +265,11 @@ type replayResult struct {
 }
 
 // replayAll replays every record with f.jobs workers.
-func replayAll(ctx context.Context, paths []string, f replayFlags, newChecker func(file string) (*refactor.Checker, error), stderr io.Writer) []replayResult {
-	results := make([]replayResult, len(paths))
+func replayAll(ctx context.Context, items []replayItem, f replayFlags, newChecker func(file string) (*refactor.Checker, error), stderr io.Writer) []replayResult {
+	results := make([]replayResult, len(items))
 	var bar *progressbar.ProgressBar
 	if isTerminal(stderr) {
-		bar = progressbar.NewOptions(len(paths), progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("replaying"),
+		bar = progressbar.NewOptions(len(items), progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("replaying"),
 			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
 	work := make(chan int)
@@ -227,14 +279,14 @@ func replayAll(ctx context.Context, paths []string, f replayFlags, newChecker fu
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i] = replayOne(ctx, paths[i], f, newChecker)
+				results[i] = replayOne(ctx, items[i], f, newChecker)
 				if bar != nil {
 					_ = bar.Add(1)
 				}
 			}
 		}()
 	}
-	for i := range paths {
+	for i := range items {
 		work <- i
 	}
 	close(work)
@@ -242,24 +294,31 @@ func replayAll(ctx context.Context, paths []string, f replayFlags, newChecker fu
 	return results
 }
 
-// replayOne replays one record as f asks.
-func replayOne(ctx context.Context, path string, f replayFlags, newChecker func(file string) (*refactor.Checker, error)) replayResult {
-	res := replayResult{path: path}
-	rec, err := refactor.ReadRecord(path)
-	if err != nil {
-		res.err = err
+// replayOne replays one record as f asks. Checking with the real tools
+// needs the recorded file's project: the file is looked for where it was
+// recorded, else by its repository path (see refactor.Record.Locate), and
+// the session runs there.
+func replayOne(ctx context.Context, item replayItem, f replayFlags, newChecker func(file string) (*refactor.Checker, error)) replayResult {
+	res := replayResult{name: item.name, rec: item.rec, err: item.err}
+	if item.err != nil {
 		return res
 	}
-	res.rec = rec
+	rec := item.rec
 	checker := refactor.RecordedChecker(rec)
 	if f.rerun || f.provider == provider.KindOpenAI {
-		if _, err := os.Stat(rec.File); err != nil {
-			res.err = fmt.Errorf("the recorded file %s is not on this machine; checking with real tools needs its project: %w", rec.File, err)
+		file, err := rec.Locate(item.path)
+		if err != nil {
+			res.err = fmt.Errorf("%w; checking with real tools needs its project", err)
 			return res
 		}
-		if checker, err = newChecker(rec.File); err != nil {
+		if checker, err = newChecker(file); err != nil {
 			res.err = err
 			return res
+		}
+		if file != rec.File {
+			moved := *rec
+			moved.File = file
+			rec = &moved
 		}
 	}
 	switch f.provider {
@@ -291,7 +350,7 @@ func replayOne(ctx context.Context, path string, f replayFlags, newChecker func(
 func printReplay(w io.Writer, results []replayResult, f replayFlags) bool {
 	differ := false
 	for _, r := range results {
-		name := displayPath(r.path)
+		name := r.name
 		switch {
 		case r.err != nil:
 			fmt.Fprintf(w, "%s: error: %v\n", name, r.err)

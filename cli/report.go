@@ -54,7 +54,7 @@ durations such as 168h meaning "that long ago"), --language, --model, --goal,
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
-			sessions, err := loadSessions(cmd.Context(), f.store, filter, args)
+			sessions, err := loadSessions(cmd.Context(), f.store, filter, args, cmd.ErrOrStderr())
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
@@ -67,7 +67,7 @@ durations such as 168h meaning "that long ago"), --language, --model, --goal,
 	fl.StringVar(&f.since, "since", "", "only sessions at or after this time")
 	fl.StringVar(&f.until, "until", "", "only sessions before this time")
 	fl.StringVar(&f.language, "language", "", "only sessions in this language (go, python, cpp or java)")
-	fl.StringVar(&f.model, "model", "", "only sessions with this model")
+	fl.StringVar(&f.model, "model", "", "only sessions with this model (or, for sessions without one, this provider: rules)")
 	fl.StringVar(&f.goal, "goal", "", "only repair or refactor sessions")
 	fl.StringVar(&f.workspace, "workspace", "", "only sessions of this workspace directory")
 	fl.StringVar(&f.title, "title", "", "title of the HTML page")
@@ -109,21 +109,20 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is not a time (2026-11-01T15:04:05Z), a date (2026-11-01) or a duration ago (168h)", s)
 }
 
-// loadSessions reads sessions from record files when any are named, else
-// from the store.
-func loadSessions(ctx context.Context, dsn string, filter store.Filter, paths []string) ([]aggregate.Session, error) {
+// loadSessions reads sessions from record files when any are named (notes
+// about files that are not records go to warn), else from the store.
+func loadSessions(ctx context.Context, dsn string, filter store.Filter, paths []string, warn io.Writer) ([]aggregate.Session, error) {
 	if len(paths) > 0 {
-		files, err := recordPaths(paths)
+		items, err := readRecordFiles(paths, warn)
 		if err != nil {
 			return nil, err
 		}
 		var out []aggregate.Session
-		for _, p := range files {
-			rec, err := refactor.ReadRecord(p)
-			if err != nil {
-				return nil, err
+		for _, it := range items {
+			if it.err != nil {
+				return nil, it.err
 			}
-			if s := aggregate.FromRecord(rec); matches(filter, s) {
+			if s := aggregate.FromRecord(it.rec); matches(filter, s) {
 				out = append(out, s)
 			}
 		}
@@ -134,13 +133,30 @@ func loadSessions(ctx context.Context, dsn string, filter store.Filter, paths []
 		return nil, err
 	}
 	defer st.Close()
-	return st.Sessions(ctx, filter)
+	// --model also names sessions without a model by their provider, as
+	// the report labels them ("rules"), which the store's own filter
+	// cannot: that filter runs here.
+	model := filter.Model
+	filter.Model = ""
+	sessions, err := st.Sessions(ctx, filter)
+	if err != nil || model == "" {
+		return sessions, err
+	}
+	out := sessions[:0]
+	for _, s := range sessions {
+		if matches(store.Filter{Model: model}, s) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
-// matches applies a store filter to a session read from a file.
+// matches applies a store filter to a session read from a file. The model
+// matches the session's model or, for a session without one, the label the
+// report gives it (its provider, such as "rules").
 func matches(f store.Filter, s aggregate.Session) bool {
 	return (f.Since.IsZero() || !s.Created.Before(f.Since)) && (f.Until.IsZero() || s.Created.Before(f.Until)) &&
-		(f.Language == "" || f.Language == s.Language) && (f.Model == "" || f.Model == s.Model) &&
+		(f.Language == "" || f.Language == s.Language) && (f.Model == "" || f.Model == s.Model || f.Model == aggregate.ModelLabel(s)) &&
 		(f.Goal == "" || f.Goal == s.Goal) && (f.Workspace == "" || f.Workspace == s.Workspace)
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,4 +77,80 @@ func TestTeamStoreOnPostgres(t *testing.T) {
 	if !strings.Contains(out, `"sessions": 1`) {
 		t.Errorf("report from PostgreSQL:\n%s%s", out, errOut)
 	}
+}
+
+// TestReportRulesSessionTable: a session of the offline rules provider is
+// reported under "rules", not "(none)"; the scores of the goal it has no
+// session of are "–" in the table and null in JSON; rates are percentages
+// with one decimal. --model rules selects it, from the store and from
+// records.
+func TestReportRulesSessionTable(t *testing.T) {
+	t.Setenv("FIXLOOP_MODEL", "")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	record := filepath.Join(t.TempDir(), "rules.json")
+	if code, out, errOut := run(t, "fix", "--record", record, calcCopy(t)); code != ExitOK {
+		t.Fatalf("fix: %d\n%s%s", code, out, errOut)
+	}
+	for _, args := range [][]string{{"report"}, {"report", "--model", "rules"}, {"report", "--model", "rules", record}} {
+		code, out, errOut := run(t, args...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d %s", args, code, errOut)
+		}
+		for _, want := range [][]string{
+			{"Sessions", "1"},
+			{"Repair", "0", "sessions"},
+			{"pass@1", "–"},
+			{"MIS", "–"},
+			{"Refactor", "1", "sessions,", "1", "passing"},
+			{"Pass@1", "100.0%"},
+			{"Reduction@P", "100.0%"},
+			{"New@P", "0.0%"},
+			{"ΔLine@P", "2"},
+			{"LinePerFix@P", "2"},
+			{"Reduction@F", "–"},
+			{"New@F", "–"},
+			{"rules", "1", "0", "–", "–", "–", "1", "100.0%", "100.0%", "0.0%", "2"},
+		} {
+			if !hasFields(out, want...) {
+				t.Errorf("%v: no line %q in\n%s", args, want, out)
+			}
+		}
+		if strings.Contains(out, "(none)") {
+			t.Errorf("%v: a session is labelled (none):\n%s", args, out)
+		}
+	}
+	_, out, _ := run(t, "report", "--format", "json", "--model", "rules")
+	var scores struct {
+		Sessions int                       `json:"sessions"`
+		Repair   map[string]any            `json:"repair"`
+		Refactor map[string]any            `json:"refactor"`
+		By       map[string]map[string]any `json:"by"`
+	}
+	if err := json.Unmarshal([]byte(out), &scores); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"pass_at_1", "mis"} {
+		if v, ok := scores.Repair[k]; !ok || v != nil {
+			t.Errorf("repair.%s = %v (present %v), want null", k, v, ok)
+		}
+	}
+	if scores.Sessions != 1 || scores.Refactor["reduction_at_p"] != 1.0 || scores.Refactor["reduction_at_f"] != nil {
+		t.Errorf("scores: %s", out)
+	}
+	if _, ok := scores.By["model"]["rules"]; !ok {
+		t.Errorf("by.model = %v, want rules", scores.By["model"])
+	}
+	if _, out, _ := run(t, "report", "--format", "json", "--model", "gpt-4o"); !strings.Contains(out, `"sessions": 0`) {
+		t.Errorf("--model gpt-4o matched the rules session:\n%s", out)
+	}
+}
+
+// hasFields reports whether out has a line whose fields are exactly fields.
+func hasFields(out string, fields ...string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if slices.Equal(strings.Fields(l), fields) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,4 +1,5 @@
-// Package cli implements fixloop's command line: serve, check and version.
+// Package cli implements fixloop's command line: serve, check, fix,
+// replay, report and version.
 package cli
 
 import (
@@ -24,7 +25,7 @@ var Version = "v0.1.0-dev"
 // Exit codes of every subcommand.
 const (
 	ExitOK       = 0 // success; for check: no errors and no failing tests
-	ExitProblems = 1 // check found errors or failing tests
+	ExitProblems = 1 // check found errors or failing tests; fix did not meet its goal
 	ExitUsage    = 2 // bad usage or an internal error
 )
 
@@ -101,8 +102,10 @@ func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 fixloop shows what the linters and tests say about the open file as LSP
 diagnostics, with the analyzers' own suggested fixes as quick fixes.
 
-Run "fixloop serve" from your editor's LSP client (stdio), or
-"fixloop check FILE" to see the same diagnostics on the command line.`),
+Run "fixloop serve" from your editor's LSP client (stdio),
+"fixloop check FILE" or "fixloop check ./..." to see the same diagnostics
+on the command line, or "fixloop fix FILE" to repair or refactor a file in
+checked rounds.`),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,

@@ -83,6 +83,40 @@ func (s *Server) scheduleLint(u uri.URI, delay time.Duration, trigger runner.Tri
 	})
 }
 
+// dependentPass marks a lint pass made because another package of the
+// module changed; it does not make passes of its own in turn.
+type dependentPass struct{}
+
+// relintDependents lints again, after the debounce, one open Go document
+// of each other package of doc's module: an edit of doc may change what
+// they see of its package (a renamed function, a changed type), as gopls
+// diagnoses a package's importers again. The Go analyzer answers a
+// package that the edit does not reach from its last result, and
+// re-checks one that imports the edited package incrementally. done are
+// the files the pass just published for.
+func (s *Server) relintDependents(doc *docstore.Document, docs []*docstore.Document, done map[string]bool) {
+	root := runner.ModuleRoot(filepath.Dir(doc.Path))
+	if root == "" {
+		return
+	}
+	delay := s.config().Debounce
+	dirs := make(map[string]bool)
+	for _, d := range docs {
+		if d.URI == doc.URI || d.Path == "" || done[d.Path] || !isGo(d) {
+			continue
+		}
+		dir := filepath.Dir(d.Path)
+		if dirs[dir] || runner.ModuleRoot(dir) != root {
+			continue
+		}
+		dirs[dir] = true
+		u := d.URI
+		s.debounce.Trigger(s.ctx, lintKey(u), delay, func(ctx context.Context) {
+			s.lintPass(context.WithValue(runner.WithTrigger(ctx, runner.TriggerChange), dependentPass{}, true), u)
+		})
+	}
+}
+
 // scheduleTests runs u's tests, cancelling any run still going for it.
 func (s *Server) scheduleTests(u uri.URI) {
 	s.debounce.Trigger(s.ctx, testKey(u), 0, func(ctx context.Context) { s.testPass(ctx, u) })
@@ -154,6 +188,9 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 		}
 		s.setLint(d, byFile[d.Path])
 		s.publish(ctx, d.URI)
+	}
+	if isGo(doc) && runner.TriggerFrom(ctx) == runner.TriggerChange && ctx.Value(dependentPass{}) == nil {
+		s.relintDependents(doc, docs, inUnit)
 	}
 }
 

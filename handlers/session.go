@@ -221,6 +221,10 @@ func (s *Server) runSession(ctx context.Context, sess *fixSession, doc *docstore
 	switch {
 	case rec.Stop == refactor.StopCancelled:
 		s.showMessage(s.ctx, protocol.MessageTypeInfo, fmt.Sprintf("fixloop %s cancelled; the file is unchanged.", opts.Goal))
+	case !rec.Offered() && rec.Stop == refactor.StopProviderError:
+		// The model could not be reached or refused: an error, said as
+		// one, with what the endpoint answered.
+		s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("fixloop %s failed: %s; the file is unchanged.", opts.Goal, rec.Error))
 	case !rec.Offered():
 		typ := protocol.MessageTypeWarning
 		if rec.Stop == refactor.StopNothingToDo {

@@ -20,8 +20,30 @@ import (
 // FIXLOOP_UPDATE_GOLDEN=1 go test -run TestGoldenSessionReplays ./refactor/
 var goldenPath = filepath.Join("..", "testdata", "sessions", "calc-refactor.json")
 
+// calcRepo copies testdata/calc into a temporary repository laid out as
+// this one is (<root>/.git, <root>/testdata/calc), so that a session on it
+// records the file's repository path, testdata/calc/calc.go, by which a
+// replay finds it in any checkout.
+func calcRepo(t *testing.T) (string, string) {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "testdata", "calc")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "calc"))); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "calc.go")
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file, string(text)
+}
+
 func recordGolden(t *testing.T) {
-	file, text := calcModule(t)
+	file, text := calcRepo(t)
 	broken := replace(t, text, `return fmt.Sprintf("hello")`, `return "hello" +`)
 	fixed := replace(t, text, `return fmt.Sprintf("hello")`, `return "hello"`)
 	srv := openaitest.New(t,
@@ -33,6 +55,9 @@ func recordGolden(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if rec.RepoPath != "testdata/calc/calc.go" {
+		t.Fatalf("repository path %q", rec.RepoPath)
 	}
 	if err := refactor.WriteRecord(goldenPath, rec); err != nil {
 		t.Fatal(err)
@@ -85,6 +110,15 @@ func TestGoldenSessionReplays(t *testing.T) {
 	}
 	if want.Rounds[0].Verdict != refactor.VerdictCompileError || !want.Outcome.Solved || want.Outcome.SolvedRound != 2 {
 		t.Errorf("the golden session is not the documented one: %s, %+v", verdicts(want), want.Outcome)
+	}
+	// Round 1's candidate does not build: its alerts are not compared, so
+	// nothing counts as fixed or new (the analyzers reported one vet alert
+	// on the broken code and none of the baseline's).
+	if m := want.Rounds[0].Metrics; m.Fixed != 0 || m.New != 0 || m.Compiles || want.Rounds[0].AlertsCompared() {
+		t.Errorf("round 1 (does not build) metrics %+v", m)
+	}
+	if want.RepoPath != "testdata/calc/calc.go" {
+		t.Errorf("the golden record names its file %q, not by its repository path", want.RepoPath)
 	}
 	// Anywhere in the file, not only in the (template-made) system prompt.
 	if data, err := os.ReadFile(goldenPath); err != nil || strings.Contains(string(data), "sk-") {

@@ -4,9 +4,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fixloop/fixloop/refactor/metrics"
@@ -21,10 +24,17 @@ const SchemaVersion = 1
 // Record is everything about one session: enough to replay it without a
 // model and to recompute every metric. It never holds an API key.
 type Record struct {
-	Schema   int               `json:"schema"`
-	ID       string            `json:"id"`
-	Created  time.Time         `json:"created"`
-	File     string            `json:"file"`
+	Schema  int       `json:"schema"`
+	ID      string    `json:"id"`
+	Created time.Time `json:"created"`
+	File    string    `json:"file"`
+	// RepoPath is File relative to the root of its repository (the
+	// nearest directory above it with a .git), else to its Go module's
+	// root, slash-separated; "" when it is in neither. It names the file
+	// as the project's people know it, and lets a record made elsewhere
+	// (another clone, a temporary copy) find the file in this checkout:
+	// see [Record.Locate].
+	RepoPath string            `json:"repo_path,omitempty"`
 	Language string            `json:"language"`
 	Goal     Goal              `json:"goal"`
 	Provider string            `json:"provider"`
@@ -72,7 +82,10 @@ type Round struct {
 	WallMS         int64        `json:"wall_ms"`
 }
 
-// RoundMetrics are one candidate's measures against the original.
+// RoundMetrics are one candidate's measures against the original. Fixed
+// and New compare the candidate's alerts with the original's, so they are
+// 0 for a candidate that does not build (Compiles false): its alerts cannot
+// be compared (see [Round.AlertsCompared]).
 type RoundMetrics struct {
 	Alerts      int  `json:"alerts"`
 	Fixed       int  `json:"fixed"`
@@ -92,6 +105,24 @@ type Outcome struct {
 	Text        string `json:"text,omitempty"`
 	Solved      bool   `json:"solved"`
 	SolvedRound int    `json:"solved_round"`
+}
+
+// AlertsCompared reports whether the round's alerts were compared with the
+// original's: it had a candidate, and the candidate builds.
+func (r *Round) AlertsCompared() bool { return r.Check != nil && r.Metrics.Compiles }
+
+// AlertsText describes the round's alerts for people: "alerts 4, fixed 3,
+// new 1", or why they were not compared ("alerts not compared: candidate
+// does not build", "alerts not compared: no candidate").
+func (r *Round) AlertsText() string {
+	switch {
+	case r.Check == nil:
+		return "alerts not compared: no candidate"
+	case !r.Metrics.Compiles:
+		return "alerts not compared: candidate does not build"
+	}
+	m := r.Metrics
+	return fmt.Sprintf("alerts %d, fixed %d, new %d", m.Alerts, m.Fixed, m.New)
 }
 
 // Offered reports whether the session has a result to apply.
@@ -114,6 +145,11 @@ func WriteRecord(path string, r *Record) error {
 	return WriteFileAtomic(path, append(data, '\n'), 0o644)
 }
 
+// ErrNotRecord is the error, wrapped, for a JSON file that is not a
+// session record at all (it has no "schema" key), such as another tool's
+// data kept beside records.
+var ErrNotRecord = errors.New("not a fixloop session record")
+
 // ReadRecord reads a session record and checks its schema version.
 func ReadRecord(path string) (*Record, error) {
 	data, err := os.ReadFile(path)
@@ -126,6 +162,14 @@ func ReadRecord(path string) (*Record, error) {
 // DecodeRecord decodes a session record, named name in messages, and
 // checks its schema version.
 func DecodeRecord(data []byte, name string) (*Record, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("decoding the session record %s: %w", name, err)
+	}
+	if _, ok := probe["schema"]; !ok {
+		// Every record fixloop ever wrote has a schema version.
+		return nil, fmt.Errorf("%s: %w (it has no \"schema\" key)", name, ErrNotRecord)
+	}
 	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("decoding the session record %s: %w", name, err)
@@ -164,4 +208,70 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// repoPath returns file relative to the root of its repository, else of
+// its Go module, slash-separated; "" when it is in neither.
+func repoPath(file string) string {
+	dir := filepath.Dir(file)
+	for _, root := range []string{runner.RepoRoot(dir), runner.ModuleRoot(dir)} {
+		if root == "" {
+			continue
+		}
+		if rel, ok := runner.Rel(root, file); ok {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return ""
+}
+
+// Name is the file as its project's people know it: RepoPath, else File.
+func (r *Record) Name() string {
+	if r.RepoPath != "" {
+		return r.RepoPath
+	}
+	return r.File
+}
+
+// Locate finds the recorded file on this machine, for checking it with the
+// real tools: File when it exists, else RepoPath below the repository that
+// holds the record file recordPath (when it is a file: "" for a record from
+// a store), else RepoPath below the current directory's repository. Each
+// search goes from the directory up to the repository root (a directory
+// with .git) or the filesystem root, so a checkout without .git is found
+// too. The error names the file by RepoPath and says where it looked.
+func (r *Record) Locate(recordPath string) (string, error) {
+	if r.File != "" {
+		if _, err := os.Stat(r.File); err == nil {
+			return r.File, nil
+		}
+	}
+	rel := filepath.FromSlash(r.RepoPath)
+	if r.RepoPath == "" || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("the recorded file %s is not on this machine: %w", r.File, fs.ErrNotExist)
+	}
+	var starts []string
+	if recordPath != "" {
+		if abs, err := filepath.Abs(recordPath); err == nil {
+			starts = append(starts, filepath.Dir(abs))
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	for _, start := range starts {
+		for dir := start; ; {
+			p := filepath.Join(dir, rel)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				return p, nil
+			}
+			parent := filepath.Dir(dir)
+			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil || parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return "", fmt.Errorf("the recorded file %s is not on this machine (looked for it below %s and the directories above, up to the repository root): %w",
+		r.RepoPath, strings.Join(starts, " and "), fs.ErrNotExist)
 }

@@ -123,7 +123,7 @@ func newSession(ctx context.Context, file, original string, opts Options) (*sess
 		opts: opts, prompts: p, logger: logger, start: time.Now(), lang: lang, fence: fence,
 		base: original,
 		rec: &Record{
-			Schema: SchemaVersion, ID: newID(), Created: time.Now().UTC(), File: file, Language: fence,
+			Schema: SchemaVersion, ID: newID(), Created: time.Now().UTC(), File: file, RepoPath: repoPath(file), Language: fence,
 			Goal: opts.Goal, Provider: opts.Provider.Name(), Model: opts.Provider.Model(),
 			Settings: settings, Tools: opts.Tools, Scope: opts.Scope, Original: original,
 		},
@@ -296,6 +296,13 @@ func (s *session) judge(rd *Round, d *promptData) {
 	// Targets are decided on the original's side (Compare pairs moved
 	// alerts), so an alert that only moved is still a remaining target.
 	remainingTargets := len(s.rec.Targets) - fixed
+	if !chk.Compiles() {
+		// A candidate that does not build has no comparable alerts: the
+		// analyzers saw no program, or part of one, so the baseline's
+		// alerts they did not report are not fixed, nor are the ones they
+		// did new. Fixed and New count only what can be compared.
+		fixed, cmp.New = 0, 0
+	}
 	rd.Metrics = RoundMetrics{
 		Alerts: len(chk.Alerts), Fixed: fixed, New: cmp.New,
 		LinesEdited: cmp.LinesEdited,

@@ -26,10 +26,14 @@ type RoundSummary struct {
 	Alerts      int     `json:"alerts"`
 	Fixed       int     `json:"fixed"`
 	New         int     `json:"new"`
-	LinesEdited int     `json:"lines_edited"`
-	Feedback    string  `json:"feedback"`
-	Tokens      int     `json:"tokens"`
-	WallMS      int64   `json:"wall_ms"`
+	// AlertsCompared is false for a round without a candidate or whose
+	// candidate does not build: its alerts were not compared with the
+	// original's, and Fixed and New are 0.
+	AlertsCompared bool   `json:"alerts_compared"`
+	LinesEdited    int    `json:"lines_edited"`
+	Feedback       string `json:"feedback"`
+	Tokens         int    `json:"tokens"`
+	WallMS         int64  `json:"wall_ms"`
 }
 
 // FinalSummary describes the offered result. Round is 0 when nothing is
@@ -53,11 +57,13 @@ func (r *Record) Summary() Summary {
 		Stop: r.Stop, Error: r.Error, ID: r.ID,
 		Final: r.Outcome.FinalSummary,
 	}
-	for _, rd := range r.Rounds {
+	for i := range r.Rounds {
+		rd := &r.Rounds[i]
 		s.Rounds = append(s.Rounds, RoundSummary{
 			Round: rd.Round, Verdict: rd.Verdict, TestsPassed: rd.Metrics.TestsPassed, TestsTotal: rd.Metrics.TestsTotal,
-			Alerts: rd.Metrics.Alerts, Fixed: rd.Metrics.Fixed, New: rd.Metrics.New, LinesEdited: rd.Metrics.LinesEdited,
-			Feedback: rd.Feedback, Tokens: rd.Reply.PromptTokens + rd.Reply.CompletionTokens, WallMS: rd.WallMS,
+			Alerts: rd.Metrics.Alerts, Fixed: rd.Metrics.Fixed, New: rd.Metrics.New, AlertsCompared: rd.AlertsCompared(),
+			LinesEdited: rd.Metrics.LinesEdited,
+			Feedback:    rd.Feedback, Tokens: rd.Reply.PromptTokens + rd.Reply.CompletionTokens, WallMS: rd.WallMS,
 		})
 	}
 	return s

@@ -52,7 +52,7 @@ func HTML(w io.Writer, s *aggregate.Scores, title string) error {
 		{"Repair pass@1", pct(s.Repair.PassAt1), "solved in the first round"},
 		{fmt.Sprintf("Repair ISR@%d", k), isrK, "solved within the round cap"},
 		{"Refactor Pass@1", pct(s.Refactor.PassAt1), fmt.Sprintf("%d passing", s.Refactor.Passing)},
-		{"Reduction@P", num(s.Refactor.ReductionAtP), "New@P " + num(s.Refactor.NewAtP)},
+		{"Reduction@P", pct(s.Refactor.ReductionAtP), "New@P " + pct(s.Refactor.NewAtP)},
 		{"LinePerFix@P", num(s.Refactor.LinePerFixAtP), "ΔLine@P " + num(s.Refactor.DLineAtP)},
 	}
 	p.Rows = append(p.Rows, row("All sessions", s))
@@ -69,7 +69,7 @@ func lastISRValue(isr map[int]float64) (int, string) {
 	if len(ks) == 0 {
 		return 0, "–"
 	}
-	return ks[len(ks)-1], pct(isr[ks[len(ks)-1]])
+	return ks[len(ks)-1], share(isr[ks[len(ks)-1]])
 }
 
 func row(name string, s *aggregate.Scores) headRow {
@@ -81,9 +81,9 @@ func row(name string, s *aggregate.Scores) headRow {
 	return headRow{
 		Name: name, Sessions: s.Sessions, RepairSessions: r.Sessions, RefactorSessions: f.Sessions,
 		PassAt1: pct(r.PassAt1), ISR: isr, MIS: num(r.MIS),
-		RPassAt1: pct(f.PassAt1), Reduction: num(f.ReductionAtP), New: num(f.NewAtP),
+		RPassAt1: pct(f.PassAt1), Reduction: pct(f.ReductionAtP), New: pct(f.NewAtP),
 		DLine: num(f.DLineAtP), LinePerFix: num(f.LinePerFixAtP),
-		ReductionF: num(f.ReductionAtF), NewF: num(f.NewAtF),
+		ReductionF: pct(f.ReductionAtF), NewF: pct(f.NewAtF),
 	}
 }
 
@@ -118,17 +118,23 @@ const (
 	padT   = 18
 )
 
-// isrChart plots the cumulative solved share per round, one line per model.
+// isrChart plots the cumulative solved share per round, one line per model,
+// with a marker at every round. The legend and caption give each line's
+// session count (n=…), since a share over few sessions moves in big steps,
+// and a line none of whose sessions was solved is labelled so ("0 of N
+// sessions solved within k rounds") rather than left as a flat line on the
+// axis that reads as an empty chart.
 func isrChart(s *aggregate.Scores) chart {
 	c := chart{Name: "isr", Title: "Solved within k rounds",
 		Caption: "Cumulative share of repair sessions solved by round k (ISR@k), one line per model."}
 	var plot []series
-	maxK := 0
+	maxK, total := 0, 0
 	for _, m := range modelSeries(s) {
 		if len(m.s.Repair.ISR) == 0 {
 			continue
 		}
 		plot = append(plot, m)
+		total += m.s.Repair.Sessions
 		for k := range m.s.Repair.ISR {
 			maxK = max(maxK, k)
 		}
@@ -137,9 +143,26 @@ func isrChart(s *aggregate.Scores) chart {
 		c.Empty = "No sessions: there are no repair sessions to plot."
 		return c
 	}
+	c.Caption += fmt.Sprintf(" n=%d repair %s.", total, plural(total, "session", "sessions"))
+	// solvedNone: a series whose sessions were none solved within its rounds.
+	solvedNone := func(m series) bool {
+		for _, v := range m.s.Repair.ISR {
+			if v > 0 {
+				return false
+			}
+		}
+		return true
+	}
 	items := make([]legendItem, len(plot))
+	allNone := true
 	for i, m := range plot {
-		items[i] = legendItem{m.name, m.color}
+		label := fmt.Sprintf("%s (n=%d)", m.name, m.s.Repair.Sessions)
+		if solvedNone(m) {
+			label = fmt.Sprintf("%s (n=%d, none solved)", m.name, m.s.Repair.Sessions)
+		} else {
+			allNone = false
+		}
+		items[i] = legendItem{label, m.color}
 	}
 	const plotH = 240
 	lh := legendHeight(padL, chartW-padR, items)
@@ -161,28 +184,47 @@ func isrChart(s *aggregate.Scores) chart {
 		g.text(xAt(k), bottom+18, "middle", "tick", fmt.Sprint(k))
 	}
 	g.text((left+right)/2, bottom+36, "middle", "lbl", "round k")
-	for _, m := range plot {
+	for i, m := range plot {
 		ks := slices.Sorted(maps.Keys(m.s.Repair.ISR))
 		d := ""
-		for i, k := range ks {
+		for j, k := range ks {
 			cmd := "L"
-			if i == 0 {
+			if j == 0 {
 				cmd = "M"
 			}
 			d += fmt.Sprintf("%s%s %s", cmd, f(xAt(k)), f(yAt(m.s.Repair.ISR[k])))
 		}
-		g.raw(`<g class="series"><title>%s</title>`, esc(m.name))
+		g.raw(`<g class="series"><title>%s</title>`, esc(items[i].label))
 		g.raw(`<path d="%s" fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"/>`, d, esc(m.color))
+		// Markers with a white rim, visible on the gridlines and the axis.
 		for _, k := range ks {
 			v := m.s.Repair.ISR[k]
-			g.raw(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s</title></circle>`,
-				f(xAt(k)), f(yAt(v)), esc(m.color), esc(fmt.Sprintf("%s: ISR@%d = %s", m.name, k, pct(v))))
+			g.raw(`<circle cx="%s" cy="%s" r="4.5" fill="%s" stroke="#fff" stroke-width="1.5"><title>%s</title></circle>`,
+				f(xAt(k)), f(yAt(v)), esc(m.color), esc(fmt.Sprintf("%s: ISR@%d = %s (%d of %d sessions)",
+					m.name, k, share(v), int(math.Round(v*float64(m.s.Repair.Sessions))), m.s.Repair.Sessions)))
 		}
+		// The last value, beside the last marker.
+		last := ks[len(ks)-1]
+		g.text(xAt(last)-8, yAt(m.s.Repair.ISR[last])-9, "end", "val", share(m.s.Repair.ISR[last]))
+		g.raw(`</g>`)
+	}
+	if allNone {
+		note := fmt.Sprintf("0 of %d %s solved within %d %s", total, plural(total, "session", "sessions"), maxK, plural(maxK, "round", "rounds"))
+		g.raw(`<g class="none-solved">`)
+		g.text((left+right)/2, (top+bottom)/2, "middle", "note", note)
 		g.raw(`</g>`)
 	}
 	g.legend(padL, bottom+62, chartW-padR, items)
 	c.SVG = g.html("isr", "ISR@k per model")
 	return c
+}
+
+// plural picks the singular or the plural form for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // verdictChart stacks each round's verdict counts.
@@ -223,7 +265,7 @@ func verdictChart(s *aggregate.Scores) chart {
 	g := &svg{w: chartW, h: padT + plotH + 44 + lh}
 	left, right, top, bottom := float64(padL), float64(chartW-padR), float64(padT), float64(padT+plotH)
 	ymax, ystep := niceScale(float64(maxTotal))
-	g.yAxis(left, right, top, bottom, ymax, ystep, func(v float64) string { return num(v) })
+	g.yAxis(left, right, top, bottom, ymax, ystep, plain)
 	n := len(s.VerdictMix)
 	slot := (right - left) / float64(n)
 	barW := math.Min(slot*0.7, 64)
@@ -269,7 +311,7 @@ func categoryChart(s *aggregate.Scores) chart {
 	g := &svg{w: chartW, h: padT + plotH + 44 + 20}
 	left, right, top, bottom := float64(padL), float64(chartW-padR), float64(padT), float64(padT+plotH)
 	ymax, ystep := niceScale(float64(maxV))
-	g.yAxis(left, right, top, bottom, ymax, ystep, func(v float64) string { return num(v) })
+	g.yAxis(left, right, top, bottom, ymax, ystep, plain)
 	slot := (right - left) / float64(len(cats))
 	barW := math.Min(slot*0.34, 48)
 	for i, k := range cats {
@@ -296,14 +338,14 @@ func linesChart(s *aggregate.Scores) chart {
 	var plot []series
 	maxV := 0.0
 	for _, m := range modelSeries(s) {
-		if m.s.Refactor.Passing == 0 && m.s.Refactor.LinePerFixAtP == 0 {
-			continue
+		if m.s.Refactor.LinePerFixAtP == nil {
+			continue // no passing session fixed anything
 		}
 		plot = append(plot, m)
-		maxV = math.Max(maxV, m.s.Refactor.LinePerFixAtP)
+		maxV = math.Max(maxV, *m.s.Refactor.LinePerFixAtP)
 	}
 	if len(plot) == 0 {
-		c.Empty = "No sessions: there are no passing refactor sessions to measure."
+		c.Empty = "No sessions: there are no passing refactor sessions that fixed an alert to measure."
 		return c
 	}
 	const labelW, barH, gap = 150.0, 22.0, 10.0
@@ -314,18 +356,18 @@ func linesChart(s *aggregate.Scores) chart {
 	for v := 0.0; v <= xmax+xstep/2; v += xstep {
 		x := left + (right-left)*v/xmax
 		g.line(x, top, x, bottom, "grid")
-		g.text(x, bottom+16, "middle", "tick", num(v))
+		g.text(x, bottom+16, "middle", "tick", plain(v))
 	}
 	g.line(left, top, left, bottom, "axis")
 	g.text((left+right)/2, bottom+34, "middle", "lbl", "lines edited per fixed alert")
 	for i, m := range plot {
 		y := top + float64(i)*(barH+gap) + gap/2
-		v := m.s.Refactor.LinePerFixAtP
+		v := *m.s.Refactor.LinePerFixAtP
 		w := (right - left) * v / xmax
 		g.raw(`<g class="series">`)
 		g.text(left-8, y+barH/2+4, "end", "lbl", truncate(m.name, 20))
-		g.rect(left, y, w, barH, m.color, fmt.Sprintf("%s: %s lines per fix", m.name, num(v)))
-		g.text(left+w+6, y+barH/2+4, "start", "val", num(v))
+		g.rect(left, y, w, barH, m.color, fmt.Sprintf("%s: %s lines per fix", m.name, plain(v)))
+		g.text(left+w+6, y+barH/2+4, "start", "val", plain(v))
 		g.raw(`</g>`)
 	}
 	c.SVG = g.html("lines", "lines edited per fix per model")
@@ -366,6 +408,7 @@ svg text{font-family:inherit;fill:#344054}
 svg .tick{font-size:11px;fill:#667085}
 svg .lbl{font-size:12px}
 svg .val{font-size:11px;font-weight:600}
+svg .note{font-size:15px;font-weight:600;fill:#b42318}
 svg .grid{stroke:#eef0f3;stroke-width:1;fill:none}
 svg .axis{stroke:#98a2b3;stroke-width:1;fill:none}
 .tablewrap{overflow-x:auto;background:var(--card);border:1px solid var(--line);border-radius:10px}

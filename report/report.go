@@ -51,26 +51,26 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 	p("Repair\t%d sessions\n", r.Sessions)
 	p("  pass@1\t%s\n", pct(r.PassAt1))
 	for _, k := range slices.Sorted(maps.Keys(r.ISR)) {
-		p("  ISR@%d\t%s\n", k, pct(r.ISR[k]))
+		p("  ISR@%d\t%s\n", k, share(r.ISR[k]))
 	}
 	p("  MIS\t%s\n", num(r.MIS))
 	if len(r.FixRate) > 0 {
 		p("  fix rate\tverdict\tfixed/total\trate\n")
 		for _, v := range verdictKeys(r.FixRate) {
 			fr := r.FixRate[v]
-			p("  \t%s\t%d/%d\t%s\n", v, fr.Fixed, fr.Total, pct(fr.Rate))
+			p("  \t%s\t%d/%d\t%s\n", v, fr.Fixed, fr.Total, share(fr.Rate))
 		}
 	}
 	p("\n")
 	f := s.Refactor
 	p("Refactor\t%d sessions, %d passing\n", f.Sessions, f.Passing)
 	p("  Pass@1\t%s\n", pct(f.PassAt1))
-	p("  Reduction@P\t%s\n", num(f.ReductionAtP))
-	p("  New@P\t%s\n", num(f.NewAtP))
+	p("  Reduction@P\t%s\n", pct(f.ReductionAtP))
+	p("  New@P\t%s\n", pct(f.NewAtP))
 	p("  ΔLine@P\t%s\n", num(f.DLineAtP))
 	p("  LinePerFix@P\t%s\n", num(f.LinePerFixAtP))
-	p("  Reduction@F\t%s\n", num(f.ReductionAtF))
-	p("  New@F\t%s\n", num(f.NewAtF))
+	p("  Reduction@F\t%s\n", pct(f.ReductionAtF))
+	p("  New@F\t%s\n", pct(f.NewAtF))
 
 	if len(s.Categories) > 0 {
 		p("\n")
@@ -102,8 +102,8 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n",
 				oneLine(v), b.Sessions,
 				b.Repair.Sessions, pct(b.Repair.PassAt1), lastISR(b.Repair.ISR), num(b.Repair.MIS),
-				b.Refactor.Sessions, pct(b.Refactor.PassAt1), num(b.Refactor.ReductionAtP),
-				num(b.Refactor.NewAtP), num(b.Refactor.LinePerFixAtP))
+				b.Refactor.Sessions, pct(b.Refactor.PassAt1), pct(b.Refactor.ReductionAtP),
+				pct(b.Refactor.NewAtP), num(b.Refactor.LinePerFixAtP))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -112,11 +112,40 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 	return nil
 }
 
-// pct formats a share in [0, 1] as a percentage.
-func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+// undefined is shown for a score that has no value: over no sessions, or
+// with a zero denominator.
+const undefined = "–"
 
-// num formats a score with at most two decimals.
-func num(x float64) string {
+// pct formats a rate (a share, Reduction or New) as a percentage with one
+// decimal, or undefined.
+func pct(x *float64) string {
+	if x == nil {
+		return undefined
+	}
+	return share(*x)
+}
+
+// share formats a rate that is always defined as a percentage with one
+// decimal, as pct does.
+func share(x float64) string {
+	s := fmt.Sprintf("%.1f%%", 100*x)
+	if s == "-0.0%" {
+		s = "0.0%"
+	}
+	return s
+}
+
+// num formats a count-like score (rounds, lines) with at most two
+// decimals, or undefined.
+func num(x *float64) string {
+	if x == nil {
+		return undefined
+	}
+	return plain(*x)
+}
+
+// plain formats a number with at most two decimals.
+func plain(x float64) string {
 	s := fmt.Sprintf("%.2f", x)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	if s == "-0" || s == "" {
@@ -125,11 +154,12 @@ func num(x float64) string {
 	return s
 }
 
-// lastISR formats ISR at the largest k as "k:share", or "-" without any.
+// lastISR formats ISR at the largest k as "@k share", or undefined
+// without any.
 func lastISR(isr map[int]float64) string {
 	k, v := lastISRValue(isr)
 	if k == 0 {
-		return "-"
+		return undefined
 	}
 	return fmt.Sprintf("@%d %s", k, v)
 }

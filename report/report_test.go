@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -40,18 +41,21 @@ func TestTable(t *testing.T) {
 		{"wrong_answer", "1/2", "50.0%"},
 		{"Refactor", "4", "sessions,", "3", "passing"},
 		{"Pass@1", "75.0%"},
-		{"Reduction@P", "0.6"},
-		{"New@P", "0.37"},
+		// Rates are percentages with one decimal, as Pass@1 is; counts
+		// of rounds and lines are plain numbers.
+		{"Reduction@P", "60.0%"},
+		{"New@P", "36.7%"},
 		{"ΔLine@P", "17.33"},
 		{"LinePerFix@P", "4.67"},
-		{"Reduction@F", "0.2"},
-		{"New@F", "1"},
+		{"Reduction@F", "20.0%"},
+		{"New@F", "100.0%"},
 		{"Style", "9", "7", "1"},
 		{"By", "model"},
-		{"gpt-4o", "6", "4", "25.0%", "@3", "75.0%", "2", "2", "50.0%", "0.8", "0.1", "3"},
-		{"llama-3-70b", "4", "2", "0.0%", "@3", "50.0%", "4", "2", "100.0%", "0.5", "0.5", "5.5"},
+		{"gpt-4o", "6", "4", "25.0%", "@3", "75.0%", "2", "2", "50.0%", "80.0%", "10.0%", "3"},
+		{"llama-3-70b", "4", "2", "0.0%", "@3", "50.0%", "4", "2", "100.0%", "50.0%", "50.0%", "5.5"},
 		{"By", "language"},
-		{"go", "10", "6", "16.7%", "-", "0", "0", "0.0%", "0", "0", "0"},
+		// No refactor sessions, no ISR and no MIS: undefined, not 0.
+		{"go", "10", "6", "16.7%", "–", "–", "0", "–", "–", "–", "–"},
 	} {
 		if !hasLine(out, want...) {
 			t.Errorf("no line %q in\n%s", want, out)
@@ -87,10 +91,10 @@ func TestTableKeepsUserValuesOnOneLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	if !hasLine(out, "evil", "model", "with", "tabs", "1", "0", "0.0%", "-", "0", "0", "0.0%", "0", "0", "0") {
+	if !hasLine(out, "evil", "model", "with", "tabs", "1", "0", "–", "–", "–", "0", "–", "–", "–", "–") {
 		t.Errorf("user value not kept on one line:\n%s", out)
 	}
-	if !hasLine(out, `""`, "2", "0", "0.0%", "-", "0", "0", "0.0%", "0", "0", "0") {
+	if !hasLine(out, `""`, "2", "0", "–", "–", "–", "0", "–", "–", "–", "–") {
 		t.Errorf("empty value not shown:\n%s", out)
 	}
 }
@@ -265,3 +269,192 @@ func TestNiceScale(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// TestFormats: rates are percentages with one decimal, counts plain
+// numbers, and an undefined score an en dash.
+func TestFormats(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"undefined rate", pct(nil), "–"},
+		{"undefined count", num(nil), "–"},
+		{"zero rate", pct(v(0)), "0.0%"},
+		{"reduction as a rate", pct(v(0.08)), "8.0%"},
+		{"a third", pct(v(1.0 / 3)), "33.3%"},
+		{"negative reduction", pct(v(-1)), "-100.0%"},
+		{"tiny negative", pct(v(-0.0001)), "0.0%"},
+		{"all", share(1), "100.0%"},
+		{"MIS", num(v(2.5)), "2.5"},
+		{"lines", num(v(16.0 / 7)), "2.29"},
+		{"zero lines", num(v(0)), "0"},
+		{"no ISR", lastISR(nil), "–"},
+		{"ISR", lastISR(map[int]float64{1: 0, 3: 0.5}), "@3 50.0%"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, c.got, c.want)
+		}
+	}
+}
+
+// rulesAndModel scores, as report would, a refactor session of the
+// offline rules provider (no model) and a repair session of a model that
+// solved nothing.
+func rulesAndModel() *aggregate.Scores {
+	return aggregate.Compute([]aggregate.Session{
+		{Goal: "refactor", Language: "go", Provider: "rules", K: 3, Verdicts: []string{"accepted"}, TestsPassed: []int{4},
+			Passed: true, AlertsBefore: 12, Fixed: 1, LinesEdited: 2},
+		{Goal: "repair", Language: "cpp", Provider: "openai", Model: "qwen", K: 3, Verdicts: []string{"wrong_answer", "wrong_answer", "wrong_answer"},
+			TestsPassed: []int{0, 0, 0}},
+	})
+}
+
+// TestEmptyGroups: the scores of a group with no sessions of a goal are
+// shown as "–" in the table and the HTML, and are null in JSON, with
+// every key kept; sessions without a model are listed under their
+// provider.
+func TestEmptyGroups(t *testing.T) {
+	s := rulesAndModel()
+	var tb bytes.Buffer
+	if err := Table(&tb, s); err != nil {
+		t.Fatal(err)
+	}
+	out := tb.String()
+	for _, want := range [][]string{
+		{"Repair", "1", "sessions"},
+		{"pass@1", "0.0%"}, // measured: one session, none solved
+		{"MIS", "4"},
+		{"Refactor", "1", "sessions,", "1", "passing"},
+		{"Pass@1", "100.0%"},
+		{"Reduction@P", "8.3%"},
+		{"New@P", "0.0%"},
+		{"LinePerFix@P", "2"},
+		{"Reduction@F", "–"}, // no failing refactor session
+		{"New@F", "–"},
+		{"model", "sessions", "repair", "pass@1", "ISR@k", "MIS", "refactor", "Pass@1", "Reduction@P", "New@P", "LinePerFix@P"},
+		{"qwen", "1", "1", "0.0%", "@3", "0.0%", "4", "0", "–", "–", "–", "–"},
+		{"rules", "1", "0", "–", "–", "–", "1", "100.0%", "8.3%", "0.0%", "2"},
+	} {
+		if !hasLine(out, want...) {
+			t.Errorf("no line %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "(none)") {
+		t.Errorf("a session is labelled (none):\n%s", out)
+	}
+
+	var js bytes.Buffer
+	if err := JSON(&js, s); err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		By map[string]map[string]struct {
+			Repair   map[string]any `json:"repair"`
+			Refactor map[string]any `json:"refactor"`
+		} `json:"by"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	r := raw.By["model"]["rules"]
+	rules := map[string]map[string]any{"repair": r.Repair, "refactor": r.Refactor}
+	for _, c := range []struct {
+		goal, key string
+		want      any
+	}{
+		{"repair", "sessions", 0.0}, {"repair", "pass_at_1", nil}, {"repair", "mis", nil},
+		{"refactor", "sessions", 1.0}, {"refactor", "pass_at_1", 1.0}, {"refactor", "reduction_at_p", 1.0 / 12},
+		{"refactor", "reduction_at_f", nil}, {"refactor", "new_at_f", nil},
+	} {
+		got, ok := rules[c.goal][c.key]
+		if !ok || got != c.want {
+			t.Errorf("by.model.rules.%s.%s = %v (present %v), want %v", c.goal, c.key, got, ok, c.want)
+		}
+	}
+	if q := raw.By["model"]["qwen"].Refactor; q["pass_at_1"] != nil || q["line_per_fix_at_p"] != nil {
+		t.Errorf("by.model.qwen.refactor = %v", q)
+	}
+
+	var ht bytes.Buffer
+	if err := HTML(&ht, s, ""); err != nil {
+		t.Fatal(err)
+	}
+	page := ht.String()
+	rowRE := regexp.MustCompile(`<tr><td title="rules">rules</td>(.*?)</tr>`)
+	m := rowRE.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no row for the rules provider in\n%s", page)
+	}
+	cells := regexp.MustCompile(`<td[^>]*>([^<]*)</td>`).FindAllStringSubmatch(m[1], -1)
+	var got []string
+	for _, c := range cells {
+		got = append(got, c[1])
+	}
+	want := []string{"1", "0", "–", "–", "–", "1", "100.0%", "8.3%", "0.0%", "2", "2", "–", "–"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("HTML row for rules = %q, want %q", got, want)
+	}
+	if strings.Contains(page, "(none)") {
+		t.Error("the HTML labels a session (none)")
+	}
+}
+
+// TestISRChartFewSessions: over few sessions the ISR chart marks every
+// round, gives the session count, and says when no session was solved.
+func TestISRChartFewSessions(t *testing.T) {
+	repair := func(model string, solved int) aggregate.Session {
+		return aggregate.Session{Goal: "repair", Provider: "openai", Model: model, K: 3, SolvedRound: solved}
+	}
+	for _, c := range []struct {
+		name     string
+		sessions []aggregate.Session
+		want     []string // in the chart
+		not      []string // not in it
+		markers  int
+	}{
+		{
+			name:     "none solved",
+			sessions: []aggregate.Session{repair("m", 0), repair("m", 0)},
+			want:     []string{"0 of 2 sessions solved within 3 rounds", "m (n=2, none solved)", "ISR@1 = 0.0% (0 of 2 sessions)", ">0.0%</text>"},
+			markers:  3,
+		},
+		{
+			name:     "one session, one round",
+			sessions: []aggregate.Session{{Goal: "repair", Provider: "rules", K: 1}},
+			want:     []string{"0 of 1 session solved within 1 round", "rules (n=1, none solved)"},
+			markers:  1,
+		},
+		{
+			name:     "some solved",
+			sessions: []aggregate.Session{repair("a", 2), repair("a", 0), repair("b", 0)},
+			want:     []string{"a (n=2)", "b (n=1, none solved)", ">50.0%</text>", "ISR@2 = 50.0% (1 of 2 sessions)"},
+			not:      []string{"solved within"},
+			markers:  6,
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ch := isrChart(aggregate.Compute(c.sessions))
+			if ch.Empty != "" {
+				t.Fatalf("empty chart: %s", ch.Empty)
+			}
+			svg := string(ch.SVG)
+			for _, w := range c.want {
+				if !strings.Contains(svg, w) {
+					t.Errorf("chart lacks %q:\n%s", w, svg)
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(svg, w) {
+					t.Errorf("chart has %q:\n%s", w, svg)
+				}
+			}
+			if n := strings.Count(svg, "<circle"); n != c.markers {
+				t.Errorf("%d markers, want %d", n, c.markers)
+			}
+			if n := len(c.sessions); !strings.Contains(ch.Caption, fmt.Sprintf("n=%d repair", n)) {
+				t.Errorf("caption %q lacks the session count", ch.Caption)
+			}
+		})
+	}
+}

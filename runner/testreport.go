@@ -26,7 +26,16 @@ type TestReport struct {
 	BuildFailed bool    `json:"build_failed,omitempty"`
 	BuildErrors []Alert `json:"build_errors,omitempty"`
 	// TimedOut is set when the run was killed at its time limit.
-	TimedOut bool          `json:"timed_out,omitempty"`
+	TimedOut bool `json:"timed_out,omitempty"`
+	// Stopped says why a run was stopped before all its tests ran ("the
+	// whole run's time bound of 42s was reached"); NotRun then names the
+	// tests that did not run (or did not finish), which count as skipped.
+	// Judge runs set them; TimedOut is set too.
+	Stopped string   `json:"stopped,omitempty"`
+	NotRun  []string `json:"not_run,omitempty"`
+	// Cases is the verdict of every judge case, in case order (judge runs
+	// only), those that did not run included.
+	Cases    []CaseResult  `json:"cases,omitempty"`
 	Duration time.Duration `json:"duration_ns"`
 	// Output keeps the tail of the raw output for messages and feedback.
 	Output string `json:"-"`
@@ -48,6 +57,25 @@ type TestFailure struct {
 	Actual   string `json:"actual,omitempty"`
 }
 
+// CaseResult is the outcome of one judge case.
+type CaseResult struct {
+	Name string `json:"name"`
+	// Verdict is the case's judge verdict: "Accepted", "Wrong Answer",
+	// "Runtime Error", "Time Limit Exceeded", "Memory Limit Exceeded",
+	// "Checker Error", or "Not Run".
+	Verdict string `json:"verdict"`
+	// Kind is the failure kind of a failed case ("" when it passed or did
+	// not run).
+	Kind FailureKind `json:"kind,omitempty"`
+	// Message is the first line of a failed case's message, or why a case
+	// did not run.
+	Message string `json:"message,omitempty"`
+	// TimeMS is the program's wall time on the case; MemoryBytes its peak
+	// memory, where the machine lets fixloop measure it (else 0).
+	TimeMS      int64 `json:"time_ms"`
+	MemoryBytes int64 `json:"memory_bytes,omitempty"`
+}
+
 // FailureKind classifies a failed test the way a judge does.
 type FailureKind string
 
@@ -57,6 +85,11 @@ const (
 	FailureRuntimeError FailureKind = "runtime_error"
 	FailureTimeLimit    FailureKind = "time_limit_exceeded"
 	FailureMemoryLimit  FailureKind = "memory_limit_exceeded"
+	// FailureCheckerError: the problem's checker program failed (it
+	// crashed, ran out of time, or exited with a code that is neither
+	// "accepted" nor "wrong answer"), so the case's output could not be
+	// judged.
+	FailureCheckerError FailureKind = "checker_error"
 )
 
 // FirstLine is the failure message's first line, with "…" when more
@@ -85,6 +118,8 @@ func (r *TestReport) Clone() *TestReport {
 	c.PassedTests = slices.Clone(r.PassedTests)
 	c.Failures = slices.Clone(r.Failures)
 	c.BuildErrors = slices.Clone(r.BuildErrors)
+	c.NotRun = slices.Clone(r.NotRun)
+	c.Cases = slices.Clone(r.Cases)
 	return &c
 }
 

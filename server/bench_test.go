@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +15,10 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
@@ -32,17 +36,29 @@ func benchDir(b *testing.B) string {
 }
 
 // benchServer starts a server on dir with the given debounce and tests off.
-func benchServer(b *testing.B, dir, debounce string) (*lsptest.Harness, *handlers.Server) {
+// Its Go analyzer is the toolset's (server.GoLinter, in a langs.Linter),
+// made here so that report can give its counters (benchStats).
+func benchServer(b *testing.B, dir, debounce string) (h *lsptest.Harness, hs *handlers.Server, report func()) {
 	b.Helper()
-	var hs *handlers.Server
-	h := lsptest.Start(b, server.Options{
+	var goLinter runner.Linter
+	h = lsptest.Start(b, server.Options{
 		Logger:   lsptest.DiscardLogger(),
 		OnServer: func(s *handlers.Server) { hs = s },
+		NewLinter: func(cfg config.Config) (runner.Linter, error) {
+			if goLinter == nil {
+				l, err := server.GoLinter(lsptest.DiscardLogger())(cfg)
+				if err != nil {
+					return nil, err
+				}
+				goLinter = l
+			}
+			return &langs.Linter{ByLanguage: map[string]runner.Linter{langs.Go: goLinter}}, nil
+		},
 	})
 	h.Initialize(dir, func(p *protocol.InitializeParams) {
 		p.InitializationOptions = protocol.LSPAny(fmt.Sprintf(`{"debounce": %q, "tests": {"mode": "off"}}`, debounce))
 	})
-	return h, hs
+	return h, hs, func() { benchStats(b, goLinter) }
 }
 
 // editedText appends a function with an S1039 alert to text (when with is
@@ -79,7 +95,7 @@ func reportPercentiles(b *testing.B, samples []time.Duration) {
 // warm server (the package was analysed once before timing).
 func BenchmarkDidOpenDiagnostics(b *testing.B) {
 	dir := benchDir(b)
-	h, _ := benchServer(b, dir, "0s")
+	h, _, report := benchServer(b, dir, "0s")
 	path := filepath.Join(dir, benchFile)
 	text, _ := os.ReadFile(path)
 	u := uri.File(path)
@@ -99,13 +115,14 @@ func BenchmarkDidOpenDiagnostics(b *testing.B) {
 	}
 	b.StopTimer()
 	reportPercentiles(b, samples)
+	report()
 }
 
 // BenchmarkDidChangeDiagnostics measures didChange -> the diagnostics that
 // reflect the edit (an S1039 alert added or removed), debounce 0.
 func BenchmarkDidChangeDiagnostics(b *testing.B) {
 	dir := benchDir(b)
-	h, _ := benchServer(b, dir, "0s")
+	h, _, report := benchServer(b, dir, "0s")
 	path := filepath.Join(dir, benchFile)
 	raw, _ := os.ReadFile(path)
 	text := string(raw)
@@ -128,6 +145,69 @@ func BenchmarkDidChangeDiagnostics(b *testing.B) {
 	}
 	b.StopTimer()
 	reportPercentiles(b, samples)
+	report()
+}
+
+// BenchmarkDidChangeDiagnosticsRealModule is BenchmarkDidChangeDiagnostics
+// on a real module: go-toml v2.2.2 (56 files, tests that build a test
+// helper package against the package under test), editing
+// unmarshaler.go. It is skipped when the module cannot be downloaded.
+func BenchmarkDidChangeDiagnosticsRealModule(b *testing.B) {
+	dir := realModule(b, "github.com/pelletier/go-toml/v2@v2.2.2")
+	h, _, report := benchServer(b, dir, "0s")
+	path := filepath.Join(dir, "unmarshaler.go")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := string(raw)
+	u := h.Open(path, text)
+	h.AwaitVersion(u, 1)
+	editLine := uint32(strings.Count(text, "\n") + 1)
+	samples := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v := int32(i + 2)
+		with := i%2 == 0
+		start := time.Now()
+		h.ChangeAll(u, v, editedText(text, with, i))
+		p := h.AwaitVersion(u, v)
+		samples = append(samples, time.Since(start))
+		if hasS1039At(p, editLine) != with {
+			b.Fatalf("version %d: diagnostics do not reflect the edit: %s", v, lsptest.Describe(p))
+		}
+	}
+	b.StopTimer()
+	reportPercentiles(b, samples)
+	report()
+}
+
+// realModule copies a module from the module cache (downloading it if
+// needed, with its test dependencies) into a temporary directory; the
+// benchmark is skipped when that fails (no network).
+func realModule(b *testing.B, mod string) string {
+	b.Helper()
+	out, err := exec.Command("go", "mod", "download", "-json", mod).Output()
+	var info struct{ Dir string }
+	if err == nil {
+		err = json.Unmarshal(out, &info)
+	}
+	if err != nil || info.Dir == "" {
+		b.Skipf("module %s is not available (offline?): %v", mod, err)
+	}
+	dir := filepath.Join(b.TempDir(), "mod")
+	if out, err := exec.Command("cp", "-r", info.Dir, dir).CombinedOutput(); err != nil {
+		b.Fatalf("copying %s: %v\n%s", info.Dir, err, out)
+	}
+	if out, err := exec.Command("chmod", "-R", "u+w", dir).CombinedOutput(); err != nil {
+		b.Fatalf("chmod: %v\n%s", err, out)
+	}
+	cmd := exec.Command("go", "list", "-test", "-deps", "./...")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Skipf("the dependencies of %s are not available (offline?): %v\n%s", mod, err, out)
+	}
+	return dir
 }
 
 // BenchmarkEditBurst sends 50 edits 10 ms apart with the default 150 ms
@@ -135,7 +215,7 @@ func BenchmarkDidChangeDiagnostics(b *testing.B) {
 // last edit its diagnostics arrived.
 func BenchmarkEditBurst(b *testing.B) {
 	dir := benchDir(b)
-	h, hs := benchServer(b, dir, "150ms")
+	h, hs, report := benchServer(b, dir, "150ms")
 	path := filepath.Join(dir, benchFile)
 	raw, _ := os.ReadFile(path)
 	text := string(raw)
@@ -160,6 +240,7 @@ func BenchmarkEditBurst(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(passes)/float64(b.N), "passes/burst")
 	reportPercentiles(b, samples)
+	report()
 }
 
 // BenchmarkServerPeakRSS runs "fixloop serve" as a subprocess, opens the

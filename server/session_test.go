@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -367,4 +368,28 @@ func TestNextSessionWhileTheResultIsDelivered(t *testing.T) {
 		t.Errorf("a session while the last one's result awaits the client: %v", err)
 	}
 	close(gate)
+}
+
+// A model endpoint that refuses the request is an error the user sees as
+// one, with what the endpoint answered, and the document is left alone.
+func TestModelErrorIsShownAsAnError(t *testing.T) {
+	t.Parallel()
+	dir, file, _ := calcDir(t)
+	srv := openaitest.New(t, openaitest.Reply{Status: http.StatusUnauthorized, Message: "invalid api key"})
+	h := lsptest.Start(t, server.Options{RecordDir: t.TempDir(), QueueDir: t.TempDir()})
+	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
+	h.Initialize(dir, sessionClient(modelSettings(srv, "")))
+	u := h.Open(file)
+	h.AwaitVersion(u, 1)
+
+	startSession(t, h, u, "Refactor with model", true)
+	m := h.AwaitMessage("fixloop refactor failed")
+	if m.Type != protocol.MessageTypeError || !strings.Contains(m.Message, "401") || !strings.Contains(m.Message, "the file is unchanged") {
+		t.Errorf("message: %v %q", m.Type, m.Message)
+	}
+	for _, e := range h.Client.Events() {
+		if e.Method == protocol.MethodWorkspaceApplyEdit {
+			t.Errorf("an edit was sent: %+v", e.Params)
+		}
+	}
 }

@@ -30,3 +30,52 @@ func TestResolvePathsAgainstRoot(t *testing.T) {
 		t.Errorf("checkstyle = %q, want google unchanged", cfg.Java.Checkstyle)
 	}
 }
+
+// TestPythonLintersEmptyMeansNone: python.linters: [] (in .fixloop.yaml, or
+// sent by VS Code's fixloop.python.linters in initializationOptions) is an
+// empty, non-nil list, meaning no linters; absent or null keeps what the
+// layer below says, and nil everywhere means the defaults.
+func TestPythonLintersEmptyMeansNone(t *testing.T) {
+	tests := []struct {
+		name     string
+		yaml     string // .fixloop.yaml; "" for none
+		settings string // initializationOptions
+		want     []string
+	}{
+		{"nothing set: defaults (nil)", "", "", nil},
+		{"yaml empty list", "python:\n  linters: []\n", "", []string{}},
+		{"yaml empty list, settings say nothing", "python:\n  linters: []\n", `{"fixloop": {"tests": {"mode": "save"}}}`, []string{}},
+		{"yaml empty list, settings null", "python:\n  linters: []\n", `{"python": {"linters": null}}`, []string{}},
+		{"settings empty list", "", `{"python": {"linters": []}}`, []string{}},
+		{"settings empty list, wrapped", "", `{"fixloop": {"python": {"linters": []}}}`, []string{}},
+		{"settings empty list over yaml", "python:\n  linters: [pyright]\n", `{"python": {"linters": []}}`, []string{}},
+		{"settings list over yaml empty", "python:\n  linters: []\n", `{"python": {"linters": ["flake8"]}}`, []string{"flake8"}},
+		{"python map without linters", "python: {}\n", `{"python": {}}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tt.yaml != "" {
+				if err := os.WriteFile(filepath.Join(root, FileName), []byte(tt.yaml), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var settings []byte
+			if tt.settings != "" {
+				settings = []byte(tt.settings)
+			}
+			cfg, problems := Resolve(root, settings)
+			if len(problems) > 0 {
+				t.Fatal(problems)
+			}
+			got := cfg.Python.Linters
+			if (got == nil) != (tt.want == nil) || !slices.Equal(got, tt.want) {
+				t.Errorf("Python.Linters = %#v, want %#v", got, tt.want)
+			}
+			// A copy of the configuration keeps the difference.
+			if c := cfg.clone(); (c.Python.Linters == nil) != (tt.want == nil) {
+				t.Errorf("clone: Python.Linters = %#v, want %#v", c.Python.Linters, tt.want)
+			}
+		})
+	}
+}

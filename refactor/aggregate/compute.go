@@ -29,8 +29,8 @@ func AlertBucket(n int) string {
 }
 
 // Compute scores sessions. It is pure and deterministic, and every float
-// it returns is finite: a share, mean or ratio over an empty set or with a
-// zero denominator is 0, so the result always encodes as JSON.
+// it returns is finite; a share, mean or ratio over an empty set or with a
+// zero denominator is undefined, nil (null in JSON), never a made-up 0.
 //
 // Repair sessions (Goal "repair") give RepairScores: pass@1 is the share
 // solved in round 1; ISR[k], for every k from 1 to the largest round cap
@@ -47,8 +47,9 @@ func AlertBucket(n int) string {
 // LinesEdited, LinePerFix@P = ΣLinesEdited/ΣFixed; over the failing ones,
 // Reduction@F and New@F likewise.
 //
-// By breaks the same scores down by language, model, provider, goal
-// (empty values named "(none)"), alert-count bucket (see [AlertBucket]) and
+// By breaks the same scores down by language, model (a session without a
+// model, such as the offline rules provider's, under its provider's name:
+// see [ModelLabel]), provider, goal (empty values named "(none)"), alert-count bucket (see [AlertBucket]) and
 // alert category: the "category" breakdown for c holds the sessions with
 // ByCategory[c].Before > 0, each seen with AlertsBefore, Fixed, New and
 // ByCategory narrowed to c. Nested Scores have no By.
@@ -95,7 +96,7 @@ func dimValue(dim string, s Session) string {
 	case "language":
 		v = s.Language
 	case "model":
-		v = s.Model
+		v = ModelLabel(s)
 	case "provider":
 		v = s.Provider
 	case "goal":
@@ -107,6 +108,19 @@ func dimValue(dim string, s Session) string {
 		return none
 	}
 	return v
+}
+
+// ModelLabel is the name a session is shown under as a model: its model,
+// else its provider's name (the offline rules provider has no model), else
+// "(none)".
+func ModelLabel(s Session) string {
+	switch {
+	case s.Model != "":
+		return s.Model
+	case s.Provider != "":
+		return s.Provider
+	}
+	return none
 }
 
 // compute scores sessions without breakdowns.
@@ -143,13 +157,16 @@ func compute(sessions []Session) *Scores {
 	return s
 }
 
-// ratio is a/b, 0 when b is 0.
-func ratio(a, b int) float64 {
+// ratio is a/b, nil (undefined) when b is 0.
+func ratio(a, b int) *float64 {
 	if b == 0 {
-		return 0
+		return nil
 	}
-	return float64(a) / float64(b)
+	return Val(float64(a) / float64(b))
 }
+
+// share is a/b for b > 0, for shares that are always defined.
+func share(a, b int) float64 { return float64(a) / float64(b) }
 
 func repairScores(sessions []Session) RepairScores {
 	r := RepairScores{
@@ -194,16 +211,16 @@ func repairScores(sessions []Session) RepairScores {
 				n++
 			}
 		}
-		r.ISR[k] = ratio(n, len(sessions))
+		r.ISR[k] = share(n, len(sessions))
 	}
 	slices.Sort(rounds)
 	if m := len(rounds); m%2 == 1 {
-		r.MIS = rounds[m/2]
+		r.MIS = Val(rounds[m/2])
 	} else {
-		r.MIS = (rounds[m/2-1] + rounds[m/2]) / 2
+		r.MIS = Val((rounds[m/2-1] + rounds[m/2]) / 2)
 	}
 	for v, f := range r.FixRate {
-		f.Rate = ratio(f.Fixed, f.Total)
+		f.Rate = share(f.Fixed, f.Total)
 		r.FixRate[v] = f
 	}
 	return r

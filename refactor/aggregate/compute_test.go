@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -10,6 +11,25 @@ import (
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+// nearP compares scores that may be undefined (nil).
+func nearP(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return near(*a, *b)
+}
+
+// v is a defined score.
+var v = Val
+
+// str shows a score that may be undefined.
+func str(p *float64) string {
+	if p == nil {
+		return "undefined"
+	}
+	return fmt.Sprint(*p)
+}
 
 func repairSession(solved, k int) Session {
 	return Session{Goal: "repair", SolvedRound: solved, K: k}
@@ -21,14 +41,14 @@ func TestRepairIssueExample(t *testing.T) {
 	if r.Sessions != 3 || s.Sessions != 3 {
 		t.Fatalf("sessions = %d/%d, want 3", r.Sessions, s.Sessions)
 	}
-	if !near(r.PassAt1, 1.0/3) {
-		t.Errorf("pass@1 = %v, want 1/3", r.PassAt1)
+	if !nearP(r.PassAt1, v(1.0/3)) {
+		t.Errorf("pass@1 = %s, want 1/3", str(r.PassAt1))
 	}
 	if !near(r.ISR[3], 2.0/3) {
 		t.Errorf("ISR@3 = %v, want 2/3", r.ISR[3])
 	}
-	if r.MIS != 3 {
-		t.Errorf("MIS = %v, want 3", r.MIS)
+	if !nearP(r.MIS, v(3)) {
+		t.Errorf("MIS = %s, want 3", str(r.MIS))
 	}
 	want := map[int]float64{1: 1.0 / 3, 2: 1.0 / 3}
 	for k := 3; k <= 10; k++ {
@@ -67,11 +87,11 @@ func TestRepairMIS(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := Compute(c.sessions).Repair
-			if !near(r.MIS, c.mis) {
-				t.Errorf("MIS = %v, want %v", r.MIS, c.mis)
+			if !nearP(r.MIS, v(c.mis)) {
+				t.Errorf("MIS = %s, want %v", str(r.MIS), c.mis)
 			}
-			if !near(r.PassAt1, c.passAt1) {
-				t.Errorf("pass@1 = %v, want %v", r.PassAt1, c.passAt1)
+			if !nearP(r.PassAt1, v(c.passAt1)) {
+				t.Errorf("pass@1 = %s, want %v", str(r.PassAt1), c.passAt1)
 			}
 			if len(r.ISR) != len(c.isr) {
 				t.Errorf("ISR = %v, want %v", r.ISR, c.isr)
@@ -141,16 +161,17 @@ func TestRefactorScores(t *testing.T) {
 				{Goal: "refactor", AlertsBefore: 5, Fixed: 2, New: 0, LinesEdited: 0},
 				{Goal: "repair", Passed: true, AlertsBefore: 100, Fixed: 100, LinesEdited: 100}, // ignored
 			},
-			want: RefactorScores{Sessions: 4, Passing: 2, PassAt1: .5,
-				ReductionAtP: .6, NewAtP: .1, DLineAtP: 8, LinePerFixAtP: 16.0 / 7,
-				ReductionAtF: .1, NewAtF: .2},
+			want: RefactorScores{Sessions: 4, Passing: 2, PassAt1: v(.5),
+				ReductionAtP: v(.6), NewAtP: v(.1), DLineAtP: v(8), LinePerFixAtP: v(16.0 / 7),
+				ReductionAtF: v(.1), NewAtF: v(.2)},
 		},
 		{
+			// Σ|L| = 0 and Σfixed = 0 over P, and no F: those are undefined.
 			name: "zero denominators over P, no F",
 			sessions: []Session{
 				{Goal: "refactor", Passed: true, AlertsBefore: 0, Fixed: 0, New: 0, LinesEdited: 5},
 			},
-			want: RefactorScores{Sessions: 1, Passing: 1, PassAt1: 1, DLineAtP: 5},
+			want: RefactorScores{Sessions: 1, Passing: 1, PassAt1: v(1), DLineAtP: v(5)},
 		},
 		{
 			name: "all failing: nothing over P",
@@ -158,14 +179,14 @@ func TestRefactorScores(t *testing.T) {
 				{Goal: "refactor", AlertsBefore: 2, Fixed: 0, New: 1, LinesEdited: 4},
 				{Goal: "refactor", AlertsBefore: 2, Fixed: 1, New: 0, LinesEdited: 2},
 			},
-			want: RefactorScores{Sessions: 2, ReductionAtF: 0, NewAtF: .25},
+			want: RefactorScores{Sessions: 2, PassAt1: v(0), ReductionAtF: v(0), NewAtF: v(.25)},
 		},
 		{
 			name: "negative reduction",
 			sessions: []Session{
 				{Goal: "refactor", Passed: true, AlertsBefore: 2, Fixed: 1, New: 3, LinesEdited: 9},
 			},
-			want: RefactorScores{Sessions: 1, Passing: 1, PassAt1: 1, ReductionAtP: -1, NewAtP: 1.5, DLineAtP: 9, LinePerFixAtP: 9},
+			want: RefactorScores{Sessions: 1, Passing: 1, PassAt1: v(1), ReductionAtP: v(-1), NewAtP: v(1.5), DLineAtP: v(9), LinePerFixAtP: v(9)},
 		},
 		{name: "none", want: RefactorScores{}},
 	}
@@ -177,7 +198,7 @@ func TestRefactorScores(t *testing.T) {
 			}
 			for _, f := range []struct {
 				name      string
-				got, want float64
+				got, want *float64
 			}{
 				{"pass@1", got.PassAt1, c.want.PassAt1},
 				{"reduction@P", got.ReductionAtP, c.want.ReductionAtP},
@@ -187,8 +208,8 @@ func TestRefactorScores(t *testing.T) {
 				{"reduction@F", got.ReductionAtF, c.want.ReductionAtF},
 				{"new@F", got.NewAtF, c.want.NewAtF},
 			} {
-				if !near(f.got, f.want) {
-					t.Errorf("%s = %v, want %v", f.name, f.got, f.want)
+				if !nearP(f.got, f.want) {
+					t.Errorf("%s = %s, want %s", f.name, str(f.got), str(f.want))
 				}
 			}
 		})
@@ -205,8 +226,9 @@ func TestEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatalf("encoding: %v", err)
 		}
-		const want = `{"sessions":0,"repair":{"sessions":0,"pass_at_1":0,"isr":{},"mis":0,"fix_rate":{}},` +
-			`"refactor":{"sessions":0,"passing":0,"pass_at_1":0,"reduction_at_p":0,"new_at_p":0,"dline_at_p":0,"line_per_fix_at_p":0,"reduction_at_f":0,"new_at_f":0},` +
+		// Scores over no sessions are undefined: null, not 0.
+		const want = `{"sessions":0,"repair":{"sessions":0,"pass_at_1":null,"isr":{},"mis":null,"fix_rate":{}},` +
+			`"refactor":{"sessions":0,"passing":0,"pass_at_1":null,"reduction_at_p":null,"new_at_p":null,"dline_at_p":null,"line_per_fix_at_p":null,"reduction_at_f":null,"new_at_f":null},` +
 			`"verdict_mix":[],"categories":{},` +
 			`"by":{"alerts":{},"category":{},"goal":{},"language":{},"model":{},"provider":{}}}`
 		if string(data) != want {
@@ -276,7 +298,8 @@ func TestBreakdowns(t *testing.T) {
 		return out
 	}
 	for dim, want := range map[string]map[string]int{
-		"model":    {"m1": 5, "(none)": 3},
+		// Sessions without a model go under their provider's name.
+		"model":    {"m1": 5, "rules": 3},
 		"language": {"go": 7, "python": 1},
 		"provider": {"rules": 7, "(none)": 1},
 		"goal":     {"refactor": 7, "repair": 1},
@@ -287,11 +310,13 @@ func TestBreakdowns(t *testing.T) {
 			t.Errorf("by %s = %v, want %v", dim, got, want)
 		}
 	}
-	if m := s.By["model"]["m1"]; m.Refactor.Passing != 2 || !near(m.Refactor.PassAt1, .5) || m.Repair.Sessions != 1 || m.Repair.PassAt1 != 1 {
+	if m := s.By["model"]["m1"]; m.Refactor.Passing != 2 || !nearP(m.Refactor.PassAt1, v(.5)) || m.Repair.Sessions != 1 || !nearP(m.Repair.PassAt1, v(1)) {
 		t.Errorf("model m1 = %+v", m)
 	}
-	if m := s.By["model"]["(none)"]; m.Refactor.Passing != 2 || !near(m.Refactor.PassAt1, 2.0/3) || m.Repair.Sessions != 0 {
-		t.Errorf("model (none) = %+v", m)
+	// The rules group has no repair sessions: its repair scores are undefined.
+	if m := s.By["model"]["rules"]; m.Refactor.Passing != 2 || !nearP(m.Refactor.PassAt1, v(2.0/3)) || m.Repair.Sessions != 0 ||
+		m.Repair.PassAt1 != nil || m.Repair.MIS != nil {
+		t.Errorf("model rules = %+v", m)
 	}
 	if b := s.By["alerts"]["6-10"]; b.Refactor.Passing != 1 || b.Refactor.Sessions != 2 {
 		t.Errorf("bucket 6-10 = %+v", b.Refactor)
@@ -322,23 +347,24 @@ func TestCategoryBreakdown(t *testing.T) {
 		t.Fatalf("categories = %v", by)
 	}
 	style := by["Style"]
-	if style.Sessions != 1 || style.Refactor.Passing != 1 || !near(style.Refactor.ReductionAtP, .5) ||
-		style.Refactor.NewAtP != 0 || style.Refactor.DLineAtP != 4 || style.Refactor.LinePerFixAtP != 4 {
+	if style.Sessions != 1 || style.Refactor.Passing != 1 || !nearP(style.Refactor.ReductionAtP, v(.5)) ||
+		!nearP(style.Refactor.NewAtP, v(0)) || !nearP(style.Refactor.DLineAtP, v(4)) || !nearP(style.Refactor.LinePerFixAtP, v(4)) {
 		t.Errorf("Style = %+v", style.Refactor)
 	}
 	if !reflect.DeepEqual(style.Categories, map[runner.Category]CategoryCounts{runner.CategoryStyle: {Before: 2, Fixed: 1}}) {
 		t.Errorf("Style categories = %v", style.Categories)
 	}
 	refac := by["Refactor"]
-	if refac.Sessions != 1 || refac.Refactor.ReductionAtP != 0 || refac.Refactor.NewAtP != 1 || refac.Refactor.LinePerFixAtP != 4 {
+	if refac.Sessions != 1 || !nearP(refac.Refactor.ReductionAtP, v(0)) || !nearP(refac.Refactor.NewAtP, v(1)) || !nearP(refac.Refactor.LinePerFixAtP, v(4)) {
 		t.Errorf("Refactor = %+v", refac.Refactor)
 	}
 	ep := by["Error-prone"]
-	if ep.Sessions != 1 || ep.Refactor.Passing != 0 || ep.Refactor.ReductionAtF != 0 || ep.Refactor.NewAtF != 0 {
+	if ep.Sessions != 1 || ep.Refactor.Passing != 0 || !nearP(ep.Refactor.ReductionAtF, v(0)) || !nearP(ep.Refactor.NewAtF, v(0)) ||
+		ep.Refactor.ReductionAtP != nil {
 		t.Errorf("Error-prone = %+v", ep.Refactor)
 	}
 	// The whole-session view is unchanged by the category views.
-	if s.Refactor.ReductionAtP != 1.0/3 || !near(s.Refactor.NewAtF, 1.0/3) {
+	if !nearP(s.Refactor.ReductionAtP, v(1.0/3)) || !nearP(s.Refactor.NewAtF, v(1.0/3)) {
 		t.Errorf("overall = %+v", s.Refactor)
 	}
 	if x.AlertsBefore != 3 || len(x.ByCategory) != 2 {

@@ -88,7 +88,7 @@ func TestLintFixes(t *testing.T) {
 	}{
 		{"modernize-use-nullptr", file, text, map[int]string{27: "  return nullptr;"}},
 		{"modernize-loop-convert", file, text, map[int]string{9: "  for (int value : values) {", 10: "    total += value;"}},
-		{"readability-braces-around-statements", file, text, map[int]string{16: "  if (values.empty()) { return 0.0;", 17: "}"}},
+		{"readability-braces-around-statements", file, text, map[int]string{16: "  if (values.empty()) { return 0.0; }", 17: "  double m = sum(values) / static_cast<long>(values.size());"}},
 		{"performance-unnecessary-value-param", file, text, map[int]string{30: "std::string count_label(const std::string& unit, long n) {"}},
 		{"performance-unnecessary-value-param", header, headerText, map[int]string{10: "std::string count_label(const std::string& unit, long n);"}},
 	}

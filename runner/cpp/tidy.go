@@ -327,6 +327,9 @@ func attachTidyFixes(ws *workspace, alerts []runner.Alert, fixes *tidyFixes) int
 		}
 		k := key{d.DiagnosticName, d.DiagnosticMessage.FileOffset}
 		if f, ok := tidyFix(ws, "clang-tidy: "+d.DiagnosticName, d.DiagnosticMessage.Replacements); ok {
+			if isBracesCheck(d.DiagnosticName) && len(f.Edits) > 0 && f.Edits[0].File == ws.file {
+				f.Edits = formatBraces(ws.text, f.Edits)
+			}
 			byKey[k] = append(byKey[k], f)
 		}
 		for _, n := range d.Notes {

@@ -3,10 +3,13 @@ package golang
 import (
 	"context"
 	"fmt"
+	"go/build"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -19,8 +22,11 @@ import (
 type AnalyzerOptions struct {
 	// Checks selects staticcheck checks in staticcheck's own "checks"
 	// syntax, e.g. []string{"all", "-ST1000", "-ST1003"}, "SA*", "-S1002".
-	// nil means staticcheck's defaults (see DefaultChecks), applied to the
-	// SA, S, ST and QF check sets. The go vet suite always runs.
+	// It applies on top of the staticcheck.conf files of the package's
+	// directory and its parents, as staticcheck's -checks flag does:
+	// "inherit" stands for what they select (see ChecksFor). nil means
+	// what they select, which without any is DefaultChecks. The go vet
+	// suite always runs.
 	Checks []string
 	// Logger receives debug logs of loads and passes; nil discards them.
 	Logger *slog.Logger
@@ -51,23 +57,39 @@ const maxStates = 8
 type Analyzer struct {
 	log         *slog.Logger
 	maxFileSize int
-	checks      []*analysis.Analyzer          // every analyzer whose diagnostics are reported
-	sources     map[*analysis.Analyzer]string // analyzer -> alert source
+	userChecks  []string                      // AnalyzerOptions.Checks
+	// checks are the analyzers of AnalyzerOptions.Checks alone, without
+	// staticcheck.conf files (AnalyzeProject); Analyze uses checksFor.
+	checks []*analysis.Analyzer
+	sources     map[*analysis.Analyzer]string // analyzer -> alert source, for every analyzer that may report
 	// factCheckers are the analyzers that run on dependencies: those that
 	// export facts, and those they require.
 	factCheckers []*analysis.Analyzer
 	cache        *depCache // nil: none
 	trimOnce     sync.Once
 
-	mu     sync.Mutex
-	states map[string]*pkgState // by package directory
-	clock  int64                // for least-recently-used eviction
+	mu            sync.Mutex
+	states        map[string]*pkgState // by package directory
+	clock         int64                // for least-recently-used eviction
+	fallbackKinds map[string]int64
+	checkSets     map[string][]*analysis.Analyzer // by merged checks list
+	builds        map[string]buildConfig          // by module root
 
 	fullLoads   atomic.Int64
 	incremental atomic.Int64
 	reused      atomic.Int64
 	depsChecked atomic.Int64
 	depsCached  atomic.Int64
+	fallbacks   atomic.Int64
+	filesReused atomic.Int64
+
+	costs analyzerCosts // for scheduling the roots' analyzers
+}
+
+// buildConfig is a module's build configuration, for build constraints.
+type buildConfig struct {
+	stamps []fileStamp // go.mod, go.sum when it was read
+	ctxt   *build.Context
 }
 
 // Stats counts an Analyzer's work.
@@ -86,6 +108,12 @@ type Stats struct {
 	// whose types and facts they read from the dependency cache.
 	DependenciesChecked int64
 	DependenciesCached  int64
+	// Fallbacks counts full loads of a package that had been loaded
+	// before, instead of an incremental pass: see FallbackReasons.
+	Fallbacks int64
+	// FilesReused counts the files whose file-local diagnostics an
+	// incremental pass took from the previous check (see fileLocalChecks).
+	FilesReused int64
 }
 
 // Result is what Analyze found in one package.
@@ -101,15 +129,20 @@ type Result struct {
 
 // NewAnalyzer returns an Analyzer, or an error if opts.Checks is invalid.
 func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
-	selected, err := selectChecks(opts.Checks)
-	if err != nil {
-		return nil, fmt.Errorf("selecting staticcheck checks: %w", err)
+	if opts.Checks != nil {
+		if _, err := selectChecks(opts.Checks); err != nil {
+			return nil, fmt.Errorf("selecting staticcheck checks: %w", err)
+		}
 	}
 	a := &Analyzer{
-		log:         opts.Logger,
-		maxFileSize: opts.MaxFileSize,
-		sources:     make(map[*analysis.Analyzer]string),
-		states:      make(map[string]*pkgState),
+		log:           opts.Logger,
+		maxFileSize:   opts.MaxFileSize,
+		userChecks:    slices.Clone(opts.Checks),
+		sources:       make(map[*analysis.Analyzer]string),
+		states:        make(map[string]*pkgState),
+		fallbackKinds: make(map[string]int64),
+		checkSets:     make(map[string][]*analysis.Analyzer),
+		builds:        make(map[string]buildConfig),
 	}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
@@ -117,18 +150,30 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 	if a.maxFileSize <= 0 {
 		a.maxFileSize = defaultMaxFileSize
 	}
+	// Every analyzer that any staticcheck.conf may select: their facts are
+	// computed on dependencies whichever are selected, so that one
+	// dependency cache serves every configuration.
+	var all []*analysis.Analyzer
 	for _, v := range vetSuite() {
-		a.checks = append(a.checks, v)
+		all = append(all, v)
 		a.sources[v] = sourceVet
 	}
-	for _, s := range selected {
-		a.checks = append(a.checks, s.Analyzer)
+	for _, s := range staticcheckChecks() {
+		all = append(all, s.Analyzer)
 		a.sources[s.Analyzer] = sourceStaticcheck
 	}
-	if err := analysis.Validate(a.checks); err != nil {
+	if err := analysis.Validate(all); err != nil {
 		return nil, fmt.Errorf("validating analyzers: %w", err)
 	}
-	a.factCheckers = factAnalyzers(a.checks)
+	a.factCheckers = factAnalyzers(all)
+	base := DefaultChecks()
+	if opts.Checks != nil {
+		base = mergeChecks(base, opts.Checks)
+	}
+	a.checks = vetSuite()
+	for _, s := range selectChecksLenient(base) {
+		a.checks = append(a.checks, s.Analyzer)
+	}
 	dir := opts.CacheDir
 	if dir == "" {
 		dir = defaultCacheDir()
@@ -148,7 +193,53 @@ func (a *Analyzer) Stats() Stats {
 
 		DependenciesChecked: a.depsChecked.Load(),
 		DependenciesCached:  a.depsCached.Load(),
+		Fallbacks:           a.fallbacks.Load(),
+		FilesReused:         a.filesReused.Load(),
 	}
+}
+
+// FallbackReasons counts the fallbacks (see Stats.Fallbacks) by kind of
+// reason, such as "new import" or "go.mod or go.sum changed".
+func (a *Analyzer) FallbackReasons() map[string]int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return maps.Clone(a.fallbackKinds)
+}
+
+// restoreForced gives back the directories a cancelled pass was to read
+// again.
+func (a *Analyzer) restoreForced(st *pkgState, dirs map[string]bool) {
+	if len(dirs) == 0 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if st.force == nil {
+		st.force = make(map[string]bool)
+	}
+	for d := range dirs {
+		st.force[d] = true
+	}
+}
+
+// buildContext returns the build configuration of the module at modRoot,
+// from the go command (cached while go.mod and go.sum stay the same), or
+// nil.
+func (a *Analyzer) buildContext(ctx context.Context, modRoot string, stamps []fileStamp, dir string) *build.Context {
+	a.mu.Lock()
+	bc, ok := a.builds[modRoot]
+	a.mu.Unlock()
+	if ok && stampsEqual(bc.stamps, stamps) {
+		return bc.ctxt
+	}
+	c := goBuildContext(ctx, dir)
+	if ctx.Err() != nil {
+		return nil
+	}
+	a.mu.Lock()
+	a.builds[modRoot] = buildConfig{stamps: stamps, ctxt: c}
+	a.mu.Unlock()
+	return c
 }
 
 // Analyze checks the package that contains file (an absolute path), with

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -190,6 +191,21 @@ func BenchmarkAnalyzeEditGOGC400(b *testing.B) {
 	benchmarkEdit(b)
 }
 
+// BenchmarkAnalyzeEditGC compares how incremental passes treat the
+// collector (see passGC): run it with -count to alternate the modes.
+func BenchmarkAnalyzeEditGC(b *testing.B) {
+	defer func(m int) { passGC = m }(passGC)
+	for _, m := range []struct {
+		name string
+		mode int
+	}{{"default", gcDefault}, {"hold", gcHold}, {"hold-idle", gcHoldIdle}} {
+		b.Run("gc="+m.name, func(b *testing.B) {
+			passGC = m.mode
+			benchmarkEdit(b)
+		})
+	}
+}
+
 func benchmarkEdit(b *testing.B) {
 	file, orig, edited := benchEdit(b)
 	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir})
@@ -204,6 +220,9 @@ func benchmarkEdit(b *testing.B) {
 	var times []time.Duration
 	b.ReportAllocs()
 	i := 0
+	cpu0 := cpuTime()
+	var ms0 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
 	for b.Loop() {
 		t0 := time.Now()
 		if _, err := a.Analyze(ctx, file, map[string][]byte{file: texts[i%2]}); err != nil {
@@ -213,12 +232,25 @@ func benchmarkEdit(b *testing.B) {
 		i++
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(len(times)), "cpu-ms/op")
+	var ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(ms1.NumGC-ms0.NumGC)/float64(len(times)), "gc/op")
 	if st := a.Stats(); st.FullLoads != 1 {
 		b.Fatalf("Stats = %+v, want exactly one full load", st)
 	}
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2])/float64(time.Millisecond), "p50-ms")
 	b.ReportMetric(float64(times[len(times)*9/10])/float64(time.Millisecond), "p90-ms")
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // testdataFile returns the absolute path of a file under the repository's

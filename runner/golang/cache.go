@@ -2,14 +2,16 @@ package golang
 
 import (
 	"context"
+	"go/build"
 	"go/token"
-	"hash/maphash"
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // A pkgState is what an Analyzer keeps for one package directory. Analyses
@@ -23,28 +25,82 @@ type pkgState struct {
 	// Guarded by Analyzer.mu.
 	lastUse  int64
 	editable map[string]bool // directories of dependencies in the workspace
+	force    map[string]bool // directories whose files the next pass reads again (Invalidate)
 
 	// Guarded by sem.
 	snap *snapshot
+	why  string // why the package cannot take the incremental path, after a full load
 }
 
-// A snapshot is the reusable outcome of a full load: the dependency types
-// and facts, the package's files and syntax as last checked, and the inputs
-// that must not change for the incremental path to stay exact.
+// A snapshot is the reusable outcome of a full load: the types and facts
+// of every package in the import graph, and, for the packages that may
+// change (see node), their files, syntax and the results of their last
+// check.
 type snapshot struct {
-	fset     *token.FileSet
-	specs    []*rootSpec
-	files    [][]*srcFile // per spec, the files as last checked: text and syntax
-	depFacts *factStore
-	known    map[string]bool // the package's Go files and ignored files
+	fset  *token.FileSet
+	dir   string  // the package's directory
+	nodes []*node // imports first: the workspace's dependencies, then the roots and the mids
+	roots []*node // the package (or its test variant), then the external test package
+	facts *factStore
+	clock int64 // for node generations
 
-	seed       maphash.Seed
-	editable   map[string]bool   // directories of dependencies in the workspace
-	depOverlay map[string]uint64 // overlay texts that the load saw, outside the package's own files
-	modStamp   []fileStamp       // go.mod, go.sum
+	// byPath finds what a new import may resolve to: the packages of the
+	// load by path, except the roots.
+	byPath map[string]importable
+	known  map[string]bool // the package's Go files and ignored files
+	aux    map[string]auxFile
+	build  *build.Context // for build constraints; nil: unknown
+
+	checks []*analysis.Analyzer // what runs on the roots
+	conf   confState
+
+	dirStamp fileStamp
+	modStamp []fileStamp // go.mod, go.sum
 
 	result     *Result // last result, for unchanged inputs
 	resultFile string
+}
+
+// importable is a package of the load that a new import may resolve to.
+type importable struct {
+	pkg *types.Package // a package that does not change
+	ill bool
+	n   *node // or a node
+}
+
+// rebuildKnown recomputes the package's files.
+func (s *snapshot) rebuildKnown() {
+	s.known = make(map[string]bool)
+	for _, r := range s.roots {
+		for _, name := range r.spec.fileNames {
+			s.known[name] = true
+		}
+	}
+	for _, name := range s.roots[0].spec.ignoredFiles {
+		s.known[name] = true
+	}
+}
+
+func (s *snapshot) isRootFile(name string) bool {
+	for _, r := range s.roots {
+		if slices.Contains(r.spec.fileNames, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherFiles returns the roots' non-Go files.
+func (s *snapshot) otherFiles() []string {
+	var out []string
+	for _, r := range s.roots {
+		for _, name := range r.spec.otherFiles {
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 func (st *pkgState) lock(ctx context.Context) error {
@@ -90,10 +146,12 @@ func (a *Analyzer) setEditable(st *pkgState, dirs map[string]bool) {
 	a.mu.Unlock()
 }
 
-// Invalidate drops cached state for the module or package containing dir:
-// call it when go.mod or go.sum, or files on disk, change. It drops the
-// package in dir, every package that depends on it, and, if dir is a
-// module root, every package of the module. dir may also name a file.
+// Invalidate tells the Analyzer that files changed on disk in dir (a
+// directory, or a file). When dir is a module's root (go.mod or go.sum
+// changed), the packages of that module load again. Otherwise the next
+// analysis of a package that depends on dir reads dir's files again even
+// if their stamps did not change; changed files on disk are noticed
+// without it too, by their size and modification time.
 func (a *Analyzer) Invalidate(dir string) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -101,15 +159,31 @@ func (a *Analyzer) Invalidate(dir string) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		dir = filepath.Dir(dir)
 	}
+	_, err := os.Stat(filepath.Join(dir, "go.mod"))
+	module := err == nil
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for key, st := range a.states {
-		if st.dir == dir || st.modRoot == dir || isUnder(st.dir, dir) || st.editable[dir] {
+	for _, st := range a.states {
+		switch {
+		case st.modRoot == dir || module && isUnder(st.dir, dir):
 			st.invalid.Store(true)
-			delete(a.states, key)
 			a.log.Debug("invalidated package state", "dir", st.dir, "because", dir)
+		case st.dir == dir || st.editable[dir]:
+			if st.force == nil {
+				st.force = make(map[string]bool)
+			}
+			st.force[dir] = true
 		}
 	}
+}
+
+// takeForced returns and clears the directories st must read again.
+func (a *Analyzer) takeForced(st *pkgState) map[string]bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f := st.force
+	st.force = nil
+	return f
 }
 
 // A fileStamp identifies a version of a file on disk.
@@ -118,14 +192,20 @@ type fileStamp struct {
 	size    int64
 	modTime time.Time
 	exists  bool
+	read    time.Time // when the stamp was taken
 }
 
 func stamp(name string) fileStamp {
-	fs := fileStamp{name: name}
+	fs := fileStamp{name: name, read: time.Now()}
 	if fi, err := os.Stat(name); err == nil {
 		fs.size, fs.modTime, fs.exists = fi.Size(), fi.ModTime(), true
 	}
 	return fs
+}
+
+// sameAs reports whether two stamps name the same version.
+func (fs fileStamp) sameAs(o fileStamp) bool {
+	return fs.name == o.name && fs.size == o.size && fs.modTime.Equal(o.modTime) && fs.exists == o.exists
 }
 
 func modStamps(modRoot string) []fileStamp {
@@ -133,41 +213,16 @@ func modStamps(modRoot string) []fileStamp {
 }
 
 func stampsEqual(a, b []fileStamp) bool {
-	return slices.EqualFunc(a, b, func(x, y fileStamp) bool {
-		return x.name == y.name && x.size == y.size && x.modTime.Equal(y.modTime) && x.exists == y.exists
-	})
-}
-
-// overlayHashes hashes the overlay texts that a load depends on besides the
-// package's own files: Go files in the package directory that are not
-// among them, and Go files of dependencies in the workspace.
-func (s *snapshot) overlayHashes(dir string, overlay map[string][]byte) map[string]uint64 {
-	out := make(map[string]uint64)
-	for name, src := range overlay {
-		if !strings.HasSuffix(name, ".go") {
-			continue
-		}
-		d := filepath.Dir(name)
-		if (d == dir && !s.isRootFile(name)) || s.editable[d] {
-			out[name] = maphash.Bytes(s.seed, src)
-		}
-	}
-	return out
-}
-
-func (s *snapshot) isRootFile(name string) bool {
-	for _, spec := range s.specs {
-		if slices.Contains(spec.fileNames, name) {
-			return true
-		}
-	}
-	return false
+	return slices.EqualFunc(a, b, fileStamp.sameAs)
 }
 
 // canImport reports whether the incremental path can resolve path for
 // spec: only imports that the full load resolved qualify.
 func (spec *rootSpec) canImport(path string) bool {
 	if path == "unsafe" {
+		return true
+	}
+	if _, ok := spec.importNode[path]; ok {
 		return true
 	}
 	if _, ok := spec.importRoot[path]; ok {

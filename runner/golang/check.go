@@ -27,6 +27,18 @@ type srcFile struct {
 	ast  *ast.File   // nil only if nothing could be parsed
 	tok  *token.File // nil only if ast is nil
 	errs scanner.ErrorList
+	hdr  string // the header (see header), which stays when the syntax is dropped
+	// dropped reports that the syntax was dropped to save memory; it is
+	// parsed again when needed.
+	dropped bool
+	idents  map[string]bool // see identifiers
+}
+
+// withoutSyntax returns sf without its syntax and errors, which a later
+// parse gives again; its token.File stays, for the positions of its
+// package's types.
+func (sf *srcFile) withoutSyntax() *srcFile {
+	return &srcFile{name: sf.name, src: sf.src, tok: sf.tok, hdr: sf.hdr, dropped: true}
 }
 
 // parseSrc parses src as the file name into fset.
@@ -35,6 +47,7 @@ func parseSrc(fset *token.FileSet, name string, src []byte) *srcFile {
 	sf := &srcFile{name: name, src: src, ast: f}
 	if f != nil {
 		sf.tok = fset.File(f.FileStart)
+		sf.hdr = header(f)
 	}
 	if err != nil {
 		var list scanner.ErrorList
@@ -62,16 +75,14 @@ func (sf *srcFile) importPaths() []string {
 }
 
 // header summarises what go list uses to place a file in a package: the
-// package name and the build constraint lines. A change in it needs a
-// full load.
-func (sf *srcFile) header() string {
-	if sf.ast == nil {
-		return ""
-	}
+// package name and the build constraint lines.
+func header(f *ast.File) string {
 	var b strings.Builder
-	b.WriteString(sf.ast.Name.Name)
-	for _, cg := range sf.ast.Comments {
-		if cg.Pos() >= sf.ast.Package {
+	if f.Name != nil {
+		b.WriteString(f.Name.Name)
+	}
+	for _, cg := range f.Comments {
+		if cg.Pos() >= f.Package {
 			break
 		}
 		for _, c := range cg.List {
@@ -84,16 +95,19 @@ func (sf *srcFile) header() string {
 	return b.String()
 }
 
-// A rootSpec describes one package to check from source: the package or
-// its test variant, or the external test package. It comes from the full
-// load and stays fixed until the next one.
+// A rootSpec describes one package that a pass may check from source: a
+// root (the package or its test variant, or the external test package), a
+// dependency compiled against a root (a test variant), or a package of the
+// workspace. It comes from the full load; the incremental path updates its
+// files and imports when it can tell what go list would say.
 type rootSpec struct {
 	id, path, name string
 	fileNames      []string                  // CompiledGoFiles, in order
-	imports        map[string]*types.Package // import path -> dependency types (not roots)
-	importRoot     map[string]int            // import path -> index of another root
+	imports        map[string]*types.Package // import path -> types of a package that does not change
+	importNode     map[string]*node          // import path -> a package that may be checked again
+	importRoot     map[string]int            // import path -> index of another root (AnalyzeProject)
 	importErrs     map[string]string         // import path -> go list error of that import
-	depIllTyped    map[*types.Package]bool   // dependencies that have errors
+	depIllTyped    map[*types.Package]bool   // dependencies (of imports) that have errors
 	listErrs       bool                      // go list reported errors for the package
 	sizes          types.Sizes
 	goVersion      string
@@ -132,6 +146,14 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 // typeCheck checks the files of spec the way go/packages does, resolving
 // imports of other roots to their freshly checked packages (prev).
 func typeCheck(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev []*checked) *checked {
+	return typeCheckNode(fset, spec, files, prev, nil)
+}
+
+// typeCheckNode checks the files of spec the way go/packages does,
+// resolving imports of packages that may be checked again through
+// current, which returns their types and whether they have errors, and
+// imports of other roots to prev.
+func typeCheckNode(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev []*checked, current func(*node) (*types.Package, bool)) *checked {
 	c := &checked{spec: spec, files: files, info: newTypesInfo(), illTyped: spec.listErrs}
 	var syntax []*ast.File
 	for _, f := range files {
@@ -142,9 +164,17 @@ func typeCheck(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev []*ch
 			c.illTyped = true
 		}
 	}
+	illImports := make(map[*types.Package]bool)
 	imp := importerFunc(func(path string) (*types.Package, error) {
 		if path == "unsafe" {
 			return types.Unsafe, nil
+		}
+		if n := spec.importNode[path]; n != nil && current != nil {
+			p, ill := current(n)
+			if ill {
+				illImports[p] = true
+			}
+			return p, nil
 		}
 		if i, ok := spec.importRoot[path]; ok && i < len(prev) {
 			return prev[i].pkg, nil
@@ -178,7 +208,7 @@ func typeCheck(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev []*ch
 		c.illTyped = true
 	}
 	for _, p := range c.pkg.Imports() {
-		if spec.depIllTyped[p] {
+		if spec.depIllTyped[p] || illImports[p] {
 			c.illTyped = true
 		}
 	}
@@ -188,6 +218,19 @@ func typeCheck(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev []*ch
 		}
 	}
 	return c
+}
+
+// subset returns u restricted to files (of all, its files in order) that
+// are not in skip.
+func (u *unit) subset(all []*srcFile, skip map[string]bool) *unit {
+	sub := *u
+	sub.files = nil
+	for _, f := range all {
+		if f.ast != nil && !skip[f.name] {
+			sub.files = append(sub.files, f.ast)
+		}
+	}
+	return &sub
 }
 
 // unit returns the analysis unit for a checked root.

@@ -41,8 +41,12 @@ type depChecker struct {
 	facts []*analysis.Analyzer // the fact-producing analyzers (the driver adds what they require)
 	store *factStore
 	cache *depCache // nil: no cache
-	// checkRoot type-checks root i of the load; called in import order,
-	// roots in their order, after the packages that root i imports.
+	// live are the packages whose files to keep (see loaded.live).
+	live map[*packages.Package]bool
+	// checkRoot, if set, type-checks root i of the load; it is called in
+	// import order, roots in their order, after the packages that root i
+	// imports, and the mids are checked too (AnalyzeProject). If it is nil,
+	// run checks only what comes before the roots (fullPass).
 	checkRoot func(i int) *checked
 	// mem is the load's claim on the memory limit (see memory.go).
 	mem *memClaim
@@ -52,6 +56,7 @@ type depChecker struct {
 	illTyped map[*packages.Package]bool
 	canon    map[*packages.Package]bool     // packages whose types and facts were decoded from an entry
 	keys     map[*packages.Package]cacheKey // their cache keys, if there is a cache
+	kept     map[*packages.Package][]*srcFile // the files of live packages, without syntax
 	exported map[string]*types.Package      // their types, by path, for reading export data
 	byName   map[string]*analysis.Analyzer
 	stats    depStats
@@ -106,14 +111,16 @@ type depNode struct {
 // package already run in parallel) and needs memory for both.
 const depWorkers = 1
 
-// run checks the packages of l: every dependency and, at its place in the
-// import order, every root (through checkRoot, which keeps them).
+// run checks the dependencies of l that come before the roots: all but
+// the mids, which are compiled against a root. With checkRoot, it checks
+// every dependency and, at its place in the import order, every root.
 func (dc *depChecker) run(ctx context.Context, l *loaded) error {
 	dc.types = make(map[*packages.Package]*types.Package)
 	dc.illTyped = make(map[*packages.Package]bool)
 	dc.canon = make(map[*packages.Package]bool)
 	dc.keys = make(map[*packages.Package]cacheKey)
 	dc.exported = make(map[string]*types.Package)
+	dc.kept = make(map[*packages.Package][]*srcFile)
 	dc.byName = make(map[string]*analysis.Analyzer, len(dc.facts))
 	for _, a := range dc.facts {
 		dc.byName[a.Name] = a
@@ -121,19 +128,23 @@ func (dc *depChecker) run(ctx context.Context, l *loaded) error {
 
 	nodes := make(map[*packages.Package]*depNode, len(l.deps)+len(l.roots))
 	for _, p := range l.deps {
-		nodes[p] = &depNode{p: p, root: -1}
-	}
-	var prevRoot *depNode
-	for i, p := range l.roots {
-		n := &depNode{p: p, root: i}
-		nodes[p] = n
-		if prevRoot != nil {
-			// Roots are checked in order: the external test package
-			// after the package it tests.
-			n.waiting++
-			prevRoot.users = append(prevRoot.users, n)
+		if dc.checkRoot != nil || !l.mids[p] {
+			nodes[p] = &depNode{p: p, root: -1}
 		}
-		prevRoot = n
+	}
+	if dc.checkRoot != nil {
+		var prevRoot *depNode
+		for i, p := range l.roots {
+			n := &depNode{p: p, root: i}
+			nodes[p] = n
+			if prevRoot != nil {
+				// Roots are checked in order: the external test package
+				// after the package it tests.
+				n.waiting++
+				prevRoot.users = append(prevRoot.users, n)
+			}
+			prevRoot = n
+		}
 	}
 	for _, n := range nodes {
 		for _, ip := range n.p.Imports {
@@ -406,6 +417,7 @@ func (dc *depChecker) decode(p *packages.Package, data []byte) (e *decodedEntry,
 func (dc *depChecker) typeCheck(p *packages.Package, srcs [][]byte) *unit {
 	illTyped := len(p.Errors) > 0
 	syntax := make([]*ast.File, 0, len(p.CompiledGoFiles))
+	var kept []*srcFile
 	for i, name := range p.CompiledGoFiles {
 		if srcs[i] == nil {
 			illTyped = true
@@ -418,6 +430,14 @@ func (dc *depChecker) typeCheck(p *packages.Package, srcs [][]byte) *unit {
 		if sf.ast != nil {
 			syntax = append(syntax, sf.ast)
 		}
+		if dc.live[p] {
+			kept = append(kept, sf.withoutSyntax())
+		}
+	}
+	if dc.live[p] {
+		dc.mu.Lock()
+		dc.kept[p] = kept
+		dc.mu.Unlock()
 	}
 
 	dc.mu.Lock()

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,10 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
+	"sync"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -41,8 +45,9 @@ type action struct {
 
 	deps       []*action // horizontal (same unit) and vertical (same analyzer, imported unit)
 	dependents []*action
-	pending    int // deps not yet done (coordinator only)
-	users      int // dependents not yet done (coordinator only)
+	pending    int     // deps not yet done (coordinator only)
+	users      int     // dependents not yet done (coordinator only)
+	rank       float64 // see run
 
 	facts  *actionFacts
 	result any
@@ -51,6 +56,8 @@ type action struct {
 }
 
 func (act *action) String() string { return act.a.Name + "@" + act.u.pkg.Path() }
+
+var traceActions func(name string, start, end time.Time)
 
 // errSkipped marks analyzers that do not run on ill-typed packages.
 var errSkipped = errors.New("analysis skipped due to errors in package")
@@ -65,6 +72,7 @@ type driver struct {
 	log     *slog.Logger
 	store   *factStore
 	workers int
+	costs   *analyzerCosts // nil: the priors
 
 	units   map[*types.Package]*unit
 	actions map[actionKey]*action
@@ -139,24 +147,48 @@ func (d *driver) action(a *analysis.Analyzer, u *unit) *action {
 
 // run executes every scheduled action. When ctx is cancelled the actions
 // not yet started are skipped and run returns ctx.Err().
+//
+// Of the actions that are ready, a free worker takes the one with the
+// longest chain of work after it (its rank: its cost and that of its
+// costliest chain of dependents, by the analyzers' costs in earlier runs),
+// so that the long chains (buildir, then the checks that use its IR) start
+// first and the short checks fill the gaps; in the order they become
+// ready, the IR waited for dozens of short checks.
 func (d *driver) run(ctx context.Context) error {
-	ready := make(chan *action, len(d.all))
+	for i := len(d.all) - 1; i >= 0; i-- { // dependents come after their deps in d.all
+		act := d.all[i]
+		act.rank = d.costs.of(act.a)
+		for _, next := range act.dependents {
+			act.rank = max(act.rank, d.costs.of(act.a)+next.rank)
+		}
+	}
+	ready := &readyQueue{}
+	ready.cond = sync.NewCond(&ready.mu)
 	done := make(chan *action, len(d.all))
 	for _, act := range d.all {
 		act.pending = len(act.deps)
 		act.users = len(act.dependents)
 		if act.pending == 0 {
-			ready <- act
+			ready.push(act)
 		}
 	}
 	workers := min(d.workers, len(d.all))
 	for range workers {
 		go func() {
-			for act := range ready {
+			for {
+				act := ready.pop()
+				if act == nil {
+					return
+				}
 				if err := ctx.Err(); err != nil {
 					act.err = err
 				} else {
-					d.exec(act)
+					t0 := time.Now()
+					pprof.Do(ctx, pprof.Labels("analyzer", act.a.Name), func(context.Context) { d.exec(act) })
+					d.costs.record(act.a, time.Since(t0))
+					if traceActions != nil {
+						traceActions(act.a.Name, t0, time.Now())
+					}
 				}
 				done <- act
 			}
@@ -173,12 +205,110 @@ func (d *driver) run(ctx context.Context) error {
 		for _, next := range act.dependents {
 			next.pending--
 			if next.pending == 0 {
-				ready <- next
+				ready.push(next)
 			}
 		}
 	}
-	close(ready)
+	ready.close()
 	return ctx.Err()
+}
+
+// readyQueue holds the actions ready to run, the highest rank first.
+type readyQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	acts   []*action // a max-heap by rank
+	closed bool
+}
+
+func (q *readyQueue) push(act *action) {
+	q.mu.Lock()
+	heap.Push((*actionHeap)(&q.acts), act)
+	q.mu.Unlock()
+	q.cond.Signal()
+}
+
+// pop returns the next action, waiting for one; nil when closed.
+func (q *readyQueue) pop() *action {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.acts) == 0 && !q.closed {
+		q.cond.Wait()
+	}
+	if len(q.acts) == 0 {
+		return nil
+	}
+	return heap.Pop((*actionHeap)(&q.acts)).(*action)
+}
+
+func (q *readyQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	q.cond.Broadcast()
+}
+
+type actionHeap []*action
+
+func (h actionHeap) Len() int           { return len(h) }
+func (h actionHeap) Less(i, j int) bool { return h[i].rank > h[j].rank }
+func (h actionHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *actionHeap) Push(x any)        { *h = append(*h, x.(*action)) }
+func (h *actionHeap) Pop() any {
+	old := *h
+	act := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return act
+}
+
+// analyzerCosts are the analyzers' running times, averaged over runs, for
+// ranking actions; they are shared by an Analyzer's drivers.
+type analyzerCosts struct {
+	mu sync.Mutex
+	ns map[*analysis.Analyzer]float64
+}
+
+// priorCost is what an analyzer not yet timed is taken to cost, relative
+// to the first timing of anything: the IR and the control-flow graphs are
+// built for every function, most checks look at a few nodes.
+func priorCost(a *analysis.Analyzer) float64 {
+	switch a.Name {
+	case "buildir":
+		return 15e6
+	case "ctrlflow":
+		return 10e6
+	case "nilness", "typedness", "fact_purity", "inspect", "typeindex":
+		return 2e6
+	}
+	return 0.5e6
+}
+
+func (c *analyzerCosts) of(a *analysis.Analyzer) float64 {
+	if c == nil {
+		return priorCost(a)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.ns[a]; ok {
+		return v
+	}
+	return priorCost(a)
+}
+
+func (c *analyzerCosts) record(a *analysis.Analyzer, d time.Duration) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ns == nil {
+		c.ns = make(map[*analysis.Analyzer]float64)
+	}
+	if v, ok := c.ns[a]; ok {
+		c.ns[a] = 0.8*v + 0.2*float64(d)
+	} else {
+		c.ns[a] = float64(d)
+	}
 }
 
 // exec runs one action. It never panics: a panicking analyzer fails its

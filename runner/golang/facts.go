@@ -146,3 +146,15 @@ func importClosure(pkg *types.Package) []*types.Package {
 	}
 	return out
 }
+
+// absorb moves the entries of other into s.
+func (s *factStore) absorb(other *factStore) {
+	other.mu.Lock()
+	defer other.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, af := range other.entries {
+		s.entries[k] = af
+	}
+	other.entries = make(map[factStoreKey]*actionFacts)
+}

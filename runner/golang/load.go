@@ -24,13 +24,20 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // A loaded package graph, after go/packages and before type-checking.
 type loaded struct {
 	roots []*packages.Package // package (or its test variant), then the external test package
-	deps  []*packages.Package // every other package in the import graph, except the test main
+	deps  []*packages.Package // every other package in the import graph, except the test main, imports first
+	// mids are the dependencies compiled against a root: test variants of
+	// packages that the tests import and that import the package under
+	// test. They are checked after the root, with it.
+	mids map[*packages.Package]bool
+	// live are the dependencies that the incremental path may check again:
+	// the mids, the packages whose files a user may edit (the main module
+	// and local replacements), and the packages that import either.
+	live map[*packages.Package]bool
 	// listErrs are go list errors of the roots themselves (not parse or
 	// type errors), such as "no Go files".
 	listErrs []packages.Error
 	// incremental reports whether later edits can be re-checked without
-	// go/packages: no cgo, no list errors, no test variants among the
-	// dependencies (which would hold the package's old types).
+	// go/packages: no cgo and no list errors.
 	incremental bool
 	why         string // why not incremental
 }
@@ -110,15 +117,38 @@ func load(ctx context.Context, dir string, overlay map[string][]byte) (*loaded, 
 		l.notIncremental("go list reported errors")
 	}
 	packages.Visit(l.roots, nil, func(p *packages.Package) {
-		if isRoot[p] {
-			return
+		if !isRoot[p] {
+			l.deps = append(l.deps, p)
 		}
-		if p.ForTest != "" {
-			l.notIncremental("dependency " + p.ID + " is a test variant")
-		}
-		l.deps = append(l.deps, p)
 	})
+	l.classify(isRoot)
 	return l, nil
+}
+
+// classify finds the mids and the live dependencies; l.deps has imports
+// before their importers.
+func (l *loaded) classify(isRoot map[*packages.Package]bool) {
+	l.mids = make(map[*packages.Package]bool)
+	l.live = make(map[*packages.Package]bool)
+	for _, p := range l.deps {
+		mid := false
+		live := p.ForTest != "" || !outsideWorkspace(p)
+		for _, ip := range p.Imports {
+			if isRoot[ip] || l.mids[ip] {
+				mid = true
+			}
+			if l.live[ip] {
+				live = true
+			}
+		}
+		if mid {
+			l.mids[p] = true
+			live = true
+		}
+		if live {
+			l.live[p] = true
+		}
+	}
 }
 
 func (l *loaded) notIncremental(why string) {
@@ -133,37 +163,34 @@ func isUnder(file, dir string) bool {
 	return err == nil && !strings.HasPrefix(rel, "..")
 }
 
-// rootSpec describes root i of the load for typeCheck. typesOf holds the
-// types of the root's imports (other than roots), illTyped the dependencies
-// with errors.
-func (l *loaded) rootSpec(i int, typesOf map[*packages.Package]*types.Package, illTyped map[*types.Package]bool) *rootSpec {
-	p := l.roots[i]
+// spec describes package p for typeCheck: imports of packages in nodes
+// resolve to those nodes, the others to their types in typesOf (with
+// illTyped the dependencies that have errors).
+func spec(p *packages.Package, nodes map[*packages.Package]*node, typesOf map[*packages.Package]*types.Package, illTyped map[*packages.Package]bool) *rootSpec {
 	spec := &rootSpec{
 		id:           p.ID,
 		path:         p.PkgPath,
 		name:         p.Name,
-		fileNames:    p.CompiledGoFiles,
+		fileNames:    slices.Clone(p.CompiledGoFiles),
 		imports:      make(map[string]*types.Package, len(p.Imports)),
-		importRoot:   make(map[string]int),
+		importNode:   make(map[string]*node),
 		importErrs:   make(map[string]string),
 		depIllTyped:  make(map[*types.Package]bool),
 		listErrs:     len(p.Errors) > 0,
 		sizes:        p.TypesSizes,
 		module:       analysisModule(p.Module),
-		otherFiles:   p.OtherFiles,
-		ignoredFiles: p.IgnoredFiles,
+		otherFiles:   slices.Clone(p.OtherFiles),
+		ignoredFiles: slices.Clone(p.IgnoredFiles),
 	}
 	if p.Module != nil && p.Module.GoVersion != "" {
 		spec.goVersion = "go" + p.Module.GoVersion
 	}
 	for path, ip := range p.Imports {
-		if j := slices.Index(l.roots, ip); j >= 0 {
-			spec.importRoot[path] = j
-			continue
-		}
-		if t := typesOf[ip]; t != nil {
+		if n := nodes[ip]; n != nil {
+			spec.importNode[path] = n
+		} else if t := typesOf[ip]; t != nil {
 			spec.imports[path] = t
-			if illTyped[t] {
+			if illTyped[ip] {
 				spec.depIllTyped[t] = true
 			}
 		}
@@ -178,6 +205,33 @@ func (l *loaded) rootSpec(i int, typesOf map[*packages.Package]*types.Package, i
 		}
 	}
 	return spec
+}
+
+// rootSpec describes root i of the load for typeCheck, with imports of
+// other roots by index (AnalyzeProject). typesOf holds the types of the
+// root's imports (other than roots), illTyped the dependencies with
+// errors.
+func (l *loaded) rootSpec(i int, typesOf map[*packages.Package]*types.Package, illTyped map[*types.Package]bool) *rootSpec {
+	p := l.roots[i]
+	ill := make(map[*packages.Package]bool)
+	for q, t := range typesOf {
+		if illTyped[t] {
+			ill[q] = true
+		}
+	}
+	sp := spec(p, nil, typesOf, ill)
+	sp.importRoot = make(map[string]int)
+	for path, ip := range p.Imports {
+		if j := slices.Index(l.roots, ip); j >= 0 {
+			sp.importRoot[path] = j
+			if t := sp.imports[path]; t != nil {
+				delete(sp.depIllTyped, t)
+			}
+			delete(sp.imports, path)
+			delete(sp.importErrs, path)
+		}
+	}
+	return sp
 }
 
 // editableDirs returns the directories of dependencies whose files a user

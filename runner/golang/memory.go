@@ -2,9 +2,11 @@ package golang
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // Checking a dependency from source needs memory in proportion to its
@@ -35,11 +37,66 @@ var memBudget struct {
 	mu     sync.Mutex
 	active map[*memClaim]bool
 	saved  int64 // the limit before the first active load
+	// holding counts the active claims that hold the collector back
+	// (incremental passes); savedPercent is the GOGC before the first.
+	holding      int
+	savedPercent int
 }
 
 // A memClaim is one load's share of the limit.
 type memClaim struct {
 	need int64 // bytes that the packages being checked need, beyond what is live
+	hold bool  // the collector waits for the limit while this claim is active
+}
+
+// An incremental pass allocates about this much per byte of the source it
+// checks (parse, types.Info, inspectors, IR, diagnostics: 18 MB for the 60
+// KB of testdata/benchpkg, 40 MB for the 130 KB of go-toml's root package),
+// nearly all of it garbage when the pass ends.
+const passAllocPerSourceByte = 320
+
+// passGC selects how incremental passes treat the collector; tests and
+// benchmarks compare the modes.
+var passGC = gcHoldIdle
+
+const (
+	// gcDefault leaves the collector alone (GOGC as configured).
+	gcDefault = iota
+	// gcHold turns the collector off while a pass runs, under a soft
+	// memory limit of what is in use plus what the pass is expected to
+	// allocate (claimPass): a pass that allocates what it was expected to
+	// runs without a collection, one that allocates more is collected at
+	// the limit. When the last pass ends, GOGC is restored.
+	gcHold
+	// gcHoldIdle is gcHold, and when the last pass ends, the garbage it
+	// left is collected at once, in the background, while the editor
+	// waits for the next keystroke, rather than in the next pass.
+	gcHoldIdle
+)
+
+// collecting is set while a background collection runs.
+var collecting atomic.Bool
+
+// claimPass registers an incremental pass that expects to allocate alloc
+// bytes; call set as the estimate changes and release when it ends.
+func claimPass(alloc int64) *memClaim {
+	if passGC != gcHold && passGC != gcHoldIdle {
+		return nil
+	}
+	c := &memClaim{need: alloc, hold: true}
+	memBudget.mu.Lock()
+	defer memBudget.mu.Unlock()
+	if len(memBudget.active) == 0 {
+		memBudget.active = make(map[*memClaim]bool)
+		memBudget.saved = debug.SetMemoryLimit(-1)
+	}
+	if memBudget.holding == 0 {
+		memBudget.savedPercent = debug.SetGCPercent(-1)
+	}
+	memBudget.holding++
+	memBudget.active[c] = true
+	applyLimitLocked()
+	return c
 }
 
 // claimMemory registers a load; call set as its needs change and release
@@ -59,6 +116,9 @@ func claimMemory() *memClaim {
 
 // set records that the load now needs need bytes beyond what is live.
 func (c *memClaim) set(need int64) {
+	if c == nil {
+		return
+	}
 	memBudget.mu.Lock()
 	defer memBudget.mu.Unlock()
 	if !memBudget.active[c] {
@@ -70,12 +130,27 @@ func (c *memClaim) set(need int64) {
 
 // release ends the claim; the last one restores the earlier limit.
 func (c *memClaim) release() {
+	if c == nil {
+		return
+	}
 	memBudget.mu.Lock()
 	defer memBudget.mu.Unlock()
 	if !memBudget.active[c] {
 		return
 	}
 	delete(memBudget.active, c)
+	if c.hold {
+		memBudget.holding--
+		if memBudget.holding == 0 {
+			debug.SetGCPercent(memBudget.savedPercent)
+			if passGC == gcHoldIdle && collecting.CompareAndSwap(false, true) {
+				go func() {
+					runtime.GC()
+					collecting.Store(false)
+				}()
+			}
+		}
+	}
 	if len(memBudget.active) == 0 {
 		debug.SetMemoryLimit(memBudget.saved)
 		return
@@ -86,7 +161,25 @@ func (c *memClaim) release() {
 // applyLimitLocked sets the limit to what is in use, by the live heap as of
 // the last collection and by everything but the heap, plus every active
 // load's need and headroom.
+//
+// A load's claim that needs nothing (it decodes dependencies from the
+// cache, or analyses the package itself) sets no limit: the collector's
+// pacing (GOGC) then keeps the heap within about twice what is live,
+// which for those phases costs less time than collecting at a limit just
+// above it (a warm open of go-toml: 0.6 s instead of 0.75 s, with 15
+// collections instead of 20), and needs no more memory than the server
+// has at other times.
 func applyLimitLocked() {
+	needed := false
+	for c := range memBudget.active {
+		if c.need > 0 || c.hold {
+			needed = true
+		}
+	}
+	if !needed {
+		debug.SetMemoryLimit(memBudget.saved)
+		return
+	}
 	s := []metrics.Sample{
 		{Name: "/gc/heap/live:bytes"},
 		{Name: "/memory/classes/total:bytes"},
@@ -105,7 +198,9 @@ func applyLimitLocked() {
 	nonHeap := v(1) - v(2) - v(3) - v(4) - v(5)
 	limit := v(0) + max(nonHeap, 0)
 	for c := range memBudget.active {
-		limit += c.need + memHeadroom
+		if c.need > 0 || c.hold {
+			limit += c.need + memHeadroom
+		}
 	}
 	debug.SetMemoryLimit(min(limit, memBudget.saved))
 }

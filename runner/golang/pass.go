@@ -5,10 +5,9 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/token"
-	"hash/maphash"
-	"maps"
-	"os"
+	"log/slog"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -24,14 +23,31 @@ import (
 // analyzeLocked analyses the package of st, incrementally if the snapshot
 // allows, else with a full load. st is locked.
 func (a *Analyzer) analyzeLocked(ctx context.Context, st *pkgState, file string, overlay map[string][]byte) (*Result, error) {
-	if snap := st.snap; snap != nil && !st.invalid.Load() {
+	if st.invalid.Swap(false) && st.snap != nil {
+		st.snap = nil
+		a.fallback(st.dir, "invalidated: go.mod or go.sum changed")
+	}
+	if snap := st.snap; snap != nil {
 		res, why, err := a.incrementalPass(ctx, st, snap, file, overlay)
 		if err != nil || res != nil {
 			return res, err
 		}
-		a.log.Debug("full load needed", "dir", st.dir, "reason", why)
+		a.fallback(st.dir, why)
+	} else if st.why != "" {
+		a.fallback(st.dir, st.why)
 	}
 	return a.fullPass(ctx, st, file, overlay)
+}
+
+// fallback counts and logs a full load that replaces an incremental pass.
+// why is "kind: details"; the counters are by kind.
+func (a *Analyzer) fallback(dir, why string) {
+	a.fallbacks.Add(1)
+	kind, _, _ := strings.Cut(why, ":")
+	a.mu.Lock()
+	a.fallbackKinds[kind]++
+	a.mu.Unlock()
+	a.log.Debug("full load instead of an incremental pass", "dir", dir, "reason", why)
 }
 
 // fullPass loads the package graph with go/packages, type-checks and
@@ -42,86 +58,67 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	t0 := time.Now()
 	st.snap = nil                     // let the old state go before loading a new one
 	modStamp := modStamps(st.modRoot) // before the load, so that a change during it is seen later
+	dirStamp := stamp(st.dir)
+	buildc := make(chan *build.Context, 1)
+	go func() { buildc <- a.buildContext(ctx, st.modRoot, modStamp, st.dir) }()
 	l, err := load(ctx, st.dir, overlay)
 	if err != nil {
 		return nil, err
 	}
 	tLoad := time.Since(t0)
+	stamps := l.stampLive() // before the files are read
 	read := readOverlay(overlay)
 	fset := token.NewFileSet()
 
 	mem := claimMemory()
 	defer mem.release()
-	depStore := newFactStore(nil)
+	store := newFactStore(nil)
 	dc := &depChecker{
 		log:   a.log,
 		fset:  fset,
 		read:  read,
 		facts: a.factCheckers,
-		store: depStore,
+		store: store,
 		cache: a.cache,
 		mem:   mem,
+		live:  l.live,
 	}
 	if a.cache != nil {
 		a.trimOnce.Do(a.cache.trim)
 	}
-	var readErr error
-	var roots []*checked
-	dc.checkRoot = func(i int) *checked {
-		// Roots are checked as the incremental path will check them, so
-		// that both paths give the same results.
-		typesOf, illTyped := dc.depInfo()
-		spec := l.rootSpec(i, typesOf, illTyped)
-		files := make([]*srcFile, 0, len(spec.fileNames))
-		need := int64(0)
-		for _, name := range spec.fileNames {
-			src, err := read(name)
-			if err != nil {
-				if readErr == nil {
-					readErr = fmt.Errorf("reading %s: %w", name, err)
-				}
-				continue
-			}
-			need += int64(len(src)) * memPerSourceByte
-			files = append(files, parseSrc(fset, name, bytes.Clone(src)))
-		}
-		dc.addNeed(need)
-		defer dc.addNeed(-need)
-		c := typeCheck(fset, spec, files, roots)
-		roots = append(roots, c)
-		return c
-	}
 	if err := dc.run(ctx, l); err != nil {
 		return nil, err
 	}
-	if readErr != nil {
-		return nil, readErr
-	}
 	tDeps := time.Since(t0)
 
-	rootUnits := make([]*unit, len(roots))
-	need := int64(0)
-	for i, r := range roots {
-		rootUnits[i] = r.unit(fset, read)
-		for _, f := range r.files {
-			need += int64(len(f.src)) * memPerSourceByte
-		}
-	}
-	mem.set(need)
-	d := newDriver(a.log, newFactStore(depStore), rootUnits)
-	for _, u := range rootUnits {
-		for _, an := range a.checks {
-			d.addRoot(an, u)
-		}
-	}
-	if err := d.run(ctx); err != nil {
+	s, why, err := a.newSnapshot(st.dir, fset, store, l, dc, stamps, overlay)
+	if err != nil {
 		return nil, err
 	}
-	res := a.report(fset, st.dir, file, roots, d, l.listErrs)
+	if why != "" {
+		l.notIncremental(why)
+	}
+	s.modStamp, s.dirStamp = modStamp, dirStamp
+	s.checks, s.conf = a.checksFor(st.dir, confState{})
+	ps := s.newPass(a, read)
+	ps.listErrs = len(l.listErrs) > 0
+	ps.batch = true
+	for _, n := range s.nodes {
+		if n.kind != kindWork {
+			ps.changed[n] = true
+		}
+	}
+	mem.set(0) // the package itself is analysed under the collector's pacing (see applyLimitLocked)
+	if err := ps.run(ctx); err != nil {
+		ps.discard()
+		return nil, err
+	}
+	res := ps.result(file, l.listErrs)
+	ps.commit()
 	a.fullLoads.Add(1)
 	a.depsChecked.Add(int64(dc.stats.checked))
 	a.depsCached.Add(int64(dc.stats.cached))
-	a.log.Debug("full load", "dir", st.dir, "packages", len(l.deps)+len(l.roots), "actions", len(d.all),
+	a.log.Debug("full load", "dir", st.dir, "packages", len(l.deps)+len(l.roots), "nodes", len(s.nodes),
 		"checked", dc.stats.checked, "from cache", dc.stats.cached, "stored", dc.stats.stored,
 		"load", tLoad, "deps", tDeps, "total", time.Since(t0), "incremental", l.incremental, "why", l.why)
 
@@ -132,26 +129,13 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	}
 
 	if l.incremental {
-		snap := &snapshot{
-			fset:       fset,
-			depFacts:   depStore,
-			known:      make(map[string]bool),
-			seed:       maphash.MakeSeed(),
-			editable:   l.editableDirs(),
-			modStamp:   modStamp,
-			result:     res,
-			resultFile: file,
-		}
-		for _, r := range roots {
-			snap.specs = append(snap.specs, r.spec)
-			snap.files = append(snap.files, r.files)
-			for _, name := range slices.Concat(r.spec.fileNames, r.spec.ignoredFiles) {
-				snap.known[name] = true
-			}
-		}
-		snap.depOverlay = snap.overlayHashes(st.dir, overlay)
-		st.snap = snap
-		a.setEditable(st, snap.editable)
+		s.build = <-buildc
+		s.verifyBuild(overlay, a.log)
+		s.result, s.resultFile = res, file
+		st.snap, st.why = s, ""
+		a.setEditable(st, l.editableDirs())
+	} else {
+		st.why = l.why
 	}
 	return cloneResult(res), nil
 }
@@ -160,111 +144,281 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 // the memory it used to the OS.
 const freeAfterBytes = 1 << 20
 
-// incrementalPass re-checks the package against the snapshot's dependency
-// types and facts, re-parsing only the files whose text changed. It returns
-// a nil result, and why, when a full load is needed instead.
-func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, snap *snapshot, file string, overlay map[string][]byte) (*Result, string, error) {
+// stampLive stamps the files of the packages that may change, before they
+// are read: a change during the load then shows as a new stamp later.
+func (l *loaded) stampLive() map[string]fileStamp {
+	out := make(map[string]fileStamp)
+	add := func(p *packages.Package) {
+		for _, name := range slices.Concat(p.CompiledGoFiles, p.OtherFiles, p.IgnoredFiles) {
+			out[name] = stamp(name)
+		}
+		if len(p.CompiledGoFiles) > 0 {
+			dir := filepath.Dir(p.CompiledGoFiles[0])
+			out[dir] = stamp(dir)
+		}
+	}
+	for _, p := range l.roots {
+		add(p)
+	}
+	for p := range l.live {
+		add(p)
+	}
+	return out
+}
+
+// newSnapshot builds the nodes of a full load: the live dependencies with
+// what depChecker found, and the roots and mids parsed, to be checked. why
+// says why the package cannot take the incremental path, if it cannot.
+func (a *Analyzer) newSnapshot(dir string, fset *token.FileSet, store *factStore, l *loaded, dc *depChecker, stamps map[string]fileStamp, overlay map[string][]byte) (*snapshot, string, error) {
+	s := &snapshot{
+		fset:   fset,
+		dir:    dir,
+		facts:  store,
+		byPath: make(map[string]importable),
+		aux:    make(map[string]auxFile),
+	}
+	why := ""
+	nodes := make(map[*packages.Package]*node)
+	add := func(p *packages.Package, kind nodeKind, root int) {
+		n := &node{kind: kind, root: root, index: len(s.nodes)}
+		nodes[p] = n
+		s.nodes = append(s.nodes, n)
+		if kind == kindRoot {
+			s.roots = append(s.roots, n)
+		}
+	}
+	for _, p := range l.deps {
+		if l.live[p] && !l.mids[p] {
+			add(p, kindWork, -1)
+		}
+	}
+	add(l.roots[0], kindRoot, 0)
+	for _, p := range l.deps {
+		if l.mids[p] {
+			add(p, kindMid, -1)
+		}
+	}
+	if len(l.roots) > 1 {
+		add(l.roots[1], kindRoot, 1)
+	}
+	pkgOf := make(map[*node]*packages.Package, len(nodes))
+	for p, n := range nodes {
+		n.spec = spec(p, nodes, dc.types, dc.illTyped)
+		pkgOf[n] = p
+	}
+	for _, n := range s.nodes {
+		for _, in := range n.spec.liveImports() {
+			in.users = append(in.users, n)
+		}
+	}
+	for p, t := range dc.types {
+		if nodes[p] == nil && t != nil {
+			s.byPath[p.PkgPath] = importable{pkg: t, ill: dc.illTyped[p]}
+		}
+	}
+	for p, n := range nodes {
+		if n.kind != kindRoot || n.root == 0 {
+			s.byPath[p.PkgPath] = importable{n: n}
+		}
+	}
+	stampOf := func(name string) fileStamp {
+		if _, ok := overlay[name]; ok {
+			return fileStamp{name: name}
+		}
+		return stamps[name]
+	}
+	for _, n := range s.nodes {
+		p := pkgOf[n]
+		if len(p.CompiledGoFiles) > 0 {
+			n.dirStamp = stamps[filepath.Dir(p.CompiledGoFiles[0])]
+		}
+		for _, name := range n.spec.fileNames {
+			n.stamps = append(n.stamps, stampOf(name))
+		}
+		if n.kind == kindWork {
+			n.files = dc.kept[p]
+			n.pkg, n.illTyped = dc.types[p], dc.illTyped[p]
+			if len(n.files) != len(n.spec.fileNames) || n.pkg == nil {
+				why = "cannot read: the files of dependency " + p.ID
+			}
+			s.clock++
+			n.gen = s.clock
+			n.built = make(map[*node]int64)
+			n.seen = make(map[*node]fingerprint)
+			for _, in := range n.spec.liveImports() {
+				n.built[in] = in.gen
+				if in.fpOK {
+					n.seen[in] = in.fp
+				}
+			}
+			if len(n.users) > 0 && n.pkg != nil {
+				n.fp, n.fpOK = a.fingerprint(n.pkg, store, n.illTyped)
+			}
+			continue
+		}
+		for _, name := range n.spec.fileNames {
+			src, err := dc.read(name)
+			if err != nil {
+				return nil, "", fmt.Errorf("reading %s: %w", name, err)
+			}
+			f := parseSrc(fset, name, bytes.Clone(src))
+			n.files = append(n.files, f)
+		}
+	}
+	for _, name := range slices.Concat(s.roots[0].spec.ignoredFiles, s.otherFiles()) {
+		prev := auxFile{stamp: stampOf(name)}
+		if cur, err := readAux(name, overlay, prev, true); err == nil {
+			cur.stamp = prev.stamp
+			s.aux[name] = cur
+		}
+	}
+	s.rebuildKnown()
+	return s, why, nil
+}
+
+// verifyBuild checks that the build configuration places the package's
+// files as go list did; if not, it is not used.
+func (s *snapshot) verifyBuild(overlay map[string][]byte, log *slog.Logger) {
+	if s.build == nil {
+		return
+	}
+	ps := &pass{s: s}
+	check := func(name string, want bool) bool {
+		if filepath.Dir(name) != s.dir || !strings.HasSuffix(name, ".go") {
+			return true
+		}
+		got, why := ps.matches(name, overlay)
+		return why == "" && got == want
+	}
+	for _, r := range s.roots {
+		for _, name := range r.spec.fileNames {
+			if !check(name, true) {
+				log.Debug("build constraints evaluated differently from go list; new files will load the package again", "file", name)
+				s.build = nil
+				return
+			}
+		}
+	}
+	for _, name := range s.roots[0].spec.ignoredFiles {
+		if !check(name, false) {
+			log.Debug("build constraints evaluated differently from go list; new files will load the package again", "file", name)
+			s.build = nil
+			return
+		}
+	}
+}
+
+// incrementalPass re-checks the package against the snapshot, re-parsing
+// only the files whose text changed and re-checking only the packages
+// whose inputs changed. It returns a nil result, and why, when a full
+// load is needed instead.
+func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapshot, file string, overlay map[string][]byte) (*Result, string, error) {
 	t0 := time.Now()
-	if !stampsEqual(snap.modStamp, modStamps(st.modRoot)) {
-		return nil, "go.mod or go.sum changed", nil
+	if !stampsEqual(s.modStamp, modStamps(st.modRoot)) {
+		return nil, "go.mod or go.sum changed: on disk", nil
 	}
-	if !snap.known[file] {
-		return nil, "file is not among the package's files", nil
+	forced := a.takeForced(st)
+	ps := s.newPass(a, readOverlay(overlay))
+	if why := ps.gather(overlay, forced); why != "" {
+		ps.discard()
+		return nil, why, nil
 	}
-	for name := range overlay {
-		if strings.HasSuffix(name, ".go") && filepath.Dir(name) == st.dir && !snap.known[name] {
-			return nil, "new file " + name, nil
+	if s.conf.changed() {
+		checks, conf := a.checksFor(st.dir, s.conf)
+		s.conf = conf
+		if !slices.Equal(checks, s.checks) {
+			ps.checks = checks
+			for _, r := range s.roots {
+				ps.changed[r] = true
+			}
 		}
 	}
-	if !maps.Equal(snap.depOverlay, snap.overlayHashes(st.dir, overlay)) {
-		return nil, "overlay of a dependency or of an ignored file changed", nil
+	if !ps.isKnown(file) {
+		ps.discard()
+		return nil, "not a file of the package: " + file, nil
 	}
-
-	// Gather the files, parsing the changed ones.
-	var added []*token.File
-	discard := func() {
-		for _, tf := range added {
-			snap.fset.RemoveFile(tf)
-		}
-	}
-	changed := false
-	files := make([][]*srcFile, len(snap.files))
-	for i, spec := range snap.specs {
-		files[i] = make([]*srcFile, len(snap.files[i]))
-		for j, old := range snap.files[i] {
-			src, ok := overlay[old.name]
-			if !ok {
-				var err error
-				if src, err = os.ReadFile(old.name); err != nil {
-					discard()
-					return nil, "cannot read " + old.name, nil
-				}
-			}
-			if bytes.Equal(src, old.src) {
-				files[i][j] = old
-				continue
-			}
-			changed = true
-			nf := parseSrc(snap.fset, old.name, bytes.Clone(src))
-			if nf.tok != nil {
-				added = append(added, nf.tok)
-			}
-			if nf.header() != old.header() {
-				discard()
-				return nil, "package clause or build constraints changed in " + old.name, nil
-			}
-			for _, path := range nf.importPaths() {
-				if !spec.canImport(path) {
-					discard()
-					return nil, "new import " + strconv.Quote(path), nil
-				}
-			}
-			files[i][j] = nf
-		}
-	}
-	if !changed && snap.result != nil && (file == snap.resultFile || snap.isRootFile(file) && snap.isRootFile(snap.resultFile)) {
+	if len(ps.changed) == 0 && s.result != nil && (file == s.resultFile || s.isRootFile(file) && s.isRootFile(s.resultFile)) {
+		ps.commit()
 		a.reused.Add(1)
-		return cloneResult(snap.result), "", nil
+		return cloneResult(s.result), "", nil
 	}
-
-	roots := make([]*checked, 0, len(snap.specs))
-	for i, spec := range snap.specs {
-		roots = append(roots, typeCheck(snap.fset, spec, files[i], roots))
-	}
-	tCheck := time.Since(t0)
-	read := readOverlay(overlay)
-	rootUnits := make([]*unit, len(roots))
-	for i, r := range roots {
-		rootUnits[i] = r.unit(snap.fset, read)
-	}
-	d := newDriver(a.log, newFactStore(snap.depFacts), rootUnits)
-	for _, u := range rootUnits {
-		for _, an := range a.checks {
-			d.addRoot(an, u)
-		}
-	}
-	if err := d.run(ctx); err != nil {
-		discard()
+	tGather := time.Since(t0)
+	ps.mem = claimPass(0)
+	defer ps.mem.release()
+	if err := ps.run(ctx); err != nil {
+		ps.discard()
+		a.restoreForced(st, forced)
 		return nil, "", err
 	}
-	res := a.report(snap.fset, st.dir, file, roots, d, nil)
-
-	// Commit: the new files replace the old ones.
-	for i := range files {
-		for j, f := range files[i] {
-			if old := snap.files[i][j]; old != f && old.tok != nil {
-				snap.fset.RemoveFile(old.tok)
-			}
-		}
-	}
-	snap.files = files
-	snap.result, snap.resultFile = res, file
+	res := ps.result(file, nil)
+	ps.commit()
+	s.result, s.resultFile = res, file
 	a.incremental.Add(1)
-	a.log.Debug("incremental pass", "dir", st.dir, "check", tCheck, "total", time.Since(t0))
+	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", ps.rechecked,
+		"gather", tGather, "total", time.Since(t0))
 	return cloneResult(res), "", nil
 }
 
-// report converts everything found about the roots into a Result.
+// isKnown reports whether file is one of the package's files, after the
+// changes the pass found.
+func (ps *pass) isKnown(file string) bool {
+	for _, r := range ps.s.roots {
+		if slices.Contains(ps.specOf(r).fileNames, file) {
+			return true
+		}
+	}
+	return slices.Contains(ps.specOf(ps.s.roots[0]).ignoredFiles, file)
+}
+
+// result assembles the Result: the alerts of every root, those of go list
+// for the roots, staticcheck's ignore directives applied, duplicates of
+// one problem merged.
+func (ps *pass) result(file string, listErrs []packages.Error) *Result {
+	s := ps.s
+	res := &Result{Package: ps.specOf(s.roots[0]).path, Dir: s.dir}
+	var all []runner.Alert
+	var syntax []*ast.File
+	sink := newAlertSink(s.fset, nil)
+	for _, r := range s.roots {
+		for _, f := range ps.filesOf(r) {
+			res.Files = append(res.Files, f.name)
+			sink.files[f.name] = f
+			if f.ast != nil {
+				syntax = append(syntax, f.ast)
+			}
+		}
+		if up := ps.up[r]; up != nil {
+			all = append(all, up.alerts...)
+		} else {
+			all = append(all, r.alerts...)
+		}
+	}
+	for _, e := range listErrs {
+		sink.addPackagesError(e, s.dir, file)
+	}
+	if msg := s.conf.problem; msg != "" {
+		p := place{file: file, line: 1, col: 1}
+		sink.add(p, p, sourceFixloop, "", msg)
+	}
+	sink.alerts = append(all, sink.alerts...)
+	alerts := sink.finish()
+	if igs := findIgnores(s.fset, syntax); igs != nil {
+		alerts = slices.DeleteFunc(alerts, func(al runner.Alert) bool { return ignored(igs, &al) })
+	}
+	alerts = mergeDuplicates(alerts)
+	if !slices.Contains(res.Files, file) {
+		msg := fmt.Sprintf("%s is not part of package %s as built (build constraints or its name exclude it), so it was not analysed.", filepath.Base(file), res.Package)
+		alerts = append(noticeResult(s.dir, file, msg).Alerts, alerts...)
+	}
+	res.Alerts = alerts
+	if res.Alerts == nil {
+		res.Alerts = []runner.Alert{}
+	}
+	return res
+}
+
+// report converts everything found about the roots into a Result, as
+// pass.result does (AnalyzeProject).
 func (a *Analyzer) report(fset *token.FileSet, dir, file string, roots []*checked, d *driver, listErrs []packages.Error) *Result {
 	sink := newAlertSink(fset, roots)
 	res := &Result{Package: roots[0].spec.path, Dir: dir}
@@ -311,6 +465,7 @@ func (a *Analyzer) report(fset *token.FileSet, dir, file string, roots []*checke
 	if igs := findIgnores(fset, syntax); igs != nil {
 		alerts = slices.DeleteFunc(alerts, func(al runner.Alert) bool { return ignored(igs, &al) })
 	}
+	alerts = mergeDuplicates(alerts)
 	if !slices.Contains(res.Files, file) {
 		msg := fmt.Sprintf("%s is not part of package %s as built (build constraints or its name exclude it), so it was not analysed.", filepath.Base(file), res.Package)
 		alerts = append(noticeResult(dir, file, msg).Alerts, alerts...)
@@ -321,6 +476,10 @@ func (a *Analyzer) report(fset *token.FileSet, dir, file string, roots []*checke
 	}
 	return res
 }
+
+func unquote(s string) (string, error) { return strconv.Unquote(s) }
+
+func containsNoMetadata(msg string) bool { return strings.Contains(msg, "(no metadata for ") }
 
 // couldNotImport recognises the type checker's "could not import P (...)".
 func couldNotImport(msg string) (string, bool) {

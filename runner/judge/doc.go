@@ -5,8 +5,9 @@
 //
 // Each case ends with one of the judge verdicts (see the paper on iterative
 // feedback in code correction): Accepted, Runtime Error, Wrong Answer, Time
-// Limit Exceeded or Memory Limit Exceeded, and the whole run with Compile
-// Error when the build fails. A run becomes a runner.TestReport: each failed
+// Limit Exceeded or Memory Limit Exceeded (or Checker Error, when the
+// problem's checker fails), and the whole run with Compile Error when the
+// build fails. A run becomes a runner.TestReport: each failed
 // case is a TestFailure whose Kind names its verdict, and a wrong answer
 // carries the case's input, the expected and the actual output. Verdict and
 // Summary turn a report back into the verdict of the whole run ("Wrong
@@ -15,6 +16,16 @@
 // Cases come from a directory, as pairs input_N.txt / output_N.txt or N.in /
 // N.out (both styles may be mixed; N orders them numerically), and from a
 // list given in the configuration. See LoadCases.
+//
+// Outputs are compared token by token by default; the problem file of the
+// case directory (ProblemFile, judge.yaml) may ask for another comparison:
+// numbers within a tolerance (CompareFloat), or a checker program in
+// testlib's convention (CompareChecker) for problems with several valid
+// answers. Each case's verdict is in the report's Cases.
+//
+// A whole run is bounded by what its cases may take (RunBound); a run
+// stopped anyway says why in TestReport.Stopped and Verdict, and names the
+// cases that did not run.
 //
 // Every build and every case runs with runner/sandbox in a temporary copy of
 // the program's directory, with the editor's unsaved text applied, without

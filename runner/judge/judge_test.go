@@ -225,6 +225,7 @@ func checkVerdict(t *testing.T, e example, rep *runner.TestReport, tt verdictCas
 	if len(rep.PassedTests) != rep.Passed {
 		t.Errorf("PassedTests %q for %d passed", rep.PassedTests, rep.Passed)
 	}
+	checkCases(t, rep)
 	main := filepath.Join(e.dir(t), e.main)
 	switch {
 	case tt.verdict == Accepted:
@@ -265,6 +266,36 @@ func checkVerdict(t *testing.T, e example, rep *runner.TestReport, tt verdictCas
 			}
 		} else if f.Input != "" || f.Expected != "" || f.Actual != "" {
 			t.Errorf("%s failure carries case texts", f.Kind)
+		}
+	}
+}
+
+// checkCases checks that rep.Cases holds one verdict per case, agreeing
+// with the passed tests, the failures and the cases that did not run.
+func checkCases(t *testing.T, rep *runner.TestReport) {
+	t.Helper()
+	if len(rep.Cases) != rep.Total {
+		t.Fatalf("Cases = %+v, want %d of them", rep.Cases, rep.Total)
+	}
+	failures := make(map[string]runner.TestFailure)
+	for _, f := range rep.Failures {
+		failures[f.Test] = f
+	}
+	for _, c := range rep.Cases {
+		f, failed := failures[c.Name]
+		switch {
+		case slices.Contains(rep.PassedTests, c.Name):
+			if c.Verdict != Accepted || c.Kind != "" {
+				t.Errorf("passed %s has verdict %q kind %q", c.Name, c.Verdict, c.Kind)
+			}
+		case failed:
+			if c.Verdict != kindVerdict(f.Kind) || c.Kind != f.Kind || c.Message == "" {
+				t.Errorf("failed %s (%s) has verdict %q kind %q message %q", c.Name, f.Kind, c.Verdict, c.Kind, c.Message)
+			}
+		default:
+			if c.Verdict != NotRun || c.Message == "" || (!rep.BuildFailed && !slices.Contains(rep.NotRun, c.Name)) {
+				t.Errorf("%s neither passed nor failed, but has verdict %q message %q (not run: %q)", c.Name, c.Verdict, c.Message, rep.NotRun)
+			}
 		}
 	}
 }
@@ -377,23 +408,33 @@ func TestManifestCases(t *testing.T) {
 	}
 }
 
-// TestOuterTimeout: the timeout of the whole run stops it and marks the
-// report timed out; the case in progress counts neither way.
-func TestOuterTimeout(t *testing.T) {
+// TestStoppedAtTheBound: a run that reaches its whole-run bound is stopped
+// and says so; the case in progress and those after it did not run, and
+// count as skipped, neither passed nor failed.
+func TestStoppedAtTheBound(t *testing.T) {
 	pythonExample.need(t)
+	main := filepath.Join(pythonExample.dir(t), "sum.py")
+	slow, _ := os.ReadFile(filepath.Join(pythonExample.dir(t), "variants", "slow.py"))
+	tester := NewTester(pythonExample.spec(func(s *Spec) { s.TimeLimit = 30 * time.Second }), nil)
+	tester.bound = func(Spec, int) time.Duration { return 1500 * time.Millisecond }
 	start := time.Now()
-	rep, err := judgeVariant(t, pythonExample, "slow.py", func(s *Spec) { s.TimeLimit = 30 * time.Second }, 1500*time.Millisecond)
+	rep, err := tester.Test(t.Context(), main, map[string][]byte{main: slow}, 0)
 	if err != nil {
 		t.Fatalf("Test: %v", err)
 	}
 	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("Test took %v with a 1.5s timeout", d)
+		t.Errorf("Test took %v with a 1.5s bound", d)
 	}
-	if !rep.TimedOut || rep.Failed != 0 || rep.Passed != 0 || rep.Total != 3 {
-		t.Errorf("TimedOut %v, passed %d, failed %d, total %d; want timed out, 0, 0, 3", rep.TimedOut, rep.Passed, rep.Failed, rep.Total)
+	if !rep.TimedOut || rep.Failed != 0 || rep.Passed != 0 || rep.Skipped != 3 || rep.Total != 3 {
+		t.Errorf("TimedOut %v, passed %d, failed %d, skipped %d, total %d; want timed out, 0, 0, 3, 3",
+			rep.TimedOut, rep.Passed, rep.Failed, rep.Skipped, rep.Total)
 	}
-	if got := Summary(rep); got != "Time Limit Exceeded: 0/3 cases passed" {
-		t.Errorf("Summary = %q", got)
+	const want = "Stopped (the whole run's time bound of 1.5s was reached; not run: case 1, case 2, case 3): 0/3 cases passed"
+	if got := Summary(rep); got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+	if !strings.Contains(rep.Output, "judge: stopped: the whole run's time bound of 1.5s was reached; not run: case 1, case 2, case 3") {
+		t.Errorf("output does not say why the run stopped:\n%s", rep.Output)
 	}
 }
 
@@ -514,6 +555,18 @@ func TestVerdictAndSummary(t *testing.T) {
 			MemoryLimitExceeded, "Memory Limit Exceeded: 0/1 case passed"},
 		{&runner.TestReport{Passed: 2, Total: 3, TimedOut: true}, TimeLimitExceeded, "Time Limit Exceeded: 2/3 cases passed"},
 		{&runner.TestReport{Failed: 1, Total: 1, Failures: fail("")}, WrongAnswer, "Wrong Answer: 0/1 case passed"},
+		{&runner.TestReport{Failed: 1, Total: 1, Failures: fail(runner.FailureCheckerError)}, CheckerError, "Checker Error: 0/1 case passed"},
+		{&runner.TestReport{Passed: 8, Skipped: 2, Total: 10, TimedOut: true, Stopped: "the whole run's time bound of 1m0s was reached",
+			NotRun: []string{"case 9", "case 10"}},
+			"Stopped (the whole run's time bound of 1m0s was reached; not run: case 9, case 10)",
+			"Stopped (the whole run's time bound of 1m0s was reached; not run: case 9, case 10): 8/10 cases passed"},
+		{&runner.TestReport{Passed: 1, Failed: 1, Skipped: 1, Total: 3, TimedOut: true, Failures: fail(runner.FailureWrongAnswer),
+			Stopped: "the caller's deadline was reached", NotRun: []string{"case 3"}},
+			"Wrong Answer (stopped: the caller's deadline was reached; not run: case 3)",
+			"Wrong Answer (stopped: the caller's deadline was reached; not run: case 3): 1/3 cases passed"},
+		{&runner.TestReport{Skipped: 12, Total: 12, TimedOut: true, Stopped: "x",
+			NotRun: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"}},
+			"Stopped (x; not run: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more)", "Stopped (x; not run: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more): 0/12 cases passed"},
 	}
 	for _, tt := range tests {
 		if got := Verdict(tt.rep); got != tt.verdict {

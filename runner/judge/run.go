@@ -31,25 +31,30 @@ func (j *judgement) runCase(ctx context.Context, c Case, rep *runner.TestReport)
 	if err != nil {
 		return fmt.Errorf("running %s on %s: %w", j.file, c.Name, err)
 	}
-	f, failed, err := j.verdict(c, res)
+	f, failed, err := j.verdict(ctx, c, res)
 	if err != nil {
 		return err
 	}
+	j.done++
+	result := runner.CaseResult{Name: c.Name, Verdict: Accepted, TimeMS: res.Wall.Milliseconds(), MemoryBytes: res.MaxRSS}
 	if !failed {
 		rep.Passed++
 		rep.PassedTests = append(rep.PassedTests, c.Name)
+		rep.Cases = append(rep.Cases, result)
 		fmt.Fprintf(&j.out, "%s: passed in %v\n", c.Name, res.Wall.Round(time.Millisecond))
 		return nil
 	}
 	rep.Failed++
 	rep.Failures = append(rep.Failures, f)
+	result.Verdict, result.Kind, result.Message = kindVerdict(f.Kind), f.Kind, clip(f.FirstLine(), 300)
+	rep.Cases = append(rep.Cases, result)
 	fmt.Fprintf(&j.out, "%s: %s: %s\n", c.Name, kindVerdict(f.Kind), f.FirstLine())
 	return nil
 }
 
 // verdict judges one run of the program on c; failed is false when it
 // passed.
-func (j *judgement) verdict(c Case, res *sandbox.Result) (f runner.TestFailure, failed bool, err error) {
+func (j *judgement) verdict(ctx context.Context, c Case, res *sandbox.Result) (f runner.TestFailure, failed bool, err error) {
 	f = runner.TestFailure{Test: c.Name}
 	stderr := j.userText(res.Stderr)
 	switch {
@@ -83,8 +88,20 @@ func (j *judgement) verdict(c Case, res *sandbox.Result) (f runner.TestFailure, 
 		f.Expected = clipped(string(c.Output))
 		head := clip(res.Stdout, maxCaseText)
 		f.Actual = head + fmt.Sprintf("\n… (%d more bytes)", res.StdoutBytes-len(head))
+	case j.checker != nil:
+		v, err := j.check(ctx, c, res.Stdout)
+		if err != nil {
+			return f, false, err
+		}
+		if v.accepted {
+			return f, false, nil
+		}
+		f.Kind, f.Message = v.kind, v.message
+		f.Input = clipped(string(c.Input))
+		f.Expected = clipped(string(c.Output))
+		f.Actual = clipped(res.Stdout)
 	default:
-		ok, diff, err := Compare(j.spec.Compare, c.Output, []byte(res.Stdout))
+		ok, diff, err := j.compare(c.Output, []byte(res.Stdout))
 		if err != nil {
 			return f, false, err
 		}
@@ -98,6 +115,14 @@ func (j *judgement) verdict(c Case, res *sandbox.Result) (f runner.TestFailure, 
 		f.Actual = clipped(res.Stdout)
 	}
 	return f, true, nil
+}
+
+// compare compares an output with the expected one as the spec says.
+func (j *judgement) compare(want, got []byte) (bool, string, error) {
+	if j.spec.Compare == CompareFloat {
+		return CompareFloats(want, got, j.spec.AbsTol, j.spec.RelTol)
+	}
+	return Compare(j.spec.Compare, want, got)
 }
 
 // outputLimit bounds what is kept of a program's output on c: room for a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,22 +58,74 @@ type Spec struct {
 	MemoryLimit int64
 	// BuildTimeout bounds the build (0: DefaultBuildTimeout).
 	BuildTimeout time.Duration
-	// Compare is how output is compared: CompareWhitespace (or ""),
-	// CompareExact or CompareLines. See Compare.
+	// Compare is how output is compared: CompareWhitespace (or "", or
+	// CompareTokens), CompareExact, CompareLines, CompareFloat or
+	// CompareChecker. See Compare. The problem file of Dir (ProblemFile),
+	// when there is one, decides over it.
 	Compare string
+	// AbsTol and RelTol are CompareFloat's tolerances (see CompareFloats);
+	// both 0 means DefaultTolerance for each.
+	AbsTol, RelTol float64
+	// Checker is CompareChecker's program; a Checker.Path with Compare ""
+	// means CompareChecker.
+	Checker Checker
 }
+
+// Checker is a problem's checker program, in testlib's convention: it runs
+// as `checker input output answer` (the case's input, the program's output,
+// the expected output, as files), and exits 0 when the output is accepted,
+// 1 when it is a wrong answer (2, testlib's "presentation error", too), and
+// with anything else when the checker itself failed (as when it exits 1
+// with a Python traceback or a Java exception). What it prints on
+// stdout and stderr is the verdict's message. The checker is trusted
+// problem data; it is still built and run in the sandbox, in a directory of
+// its own that the judged program cannot reach.
+type Checker struct {
+	// Path is the checker's source (a .cc, .py, .java or .go file, built
+	// and run like a judged program of its language, copied with the other
+	// files beside it but the case files) or an executable (copied
+	// alone). A relative Path is relative to the case directory (Dir),
+	// else to the judged file's directory.
+	Path string
+	// Build builds a source, in a directory holding a copy of the files
+	// beside it (case files left out); nil means the default build of its
+	// language, [] none.
+	Build []string
+	// Run runs the checker; the placeholders of Spec (${file} is the
+	// checker's copy) and ${input}, ${output}, ${answer}. When it names
+	// none of those three, they are appended in that order. Nil means its
+	// language's default run, or the executable itself.
+	Run []string
+	// TimeLimit bounds one run of the checker (0: DefaultCheckerTimeLimit).
+	TimeLimit time.Duration
+}
+
+// DefaultCheckerTimeLimit bounds one run of a checker.
+const DefaultCheckerTimeLimit = 10 * time.Second
 
 // Output comparisons.
 const (
 	// CompareWhitespace compares the sequences of whitespace-separated
-	// words, so spacing and line breaks do not matter.
+	// words (tokens), so spacing and line breaks do not matter.
 	CompareWhitespace = "whitespace"
+	// CompareTokens is another name of CompareWhitespace.
+	CompareTokens = "tokens"
 	// CompareExact compares byte for byte.
 	CompareExact = "exact"
 	// CompareLines compares line by line, ignoring trailing spaces (and a
 	// carriage return) on each line and trailing empty lines.
 	CompareLines = "lines"
+	// CompareFloat compares tokens, numbers within a tolerance (AbsTol,
+	// RelTol): "2.0" matches "2.000000". See CompareFloats.
+	CompareFloat = "float"
+	// CompareChecker leaves the judgement to the problem's checker program
+	// (Checker), for problems with several valid answers.
+	CompareChecker = "checker"
 )
+
+// DefaultTolerance is CompareFloat's absolute and relative tolerance when
+// none is given.
+const DefaultTolerance = 1e-6
 
 // Build limits.
 const (
@@ -136,13 +189,56 @@ func (s Spec) withDefaults(base string) Spec {
 	if s.BuildTimeout <= 0 {
 		s.BuildTimeout = DefaultBuildTimeout
 	}
-	if s.Compare == "" {
-		s.Compare = CompareWhitespace
-	}
 	if s.Dir != "" && !filepath.IsAbs(s.Dir) {
 		s.Dir = filepath.Join(base, s.Dir)
 	}
+	return s.compareDefaults(base)
+}
+
+// compareDefaults fills the comparison's defaults: the mode, the float
+// tolerances, the checker's time limit and absolute path (against Dir,
+// else base).
+func (s Spec) compareDefaults(base string) Spec {
+	if s.Compare == "" && s.Checker.Path != "" {
+		s.Compare = CompareChecker
+	}
+	switch s.Compare {
+	case "", CompareTokens:
+		s.Compare = CompareWhitespace
+	case CompareFloat:
+		if s.AbsTol == 0 && s.RelTol == 0 {
+			s.AbsTol, s.RelTol = DefaultTolerance, DefaultTolerance
+		}
+	}
+	if s.Checker.TimeLimit <= 0 {
+		s.Checker.TimeLimit = DefaultCheckerTimeLimit
+	}
+	if p := s.Checker.Path; p != "" && !filepath.IsAbs(p) {
+		dir := s.Dir
+		if dir == "" {
+			dir = base
+		}
+		s.Checker.Path = filepath.Join(dir, p)
+	}
 	return s
+}
+
+// checkCompare reports a comparison that cannot work: an unknown mode, a
+// checker mode without a checker, a checker with another mode, a negative
+// or NaN tolerance.
+func (s Spec) checkCompare() error {
+	switch {
+	case !validCompare(s.Compare):
+		_, _, err := Compare(s.Compare, nil, nil)
+		return err
+	case s.Compare == CompareChecker && s.Checker.Path == "":
+		return fmt.Errorf("output comparison %q needs a checker program", CompareChecker)
+	case s.Compare != CompareChecker && s.Checker.Path != "":
+		return fmt.Errorf("a checker (%s) decides the verdict alone: its comparison must be %q, not %q", s.Checker.Path, CompareChecker, s.Compare)
+	case !(s.AbsTol >= 0) || !(s.RelTol >= 0) || math.IsInf(s.AbsTol, 0) || math.IsInf(s.RelTol, 0):
+		return fmt.Errorf("the float tolerances must be finite numbers of at least 0, not %g and %g", s.AbsTol, s.RelTol)
+	}
+	return nil
 }
 
 // expand replaces the placeholders in args.

@@ -27,6 +27,9 @@ var ErrNoCases = errors.New("no judge cases")
 type Tester struct {
 	spec   func(file string) (Spec, bool)
 	logger *slog.Logger
+	// bound is the time bound of a whole run of n cases (RunBound; tests
+	// replace it).
+	bound func(spec Spec, n int) time.Duration
 }
 
 // NewTester returns a Tester. spec returns the judge spec of a file and
@@ -35,7 +38,35 @@ func NewTester(spec func(file string) (Spec, bool), logger *slog.Logger) *Tester
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Tester{spec: spec, logger: logger}
+	return &Tester{spec: spec, logger: logger, bound: RunBound}
+}
+
+// Margins of the whole run's time bound (see RunBound).
+const (
+	// setupMargin: copying the program's directory, making the work
+	// directories.
+	setupMargin = 30 * time.Second
+	// runMargin: each run's own overhead (starting the sandbox, writing
+	// the case's files) on a busy machine.
+	runMargin = 2 * time.Second
+)
+
+// RunBound is the time a whole run of n cases under spec (with its
+// defaults) may take: the builds' timeouts (the program's and the
+// checker's), n times the time limit of a case (and of the checker on it),
+// a margin for each run and one for the setup. Test stops a run that takes
+// longer, or longer than its timeout argument when that is longer still.
+func RunBound(spec Spec, n int) time.Duration {
+	b := setupMargin
+	if len(spec.Build) > 0 {
+		b += spec.BuildTimeout + runMargin
+	}
+	perCase := spec.TimeLimit + runMargin
+	if spec.Compare == CompareChecker {
+		b += spec.BuildTimeout + runMargin
+		perCase += spec.Checker.TimeLimit + runMargin
+	}
+	return b + time.Duration(n)*perCase
 }
 
 var _ runner.Tester = (*Tester)(nil)
@@ -45,13 +76,21 @@ func (t *Tester) Invalidate(string) {}
 
 // Test judges file: it copies the file's directory (with overlay applied)
 // to a temporary work directory, runs the spec's build there once and the
-// program once per case. The report's Package is the file's directory and
-// its tests are the cases. A build failure yields a report with
-// BuildFailed; running out of timeout (if positive) yields a report with
-// TimedOut, holding the cases finished by then. The error is non-nil when
-// the judge cannot run at all: no spec or no cases for the file, a broken
-// case directory, a missing build or run tool (wrapping *tool.MissingError),
-// or ctx done.
+// program once per case, and judges each output as the spec and the
+// problem file of its case directory (ProblemFile) say, with a checker
+// program built once in a directory of its own. The report's Package is
+// the file's directory, its tests are the cases, and Cases holds each
+// case's verdict.
+//
+// A build failure yields a report with BuildFailed. The whole run is
+// bounded by RunBound (the cases' time limits), or by timeout when that
+// is longer; a run stopped at that bound, or at ctx's deadline, yields a
+// report with TimedOut and Stopped set (the reason) and the cases that did
+// not run in NotRun (and Skipped), holding the cases finished by then. The
+// error is non-nil when the judge cannot run at all: no spec or no cases
+// for the file, a broken case directory or problem file, a missing build
+// or run tool (wrapping *tool.MissingError), a checker that cannot be
+// built, or ctx cancelled.
 func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
 	file, err := filepath.Abs(file)
 	if err != nil {
@@ -66,7 +105,10 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	if len(spec.Run) == 0 {
 		return nil, fmt.Errorf("judging %s: no run command", file)
 	}
-	if _, _, err := Compare(spec.Compare, nil, nil); err != nil {
+	if spec, err = spec.withProblemFile(dir); err != nil {
+		return nil, fmt.Errorf("judging %s: %w", file, err)
+	}
+	if err := spec.checkCompare(); err != nil {
 		return nil, fmt.Errorf("judging %s: %w", file, err)
 	}
 	cases, err := LoadCases(spec)
@@ -83,17 +125,19 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	}
 
 	outer := ctx
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
+	bound := max(timeout, t.bound(spec, len(cases)))
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
 	j := &judgement{spec: spec, file: file, dir: dir, overlay: overlay, cases: cases, logger: t.logger}
 	rep, err := j.run(ctx)
-	if err != nil && outer.Err() == nil && ctx.Err() != nil {
-		// The run's own timeout, not the caller's context, ended it.
-		rep.TimedOut, err = true, nil
-		rep.Output += fmt.Sprintf("judge: stopped after %v, the time allowed for the whole run\n", timeout)
+	if err != nil && ctx.Err() != nil && !errors.Is(outer.Err(), context.Canceled) {
+		// The run's own bound, or the caller's deadline, ended it.
+		reason := fmt.Sprintf("the whole run's time bound of %v was reached", bound)
+		if outer.Err() != nil {
+			reason = "the caller's deadline was reached"
+		}
+		j.stop(rep, reason)
+		err = nil
 	}
 	rep.Duration = time.Since(j.start)
 	if err != nil {
@@ -101,6 +145,18 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	}
 	t.logger.Debug("judged", "file", file, "summary", Summary(rep), "duration", rep.Duration)
 	return rep, nil
+}
+
+// stop records in rep that the run was stopped for reason: the cases not
+// judged by then did not run.
+func (j *judgement) stop(rep *runner.TestReport, reason string) {
+	rep.TimedOut, rep.Stopped = true, reason
+	for _, c := range j.cases[j.done:] {
+		rep.NotRun = append(rep.NotRun, c.Name)
+		rep.Cases = append(rep.Cases, runner.CaseResult{Name: c.Name, Verdict: NotRun, Message: "stopped: " + reason})
+	}
+	rep.Skipped = len(rep.NotRun)
+	rep.Output += fmt.Sprintf("judge: stopped: %s; not run: %s\n", reason, strings.Join(rep.NotRun, ", "))
 }
 
 // findTool returns a *tool.MissingError when argv's program is a bare
@@ -144,9 +200,12 @@ type judgement struct {
 	cases   []Case
 	logger  *slog.Logger
 
-	start time.Time
-	work  string // the work directory (the copy of dir)
-	out   strings.Builder
+	start    time.Time
+	work     string // the work directory (the copy of dir)
+	out      strings.Builder
+	done     int           // cases judged so far
+	checker  *readyChecker // nil without CompareChecker
+	cleanups []func()
 }
 
 // run builds and runs the cases. On error it still returns the report
@@ -155,6 +214,17 @@ func (j *judgement) run(ctx context.Context) (*runner.TestReport, error) {
 	j.start = time.Now()
 	rep := &runner.TestReport{Package: j.dir, Tool: ToolName, Total: len(j.cases)}
 	defer func() { rep.Output = tail(j.out.String(), maxOutput) }()
+	defer func() {
+		for _, f := range j.cleanups {
+			f()
+		}
+	}()
+	if j.spec.Compare == CompareChecker {
+		// First: a problem whose checker cannot be built cannot be judged.
+		if err := j.prepareChecker(ctx); err != nil {
+			return rep, fmt.Errorf("judging %s: %w", j.file, err)
+		}
+	}
 	work, cleanup, err := sandbox.Workdir(ctx, j.dir, j.overlay)
 	if err != nil {
 		return rep, fmt.Errorf("judging %s: %w", j.file, err)
@@ -167,6 +237,11 @@ func (j *judgement) run(ctx context.Context) (*runner.TestReport, error) {
 	if len(j.spec.Build) > 0 {
 		built, err := j.build(ctx, rep)
 		if err != nil || !built {
+			if err == nil {
+				for _, c := range j.cases {
+					rep.Cases = append(rep.Cases, runner.CaseResult{Name: c.Name, Verdict: NotRun, Message: "the build failed"})
+				}
+			}
 			return rep, err
 		}
 	}

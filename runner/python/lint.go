@@ -23,9 +23,10 @@ const DefaultMaxFileSize = 2 << 20
 // LinterOptions configure a Linter.
 type LinterOptions struct {
 	// Linters names the linters to run: any of "pylint", "flake8" and
-	// "pyright". Empty means DefaultLinters (pylint and flake8). The
-	// syntax check with python3 runs when a linter reports a syntax error
-	// or none could run.
+	// "pyright". Nil means DefaultLinters (pylint and flake8); an empty,
+	// non-nil list means none (python.linters: [] in the configuration).
+	// The syntax check with python3 runs when a linter reports a syntax
+	// error or none could run, so with no linters every file gets it.
 	Linters []string
 	// Logger receives debug logs of each tool run; nil discards them.
 	Logger *slog.Logger
@@ -52,10 +53,10 @@ var _ runner.Linter = (*Linter)(nil)
 // are an error that lists the known ones.
 func NewLinter(opts LinterOptions) (*Linter, error) {
 	names := opts.Linters
-	if len(names) == 0 {
+	if names == nil {
 		names = DefaultLinters()
 	}
-	var selected []string
+	selected := []string{}
 	for _, n := range names {
 		if !slices.Contains(AllLinters(), n) {
 			return nil, fmt.Errorf("unknown Python linter %q: choose among %s", n, strings.Join(AllLinters(), ", "))

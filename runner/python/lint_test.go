@@ -19,7 +19,7 @@ func TestNewLinter(t *testing.T) {
 		wantErr string
 	}{
 		{"default", nil, []string{"pylint", "flake8"}, ""},
-		{"empty", []string{}, []string{"pylint", "flake8"}, ""},
+		{"empty means none", []string{}, []string{}, ""},
 		{"pyright only", []string{"pyright"}, []string{"pyright"}, ""},
 		{"duplicates dropped", []string{"flake8", "flake8", "pylint"}, []string{"flake8", "pylint"}, ""},
 		{"unknown", []string{"pylint", "mypy"}, nil, `unknown Python linter "mypy": choose among pylint, flake8, pyright`},
@@ -59,6 +59,33 @@ func TestTools(t *testing.T) {
 		if tl.Language != "python" || tl.Package == "" || tl.Install == "" {
 			t.Errorf("%s: incomplete description %+v", tl.Name, tl)
 		}
+	}
+}
+
+// TestLintNoLinters checks that an empty list (python.linters: []) runs no
+// linter: stats.py's many pylint and flake8 alerts are gone, and only the
+// syntax check still speaks, for a file that does not parse.
+func TestLintNoLinters(t *testing.T) {
+	requireTools(t, Python3)
+	t.Parallel()
+	l, err := NewLinter(LinterOptions{Linters: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(exampleDir(t), "stats.py")
+	res, err := l.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Alerts {
+		t.Errorf("alert with no linters: %s %s %s", a.Source, a.Code, a.Message)
+	}
+	res, err = l.Lint(t.Context(), file, map[string][]byte{file: []byte("def f(:\n    pass\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Alerts) != 1 || res.Alerts[0].Source != SourceCompiler {
+		t.Errorf("alerts on a syntax error with no linters = %+v, want one from the compiler", res.Alerts)
 	}
 }
 

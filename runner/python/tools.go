@@ -24,7 +24,7 @@ const (
 	Python3 = "python3"
 )
 
-// DefaultLinters are the linters run when LinterOptions.Linters is empty.
+// DefaultLinters are the linters run when LinterOptions.Linters is nil.
 func DefaultLinters() []string { return []string{Pylint, Flake8} }
 
 // AllLinters lists every linter name NewLinter accepts.

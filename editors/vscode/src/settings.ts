@@ -84,7 +84,9 @@ export function initializationOptions(cfg: ConfigLike): InitializationOptions {
   const pyLinters = cfg.get('python.linters');
   if (Array.isArray(pyLinters)) {
     const valid = pyLinters.filter((l): l is string => typeof l === 'string' && PYTHON_LINTERS.includes(l));
-    out.python = { linters: valid };
+    // [] turns the Python linters off; a list of only unknown names is a
+    // mistake, not a wish for none, so it keeps the server's defaults.
+    if (valid.length > 0 || pyLinters.length === 0) out.python = { linters: valid };
   }
   const checks = str(cfg, 'cpp.checks');
   if (checks !== undefined) out.cpp = { checks };

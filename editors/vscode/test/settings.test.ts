@@ -102,7 +102,9 @@ test('language settings map to the server keys; unknown linters are dropped', ()
   });
   const allowed = ['debounce', 'tests', 'staticcheck', 'maxFileSize', 'model', 'rounds', 'applyMode', 'store', 'python', 'cpp', 'java', 'linters', 'judge'];
   for (const k of Object.keys(opts)) assert.ok(allowed.includes(k), k);
+  // [] means no Python linters; only unknown names keep the defaults.
   assert.deepEqual(initializationOptions(cfg({ 'python.linters': [] })), { python: { linters: [] } });
+  assert.deepEqual(initializationOptions(cfg({ 'python.linters': ['ruff'] })), {});
 });
 
 test('serverEnv puts a stored key in the named variable', () => {

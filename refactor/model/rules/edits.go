@@ -20,19 +20,38 @@ import (
 // PickFixes does not know the text, so it cannot check that edits end
 // within it; PickFixesFor can, and ApplyEdits does.
 func PickFixes(file string, alerts []runner.Alert) []runner.Edit {
-	return pick(file, -1, alerts)
+	return flatten(pick(file, -1, alerts, false))
 }
 
 // PickFixesFor is PickFixes for text, the contents of file: a fix with an
 // edit past the end of text is skipped too, so that ApplyEdits accepts the
 // result.
 func PickFixesFor(file, text string, alerts []runner.Alert) []runner.Edit {
-	return pick(file, len(text), alerts)
+	return flatten(pick(file, len(text), alerts, false))
 }
 
-// pick implements PickFixes; size < 0 means the text's size is unknown.
-func pick(file string, size int, alerts []runner.Alert) []runner.Edit {
-	var picked []runner.Edit
+// pickGoFixes is PickFixesFor for Go, where a fix is skipped too when its
+// alert's range overlaps the range of an alert whose fix was chosen: two
+// tools flagging the same code usually report one problem, and their
+// fixes, each made for the code as it is, may not combine even when their
+// edits do not touch (staticcheck's SA1006 turns fmt.Sprintf(s) into
+// fmt.Sprint(s), vet's printf inserts "%s", ; both together give
+// fmt.Sprint("%s", s)). The skipped alert is reported again, or not, when
+// the next round checks the result. It returns the chosen fixes' edits,
+// one slice per fix.
+func pickGoFixes(file, text string, alerts []runner.Alert) [][]runner.Edit {
+	return pick(file, len(text), alerts, true)
+}
+
+// pick implements PickFixes and pickGoFixes and returns the chosen fixes'
+// edits, one slice per fix, in the order of alerts; size < 0 means the
+// text's size is unknown.
+func pick(file string, size int, alerts []runner.Alert, spots bool) [][]runner.Edit {
+	var (
+		fixes  [][]runner.Edit
+		picked []runner.Edit
+		fixed  []runner.Alert // the alerts whose fixes were chosen
+	)
 	for _, a := range alerts {
 		if len(a.Fixes) == 0 {
 			continue
@@ -41,13 +60,62 @@ func pick(file string, size int, alerts []runner.Alert) []runner.Edit {
 		if len(edits) == 0 {
 			continue
 		}
-		if !allUsable(file, size, edits) || overlapsAny(picked, edits) || selfOverlapping(edits) {
+		if !allUsable(file, size, edits) || overlapsAny(picked, edits) || selfOverlapping(edits) || spots && sameSpot(fixed, a) {
 			continue
 		}
+		fixes = append(fixes, edits)
 		picked = append(picked, edits...)
+		fixed = append(fixed, a)
 	}
-	sortEdits(picked)
-	return picked
+	return fixes
+}
+
+// flatten returns the edits of fixes in one slice, sorted by position.
+func flatten(fixes [][]runner.Edit) []runner.Edit {
+	var all []runner.Edit
+	for _, f := range fixes {
+		all = append(all, f...)
+	}
+	sortEdits(all)
+	return all
+}
+
+// sameSpot reports whether a's range overlaps the range of one of spots
+// (or starts where one starts). Alerts without a position (line 0) are
+// nowhere and overlap nothing.
+func sameSpot(spots []runner.Alert, a runner.Alert) bool {
+	if a.Line <= 0 {
+		return false
+	}
+	as, ae := alertRange(a)
+	for _, s := range spots {
+		if s.Line <= 0 {
+			continue
+		}
+		ss, se := alertRange(s)
+		if as == ss || as.before(se) && ss.before(ae) {
+			return true
+		}
+	}
+	return false
+}
+
+// pos is a line and column.
+type pos struct{ line, col int }
+
+func (p pos) before(q pos) bool {
+	return p.line < q.line || p.line == q.line && p.col < q.col
+}
+
+// alertRange returns an alert's start and end; an alert without an end
+// ends where it starts.
+func alertRange(a runner.Alert) (pos, pos) {
+	start := pos{a.Line, a.Column}
+	end := pos{a.EndLine, a.EndColumn}
+	if end.before(start) {
+		end = start
+	}
+	return start, end
 }
 
 // allUsable reports whether every edit is in file and within bounds.

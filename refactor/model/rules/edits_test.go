@@ -149,3 +149,53 @@ func TestApplyEdits(t *testing.T) {
 		})
 	}
 }
+
+// at returns an alert at line:col-endLine:endCol whose first fix is edits.
+func at(line, col, endLine, endCol int, edits ...runner.Edit) runner.Alert {
+	a := alert(edits...)
+	a.Line, a.Column, a.EndLine, a.EndColumn = line, col, endLine, endCol
+	return a
+}
+
+func TestPickFixesSameSpot(t *testing.T) {
+	t.Parallel()
+	// return fmt.Sprintf(name): SA1006 flags the call, vet's printf the
+	// argument; their edits do not touch, but applied together they make
+	// fmt.Sprint("%s", name).
+	const text = "package p\n\nimport \"fmt\"\n\nfunc T(name string) string { return fmt.Sprintf(name) }\n"
+	call := strings.Index(text, "fmt.Sprintf")
+	arg := strings.Index(text, "name)")
+	sa1006 := at(5, 37, 5, 54, edit(call, call+len("fmt.Sprintf"), "fmt.Sprint"))
+	printf := at(5, 49, 5, 53, edit(arg, arg, `"%s", `))
+	later := at(5, 55, 5, 56, edit(len(text)-1, len(text)-1, "\n"))
+	alerts := []runner.Alert{sa1006, printf, later}
+	got := flatten(pickGoFixes(file, text, alerts))
+	want := []runner.Edit{sa1006.Fixes[0].Edits[0], later.Fixes[0].Edits[0]}
+	if !slices.Equal(got, want) {
+		t.Errorf("pickGoFixes = %v, want the first alert's fix and the later one's: %v", got, want)
+	}
+	if all := PickFixesFor(file, text, alerts); len(all) != 3 {
+		t.Errorf("PickFixesFor, for every language, takes all three: %v", all)
+	}
+	if out, _ := ApplyEdits(text, got); !strings.Contains(out, "return fmt.Sprint(name) }") {
+		t.Errorf("result: %s", out)
+	}
+	// Alerts that start at the same place overlap, even without an end;
+	// alerts that only touch do not; alerts without a position overlap
+	// nothing.
+	tests := []struct {
+		name string
+		a, b runner.Alert
+		both bool
+	}{
+		{"same start, no end", at(3, 5, 0, 0, edit(0, 1, "a")), at(3, 5, 0, 0, edit(2, 3, "b")), false},
+		{"touching", at(3, 1, 3, 5, edit(0, 1, "a")), at(3, 5, 3, 9, edit(2, 3, "b")), true},
+		{"inside, lines", at(3, 1, 6, 2, edit(0, 1, "a")), at(4, 9, 4, 12, edit(2, 3, "b")), false},
+		{"no positions", alert(edit(0, 1, "a")), alert(edit(2, 3, "b")), true},
+	}
+	for _, tt := range tests {
+		if got := pickGoFixes(file, text, []runner.Alert{tt.a, tt.b}); (len(got) == 2) != tt.both {
+			t.Errorf("%s: pickGoFixes = %v, want both fixes: %v", tt.name, got, tt.both)
+		}
+	}
+}

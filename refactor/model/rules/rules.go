@@ -27,20 +27,37 @@ func (*Provider) Name() string { return "rules" }
 // Model returns "": no model answers.
 func (*Provider) Model() string { return "" }
 
-// Complete ignores req.Messages. It applies to req.Text the first fix of
-// each alert in req.Alerts that fits with the others (see PickFixesFor) and
-// answers with the result as one fenced code block in req.Language. When no
-// fix applies, the answer holds req.Text unchanged.
+// Complete applies to req.Text the first fix of each alert in req.Alerts
+// that fits with the others (see PickFixesFor) and answers with the result
+// as one fenced code block in req.Language. When no fix applies, the answer
+// holds req.Text unchanged.
+//
+// For Go (req.Language "go"), fixes whose alerts overlap wait for a later
+// round (see pickGoFixes); the result of a gofmt-formatted text is
+// formatted too (the tools' fixes leave spacing to gofmt); and the answers
+// already given in req.Messages are not given again. An answer given
+// before and asked for again was rejected (one that builds and keeps the
+// tests becomes the next round's req.Text), so instead Complete applies the
+// first half of those fixes, then the first quarter, down to the first fix
+// alone; when each of these was given too, it answers req.Text unchanged,
+// and the session stops.
 func (p *Provider) Complete(ctx context.Context, req model.Request, progress model.Progress) (model.Reply, error) {
 	if err := ctx.Err(); err != nil {
 		return model.Reply{}, err
 	}
-	edits := PickFixesFor(req.File, req.Text, req.Alerts)
-	text, err := ApplyEdits(req.Text, edits)
-	if err != nil {
-		return model.Reply{}, fmt.Errorf("rules: fixing %s: %w", req.File, err)
+	var content string
+	if req.Language == "go" {
+		var err error
+		if content, err = goAnswer(req); err != nil {
+			return model.Reply{}, err
+		}
+	} else {
+		text, err := ApplyEdits(req.Text, PickFixesFor(req.File, req.Text, req.Alerts))
+		if err != nil {
+			return model.Reply{}, fmt.Errorf("rules: fixing %s: %w", req.File, err)
+		}
+		content = CodeBlock(req.Language, text)
 	}
-	content := CodeBlock(req.Language, text)
 	if progress != nil {
 		progress(utf8.RuneCountInString(content))
 	}

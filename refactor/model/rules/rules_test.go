@@ -3,6 +3,8 @@ package rules
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fixloop/fixloop/refactor/model"
@@ -75,11 +77,100 @@ func TestProvider(t *testing.T) {
 	}
 }
 
+// TestProviderDoesNotRepeatRejectedAnswers: for Go, an answer already in
+// the conversation was rejected (it would be the next round's text otherwise),
+// so the provider tries the first half of its fixes, then fewer, then gives
+// the text unchanged.
+func TestProviderDoesNotRepeatRejectedAnswers(t *testing.T) {
+	t.Parallel()
+	const text = "abcdef"
+	alerts := []runner.Alert{alert(edit(0, 1, "A")), alert(edit(2, 3, "C")), alert(edit(4, 5, "E"))}
+	req := model.Request{Round: 1, File: file, Language: "go", Text: text, Alerts: alerts,
+		Messages: []model.Message{{Role: model.RoleSystem, Content: "s"}, {Role: model.RoleUser, Content: "u"}}}
+	var answers []string
+	for range 4 {
+		reply, err := New().Complete(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, reply.Content)
+		req.Round++
+		req.Messages = append(req.Messages, model.Message{Role: model.RoleAssistant, Content: reply.Content},
+			model.Message{Role: model.RoleUser, Content: "that failed"})
+	}
+	var want []string
+	for _, s := range []string{"AbCdEf", "Abcdef", "abcdef", "abcdef"} {
+		want = append(want, CodeBlock("go", s))
+	}
+	if !slices.Equal(answers, want) {
+		t.Errorf("answers %q, want %q", answers, want)
+	}
+}
+
+// TestProviderFormatsGo: a fix that leaves spacing to gofmt is formatted
+// when the file was, and left alone when it was not.
+func TestProviderFormatsGo(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, text, want string }{
+		{"formatted", "package p\n\nvar s = f(a, b, -1)\n", "package p\n\nvar s = g(a, b)\n"},
+		{"not formatted", "package p\n\nvar s  = f(a, b, -1)\n", "package p\n\nvar s  = g(a, b, )\n"},
+	} {
+		call := strings.Index(tt.text, "f(")
+		minus := strings.Index(tt.text, "-1")
+		alerts := []runner.Alert{alert(edit(call, call+1, "g"), edit(minus, minus+2, ""))}
+		reply, err := New().Complete(context.Background(), model.Request{File: file, Language: "go", Text: tt.text, Alerts: alerts}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := CodeBlock("go", tt.want); reply.Content != want {
+			t.Errorf("%s: reply %q, want %q", tt.name, reply.Content, want)
+		}
+	}
+}
+
 func TestProviderCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := New().Complete(ctx, model.Request{}, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestTidyGo: imports that a fix leaves unused go, in formatted files and
+// in others; imports still used, or unused before the fix, stay.
+func TestTidyGo(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, base, fixed, want string }{
+		{
+			"formatted: the import goes, and so does the import block",
+			"package p\n\nimport \"fmt\"\n\nfunc T(s string) string { return fmt.Sprintf(\"%s\", s) }\n",
+			"package p\n\nimport \"fmt\"\n\nfunc T(s string) string { return s }\n",
+			"package p\n\nfunc T(s string) string { return s }\n",
+		},
+		{
+			"formatted: one of two",
+			"package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc T(s string) string { return fmt.Sprint(strings.ToUpper(s)) }\n",
+			"package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc T(s string) string { return strings.ToUpper(s) }\n",
+			"package p\n\nimport (\n\t\"strings\"\n)\n\nfunc T(s string) string { return strings.ToUpper(s) }\n",
+		},
+		{
+			"not formatted: only the import's line goes",
+			"package p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nvar  x = fmt.Sprint(os.Args)\n",
+			"package p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nvar  x = os.Args\n",
+			"package p\n\nimport (\n\t\"os\"\n)\n\nvar  x = os.Args\n",
+		},
+		{
+			"still used, or unused before: kept",
+			"package p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nvar x, y = fmt.Sprint(1), fmt.Sprint(2)\n",
+			"package p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nvar x, y = \"1\", fmt.Sprint(2)\n",
+			"package p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nvar x, y = \"1\", fmt.Sprint(2)\n",
+		},
+		{"does not parse: as it is", "package p\n", "package p\nfunc (\n", "package p\nfunc (\n"},
+	}
+	for _, tt := range tests {
+		if got := tidyGo(tt.base, tt.fixed); got != tt.want {
+			t.Errorf("%s: tidyGo =\n%s\nwant\n%s", tt.name, got, tt.want)
+		}
 	}
 }

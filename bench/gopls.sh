@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# fixloop against gopls on real modules (issue 13): fetches go-toml/v2,
+# chi/v5, cobra and client_golang with the Go module proxy, installs gopls
+# (staticcheck on, diagnosticsDelay 0s) and runs both servers alternately
+# through one LSP client (bench/lspbench), printing a markdown table of
+# fixloop/gopls ratios: edit -> diagnostics, an exported rename seen by an
+# open dependent, a _test.go edit, a build-tagged file, a burst of edits,
+# cold and warm opens, and peak RSS.
+#
+#   bench/gopls.sh                       # N=5 edits per scenario and server
+#   N=10 NOPEN=2 bench/gopls.sh          # more samples
+#   MODULES=chi/v5,cobra bench/gopls.sh  # some modules only
+#   KEEP=1 bench/gopls.sh                # keep the copies, caches and server logs
+#
+# Settings: N, NOPEN (cold + warm opens per server), TIMEOUT (per edit,
+# default 30s), OPEN_TIMEOUT (default 240s), MODULES, KEEP, GOPLS_VERSION
+# (default v0.23.0), FIXLOOP_BENCH_CACHE (where gopls is installed; default
+# ${XDG_CACHE_HOME:-~/.cache}/fixloop-bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/usr/local/go/bin:$HOME/go/bin:$PATH"
+export GOTOOLCHAIN=local GOWORK=off
+
+GOPLS_VERSION="${GOPLS_VERSION:-v0.23.0}"
+cache="${FIXLOOP_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fixloop-bench}"
+gobin="$cache/gopls-$GOPLS_VERSION/bin"
+if ! "$gobin/gopls" version 2>/dev/null | grep -q "gopls $GOPLS_VERSION"; then
+  echo "installing gopls $GOPLS_VERSION into $gobin" >&2
+  mkdir -p "$gobin"
+  GOBIN="$gobin" go install "golang.org/x/tools/gopls@$GOPLS_VERSION"
+fi
+
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/fixloop" .
+go run ./bench/lspbench -fixloop "$bin/fixloop" -gopls "$gobin/gopls" "$@"

@@ -1,0 +1,214 @@
+package main
+
+// The real modules the benchmark edits, and how each is fetched from the
+// Go module proxy into a writable copy that both servers can load.
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// moduleSpec names a module version and the files each scenario edits.
+type moduleSpec struct {
+	Path, Version string
+	Short         string
+	// EditFile is a non-test file of a package that has _test.go files
+	// (so the package has test variants): scenario a, the bursts, and the
+	// file opened cold and warm.
+	EditFile string
+	// DeclFile declares the exported function DeclName, which
+	// DependentFile, in another package of the module, calls: scenario b.
+	DeclFile, DeclName, DependentFile string
+	// TestFile is a _test.go file: scenario c.
+	TestFile string
+	// TaggedFile has a //go:build constraint that holds on linux/amd64:
+	// scenario d.
+	TaggedFile string
+}
+
+// specs are the modules, small to large.
+var specs = []*moduleSpec{
+	{
+		Path: "github.com/pelletier/go-toml/v2", Version: "v2.2.2", Short: "go-toml/v2",
+		EditFile: "decode.go",
+		DeclFile: "internal/characters/ascii.go", DeclName: "InvalidAscii", DependentFile: "marshaler.go",
+		TestFile:   "unmarshaler_test.go",
+		TaggedFile: "ossfuzz/fuzz.go",
+	},
+	{
+		Path: "github.com/go-chi/chi/v5", Version: "v5.0.12", Short: "chi/v5",
+		EditFile: "tree.go",
+		DeclFile: "context.go", DeclName: "RouteContext", DependentFile: "middleware/get_head.go",
+		TestFile:   "mux_test.go",
+		TaggedFile: "path_value.go",
+	},
+	{
+		Path: "github.com/spf13/cobra", Version: "v1.8.1", Short: "cobra",
+		EditFile: "args.go",
+		DeclFile: "cobra.go", DeclName: "WriteStringAndCheck", DependentFile: "doc/man_docs.go",
+		TestFile:   "args_test.go",
+		TaggedFile: "command_notwin.go",
+	},
+	{
+		Path: "github.com/prometheus/client_golang", Version: "v1.19.0", Short: "client_golang",
+		// The prometheus package's test variant does not type-check with
+		// Go 1.23 and later (its generated expectedRuntimeMetrics stop at
+		// go1.22), and neither server then reports analyzer findings in
+		// the package's files; so the edits go to promhttp, testutil and
+		// prometheus/internal, and prometheus only declares NewDesc.
+		EditFile: "prometheus/promhttp/http.go",
+		DeclFile: "prometheus/desc.go", DeclName: "NewDesc", DependentFile: "prometheus/collectors/dbstats_collector.go",
+		TestFile:   "prometheus/testutil/testutil_test.go",
+		TaggedFile: "prometheus/internal/go_runtime_metrics.go",
+	},
+}
+
+// prepared is a module copied to a writable directory, its dependencies
+// downloaded.
+type prepared struct {
+	Spec       *moduleSpec
+	Root       string
+	Packages   int // packages of the module
+	GoFiles    int
+	Lines      int
+	Constraint string // TaggedFile's //go:build expression
+}
+
+// goEnv is the environment of the go commands the benchmark runs itself.
+func goEnv() []string {
+	return append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+}
+
+func runGo(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = goEnv()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), fmt.Errorf("go %s (in %s): %v: %s", strings.Join(args, " "), dir, err, strings.TrimSpace(errb.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// prepare fetches spec's module with the Go module proxy (go mod download
+// -json gives its directory in the read-only module cache), copies it to
+// work/src, makes it writable, downloads its dependencies (from the proxy
+// too) and checks that every package and test of it loads.
+func prepare(spec *moduleSpec, work string) (*prepared, error) {
+	out, err := runGo(work, "mod", "download", "-json", spec.Path+"@"+spec.Version)
+	if err != nil {
+		if m, perr := parseModDownload(out); perr != nil && m.Error != "" {
+			return nil, perr
+		}
+		return nil, err
+	}
+	m, err := parseModDownload(out)
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Join(work, "src", strings.ReplaceAll(spec.Short, "/", "-"))
+	if err := copyTree(m.Dir, root); err != nil {
+		return nil, fmt.Errorf("copying %s: %w", m.Dir, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		return nil, fmt.Errorf("%s@%s has no go.mod", spec.Path, spec.Version)
+	}
+	if _, err := runGo(root, "mod", "download"); err != nil {
+		return nil, err
+	}
+	// -deps -test loads (and so downloads) everything the servers will.
+	if _, err := runGo(root, "list", "-e", "-deps", "-test", "./..."); err != nil {
+		return nil, err
+	}
+	pkgs, err := runGo(root, "list", "./...")
+	if err != nil {
+		return nil, err
+	}
+	p := &prepared{Spec: spec, Root: root, Packages: len(strings.Fields(string(pkgs)))}
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			p.GoFiles++
+			if b, err := os.ReadFile(path); err == nil {
+				p.Lines += bytes.Count(b, []byte("\n"))
+			}
+		}
+		return nil
+	})
+	return p, p.check()
+}
+
+// check makes sure the spec's files are what the scenarios need.
+func (p *prepared) check() error {
+	s := p.Spec
+	read := func(rel string) (string, error) {
+		b, err := os.ReadFile(filepath.Join(p.Root, rel))
+		if err != nil {
+			return "", fmt.Errorf("%s@%s: %w", s.Path, s.Version, err)
+		}
+		return string(b), nil
+	}
+	if _, err := read(s.EditFile); err != nil {
+		return err
+	}
+	tests, _ := filepath.Glob(filepath.Join(p.Root, filepath.Dir(s.EditFile), "*_test.go"))
+	if len(tests) == 0 {
+		return fmt.Errorf("%s: the package of %s has no _test.go files", s.Short, s.EditFile)
+	}
+	decl, err := read(s.DeclFile)
+	if err != nil {
+		return err
+	}
+	if declNameAt(decl, s.DeclName) < 0 {
+		return fmt.Errorf("%s: %s does not declare func %s", s.Short, s.DeclFile, s.DeclName)
+	}
+	dep, err := read(s.DependentFile)
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(dep, "."+s.DeclName+"(") || filepath.Dir(s.DependentFile) == filepath.Dir(s.DeclFile) {
+		return fmt.Errorf("%s: %s (another package) does not call %s", s.Short, s.DependentFile, s.DeclName)
+	}
+	if !strings.HasSuffix(s.TestFile, "_test.go") {
+		return fmt.Errorf("%s: %s is not a _test.go file", s.Short, s.TestFile)
+	}
+	if _, err := read(s.TestFile); err != nil {
+		return err
+	}
+	tagged, err := read(s.TaggedFile)
+	if err != nil {
+		return err
+	}
+	if p.Constraint = buildConstraint(tagged); p.Constraint == "" {
+		return fmt.Errorf("%s: %s has no //go:build line", s.Short, s.TaggedFile)
+	}
+	return nil
+}
+
+// copyTree copies the regular files and directories of src to dst,
+// writable by the owner.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}

@@ -1,0 +1,3 @@
+module example.com/wallet
+
+go 1.22

@@ -1,0 +1,192 @@
+package golang
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// fileLocalChecks are the checks whose diagnostics in a file depend only on
+// that file's syntax and the types of what it refers to: each matches a
+// pattern at one node (a call, an expression, a statement, one loop or
+// function body) using the file's type information, and keeps no state
+// across nodes, looks nothing up in the package's scope by name, reads no
+// other file, uses no facts and no intermediate representation. Each was
+// read for this (staticcheck v0.8.2, x/tools v0.52.0); together they are
+// about 45% of the analyzers' time on testdata/benchpkg. Their prerequisites
+// (inspect, typeindex, isgenerated, tokenfileanalyzer) index the files of
+// the pass only. TestFileLocalChecks keeps the list honest about what they
+// require.
+//
+// When an incremental pass checks a root again, these run on the changed
+// files only, and their diagnostics in the other files are those of the
+// last check, if the types those files see cannot have changed (see
+// reusable). Everything else runs on the whole package.
+var fileLocalChecks = map[string]bool{
+	// staticcheck, by cost
+	"S1038": true, "QF1010": true, "SA1012": true, "S1008": true, "QF1012": true,
+	"S1001": true, "SA9006": true, "S1019": true, "S1005": true, "QF1008": true,
+	"SA4026": true, "SA4000": true, "SA6005": true, "SA4021": true, "SA4004": true,
+	"SA4001": true, "SA1013": true, "SA4029": true, "SA4027": true, "SA4003": true,
+	"SA1006": true, "S1032": true, "S1012": true, "ST1018": true, "ST1017": true,
+	"SA4028": true, "SA4024": true, "SA4013": true, "SA3001": true, "S1036": true,
+	// go vet
+	"stdversion": true, "nilfunc": true, "unreachable": true, "shift": true,
+	"bools": true, "appends": true, "assign": true, "unsafeptr": true, "stringintconv": true,
+}
+
+// fileLocalPrereqs are the only analyzers fileLocalChecks may require.
+var fileLocalPrereqs = map[string]bool{"inspect": true, "typeindex": true, "isgenerated": true, "tokenfileanalyzer": true}
+
+func isFileLocal(a *analysis.Analyzer) bool { return fileLocalChecks[a.Name] && len(a.FactTypes) == 0 }
+
+// declPrints describes each package-level object of pkg without positions:
+// its kind and type, a constant's value, a type's underlying type and
+// methods. A file that does not change sees the same types from one check
+// to the next if these are the same, but for objects that were added or
+// removed, and it names none of those.
+func declPrints(pkg *types.Package) map[string]string {
+	qual := func(p *types.Package) string { return p.Path() }
+	scope := pkg.Scope()
+	out := make(map[string]string, scope.Len())
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		s := types.ObjectString(obj, qual)
+		switch obj := obj.(type) {
+		case *types.Const:
+			s += " = " + obj.Val().ExactString()
+			if obj.Val().Kind() == constant.Unknown {
+				s += " (unknown)"
+			}
+		case *types.TypeName:
+			s += " = " + types.TypeString(obj.Type().Underlying(), qual)
+			if named, ok := obj.Type().(*types.Named); ok {
+				for m := range named.Methods() {
+					_, ptr := m.Signature().Recv().Type().(*types.Pointer)
+					s += "\n method " + m.Name() + " " + types.TypeString(m.Type(), qual)
+					if ptr {
+						s += " (pointer receiver)"
+					}
+				}
+			}
+		}
+		out[name] = s
+	}
+	return out
+}
+
+// identifiers returns the names a file mentions (lazily, once).
+func (sf *srcFile) identifiers() map[string]bool {
+	if sf.idents == nil && sf.ast != nil {
+		sf.idents = make(map[string]bool)
+		ast.Inspect(sf.ast, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				sf.idents[id.Name] = true
+			}
+			return true
+		})
+	}
+	return sf.idents
+}
+
+// reusable returns the files of root n whose file-local diagnostics the
+// last check's stand for, given this check c of its files: none unless
+// neither check found errors (a file's type information is then complete
+// and its analyzers ran), the files are the same, the checks are, every
+// import looks to importers as it did (its fingerprint), and the
+// package-level declarations are the same but for added or removed names;
+// then each file that did not change, mentions none of those names, and
+// whose diagnostics refer to no other file.
+func (ps *pass) reusable(n *node, c *checked, prints map[string]string) map[string]bool {
+	if n.kind != kindRoot || n.prints == nil || n.illTyped || c.illTyped || !slices.Equal(n.checksUsed, ps.checks) {
+		return nil
+	}
+	if len(c.files) != len(n.files) {
+		return nil
+	}
+	for i, f := range c.files {
+		if f.name != n.files[i].name {
+			return nil
+		}
+	}
+	for _, in := range ps.specOf(n).liveImports() {
+		var fp fingerprint
+		ok := false
+		if up := ps.up[in]; up != nil {
+			fp, ok = up.fp, up.fpOK
+		} else {
+			fp, ok = in.fp, in.fpOK
+		}
+		if seen, had := n.seen[in]; !ok || !had || seen != fp {
+			return nil
+		}
+	}
+	changedNames := make(map[string]bool)
+	for name, p := range prints {
+		if old, ok := n.prints[name]; !ok {
+			changedNames[name] = true
+		} else if old != p {
+			return nil // a declaration changed
+		}
+	}
+	for name := range n.prints {
+		if _, ok := prints[name]; !ok {
+			changedNames[name] = true
+		}
+	}
+	out := make(map[string]bool)
+	for i, f := range c.files {
+		old := n.files[i]
+		if f != old || n.localForeign[f.name] {
+			continue
+		}
+		if _, ok := n.local[f.name]; !ok {
+			continue
+		}
+		mentions := false
+		for name := range changedNames {
+			if f.identifiers()[name] {
+				mentions = true
+				break
+			}
+		}
+		if !mentions {
+			out[f.name] = true
+		}
+	}
+	return out
+}
+
+// splitLocal sorts the file-local alerts by file and says, per file,
+// whether any refers to another file.
+func splitLocal(alerts []runner.Alert, files []*srcFile) (map[string][]runner.Alert, map[string]bool) {
+	local := make(map[string][]runner.Alert, len(files))
+	for _, f := range files {
+		local[f.name] = nil
+	}
+	foreign := make(map[string]bool)
+	for _, al := range alerts {
+		local[al.File] = append(local[al.File], al)
+		if foreignRef.MatchString(al.Message) {
+			foreign[al.File] = true
+		}
+		for _, r := range al.Related {
+			if r.File != al.File {
+				foreign[al.File] = true
+			}
+		}
+		for _, fx := range al.Fixes {
+			for _, e := range fx.Edits {
+				if e.File != al.File {
+					foreign[al.File] = true
+				}
+			}
+		}
+	}
+	return local, foreign
+}

@@ -1,0 +1,3 @@
+module example.com/duplicates
+
+go 1.24
