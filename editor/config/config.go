@@ -81,7 +81,9 @@ type Tests struct {
 // Staticcheck configures staticcheck.
 type Staticcheck struct {
 	// Checks selects checks in staticcheck's "checks" syntax, for example
-	// ["all", "-ST1000"]. Nil means staticcheck's defaults.
+	// ["all", "-ST1000"], on top of the project's staticcheck.conf files
+	// ("inherit" stands for what they select). Nil means what they
+	// select, and without any staticcheck's defaults.
 	Checks []string
 }
 

@@ -19,7 +19,8 @@
 //	  timeout: 60s           # duration string, or a number of seconds; more than 0s, up to 30m
 //	staticcheck:
 //	  checks: ["all", "-ST1000"]  # staticcheck's "checks" syntax, or one string
-//	                              # "all,-ST1000"; absent = staticcheck's defaults
+//	                              # "all,-ST1000", on top of the staticcheck.conf files
+//	                              # ("inherit" = theirs); absent = theirs, else the defaults
 //	maxFileSize: 2097152     # bytes analysed per file; a positive whole number
 //	python:
 //	  linters: [pylint, flake8]   # a subset of pylint, flake8, pyright, or one string

@@ -57,11 +57,11 @@ const maxStates = 8
 type Analyzer struct {
 	log         *slog.Logger
 	maxFileSize int
-	userChecks  []string                      // AnalyzerOptions.Checks
+	userChecks  []string // AnalyzerOptions.Checks
 	// checks are the analyzers of AnalyzerOptions.Checks alone, without
 	// staticcheck.conf files (AnalyzeProject); Analyze uses checksFor.
-	checks []*analysis.Analyzer
-	sources     map[*analysis.Analyzer]string // analyzer -> alert source, for every analyzer that may report
+	checks  []*analysis.Analyzer
+	sources map[*analysis.Analyzer]string // analyzer -> alert source, for every analyzer that may report
 	// factCheckers are the analyzers that run on dependencies: those that
 	// export facts, and those they require.
 	factCheckers []*analysis.Analyzer

@@ -54,10 +54,10 @@ type depChecker struct {
 	mu       sync.Mutex
 	types    map[*packages.Package]*types.Package
 	illTyped map[*packages.Package]bool
-	canon    map[*packages.Package]bool     // packages whose types and facts were decoded from an entry
-	keys     map[*packages.Package]cacheKey // their cache keys, if there is a cache
+	canon    map[*packages.Package]bool       // packages whose types and facts were decoded from an entry
+	keys     map[*packages.Package]cacheKey   // their cache keys, if there is a cache
 	kept     map[*packages.Package][]*srcFile // the files of live packages, without syntax
-	exported map[string]*types.Package      // their types, by path, for reading export data
+	exported map[string]*types.Package        // their types, by path, for reading export data
 	byName   map[string]*analysis.Analyzer
 	stats    depStats
 	need     int64      // memory that the packages being checked need

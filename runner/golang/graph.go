@@ -142,6 +142,7 @@ type pass struct {
 
 	aux      map[string]auxFile // new versions of the roots' other files (nil: unchanged)
 	dirStamp fileStamp
+	conf     *confState // new staticcheck.conf state (nil: unchanged)
 }
 
 func (s *snapshot) newPass(a *Analyzer, read func(string) ([]byte, error)) *pass {
@@ -560,6 +561,9 @@ func (ps *pass) commit() {
 	}
 	s.facts.absorb(ps.store)
 	s.checks = ps.checks
+	if ps.conf != nil {
+		s.conf = *ps.conf
+	}
 	if ps.aux != nil {
 		s.aux, s.dirStamp = ps.aux, ps.dirStamp
 	}

@@ -325,7 +325,7 @@ func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapsho
 	}
 	if s.conf.changed() {
 		checks, conf := a.checksFor(st.dir, s.conf)
-		s.conf = conf
+		ps.conf = &conf // committed with the pass, so that a cancelled one sees the change again
 		if !slices.Equal(checks, s.checks) {
 			ps.checks = checks
 			for _, r := range s.roots {
@@ -396,7 +396,11 @@ func (ps *pass) result(file string, listErrs []packages.Error) *Result {
 	for _, e := range listErrs {
 		sink.addPackagesError(e, s.dir, file)
 	}
-	if msg := s.conf.problem; msg != "" {
+	conf := s.conf
+	if ps.conf != nil {
+		conf = *ps.conf
+	}
+	if msg := conf.problem; msg != "" {
 		p := place{file: file, line: 1, col: 1}
 		sink.add(p, p, sourceFixloop, "", msg)
 	}

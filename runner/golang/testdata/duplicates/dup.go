@@ -17,18 +17,18 @@ import (
 // find fault with, differently.
 type S struct {
 	A int `json:"a"`
-	B int `json:"a"`                    // structtag only (a repeated name)
+	B int `json:"a"`                     // structtag only (a repeated name)
 	C int `json:"c,omitempty,omitempty"` // SA5008 only (a repeated option)
 }
 
 // F misuses what it can.
 func F(t *testing.T, x int, y string) {
-	fmt.Printf("%d\n", y)   // printf SA5009
-	fmt.Printf("%s %s", y)  // printf SA5009
-	fmt.Sprintf("%d", x)    // unusedresult SA4017
-	errors.New("x")         // unusedresult SA4017
-	x = x                   // assign SA4018
-	if x == 1 || x == 1 {   // bools SA4000
+	fmt.Printf("%d\n", y)  // printf SA5009
+	fmt.Printf("%s %s", y) // printf SA5009
+	fmt.Sprintf("%d", x)   // unusedresult SA4017
+	errors.New("x")        // unusedresult SA4017
+	x = x                  // assign SA4018
+	if x == 1 || x == 1 {  // bools SA4000
 	}
 	var v S
 	json.Unmarshal([]byte("{}"), v) // unmarshal SA1014
@@ -36,7 +36,7 @@ func F(t *testing.T, x int, y string) {
 	signal.Notify(c, os.Interrupt) // sigchanyzer SA1017
 	var wg sync.WaitGroup
 	go func() { // SA2002 here ...
-		wg.Add(1)   // waitgroup SA2000
+		wg.Add(1) // waitgroup SA2000
 		defer wg.Done()
 		t.Fatal("x") // ... testinggoroutine here: different lines, apart
 	}()
@@ -46,8 +46,8 @@ func F(t *testing.T, x int, y string) {
 	fmt.Printf(y) // printf SA1006
 	if F == nil { // nilfunc SA4031
 	}
-	fmt.Printf("%d %d", x, y) // printf SA5009 ...
-	fmt.Printf("%s", x)       // ... and again on the next line: pairs by line
+	fmt.Printf("%d %d", x, y)                       // printf SA5009 ...
+	fmt.Printf("%s", x)                             // ... and again on the next line: pairs by line
 	_ = fmt.Sprintf("%d", y) + fmt.Sprintf("%s", x) // two pairs on one line, in order
 	//lint:ignore SA5009 the vet alert stays alone
 	fmt.Printf("%d", y)
