@@ -196,7 +196,7 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 		}
 	}
 	if !f.tests {
-		out.Tests.Message = "tests not run (--tests=false)"
+		out.Tests.Message = testsNotRun
 		return out, nil
 	}
 	tests, err := runTests(ctx, newTester(cfg), abs, testTimeout(f, cfg))
@@ -206,6 +206,9 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 	out.Tests = tests
 	return out, nil
 }
+
+// testsNotRun is the tests' message under --tests=false.
+const testsNotRun = "tests not run (--tests=false)"
 
 // testTimeout is --timeout, else the configuration's tests.timeout.
 func testTimeout(f checkFlags, cfg config.Config) time.Duration {

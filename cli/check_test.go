@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -291,5 +292,42 @@ func TestMatchTarget(t *testing.T) {
 		if got := matchesTarget(&checkTarget{pattern: tt.pattern}, &golang.Result{Package: tt.pkg, Dir: tt.dir}); got != tt.want {
 			t.Errorf("matchesTarget(%q, %q) = %v, want %v", tt.pattern, tt.dir, got, tt.want)
 		}
+	}
+}
+
+// check ./... reads each package's staticcheck.conf as the staticcheck
+// command does: a conf beside one package enables ST1016 there only.
+func TestCheckProjectReadsStaticcheckConf(t *testing.T) {
+	dir := t.TempDir()
+	src := "// Package %s has methods with two receiver names.\npackage %s\n\n// T is a type.\ntype T struct{}\n\n// A does nothing.\nfunc (t T) A() {}\n\n// B does nothing.\nfunc (u T) B() {}\n"
+	files := map[string]string{
+		"go.mod":              "module example.com/conf\n\ngo 1.22\n",
+		"on/on.go":            fmt.Sprintf(src, "on", "on"),
+		"on/staticcheck.conf": "checks = [\"inherit\", \"ST1016\"]\n",
+		"off/off.go":          fmt.Sprintf(src, "off", "off"),
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	_, out, errOut := run(t, "check", "--json", "--tests=false", "./...")
+	var outs []checkOutput
+	if err := json.Unmarshal([]byte(out), &outs); err != nil {
+		t.Fatalf("%v\n%s%s", err, out, errOut)
+	}
+	got := map[string][]string{}
+	for _, o := range outs {
+		for _, d := range o.Diagnostics {
+			got[filepath.Base(o.File)] = append(got[filepath.Base(o.File)], d.Code)
+		}
+	}
+	if !slices.Contains(got["on.go"], "ST1016") || slices.Contains(got["off.go"], "ST1016") {
+		t.Errorf("codes by file %v: want ST1016 in on.go only", got)
 	}
 }

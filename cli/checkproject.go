@@ -243,8 +243,11 @@ func runProject(ctx context.Context, targets []checkTarget, f checkFlags, newLin
 			continue
 		}
 		for _, b := range batches {
+			if !slices.Contains(b.targets, t) {
+				continue
+			}
 			for _, p := range b.pkgs {
-				if slices.Contains(b.targets, t) && matchesTarget(t, p.res) {
+				if matchesTarget(t, p.res) {
 					for _, file := range p.files {
 						add(file)
 					}
@@ -290,12 +293,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 
 	var pkgs []pkgFiles
 	for _, r := range results {
-		all := false
-		for _, t := range b.targets {
-			if matchesTarget(t, r) {
-				all = true
-			}
-		}
+		all := slices.ContainsFunc(b.targets, func(t *checkTarget) bool { return matchesTarget(t, r) })
 		var files []string
 		for _, file := range r.Files {
 			if all || b.files[file] {
@@ -355,7 +353,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 		}
 		t := tests[i]
 		if !f.tests {
-			t = checkTests{Failures: []runner.TestFailure{}, Message: "tests not run (--tests=false)"}
+			t = checkTests{Failures: []runner.TestFailure{}, Message: testsNotRun}
 		}
 		for _, file := range p.files {
 			out := &checkOutput{File: file, Package: p.res.Package, Diagnostics: []checkDiagnostic{}, Tests: t}

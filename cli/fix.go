@@ -320,8 +320,9 @@ func reportFix(stdout, progress io.Writer, rec *refactor.Record, abs string, asJ
 			o.Round, state, o.TestsPassed, o.TestsTotal, o.AlertsBefore, o.AlertsAfter, o.Fixed, o.New, o.LinesEdited)
 		// git's a/ and b/ prefixes for a path under the working directory
 		// (patch -p1); an absolute path as it is, as diff -u names it.
-		from, to := "a/"+displayPath(abs), "b/"+displayPath(abs)
-		if filepath.IsAbs(displayPath(abs)) {
+		name := displayPath(abs)
+		from, to := "a/"+name, "b/"+name
+		if filepath.IsAbs(name) {
 			from, to = abs, abs
 		}
 		fmt.Fprint(stdout, udiff.Unified(from, to, rec.Original, o.Text))

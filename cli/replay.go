@@ -185,13 +185,14 @@ func readRecordFiles(args []string, warn io.Writer) ([]replayItem, error) {
 	var skipped []string
 	for _, f := range files {
 		rec, err := refactor.ReadRecord(f.path)
+		name := displayPath(f.path)
 		if f.inDir && errors.Is(err, refactor.ErrNotRecord) {
-			fmt.Fprintf(warn, "fixloop: skipping %s: not a session record\n", displayPath(f.path))
-			skipped = append(skipped, displayPath(f.path))
+			fmt.Fprintf(warn, "fixloop: skipping %s: not a session record\n", name)
+			skipped = append(skipped, name)
 			continue
 		}
 		// A record that cannot be read is reported with the others.
-		items = append(items, replayItem{name: displayPath(f.path), path: f.path, rec: rec, err: err})
+		items = append(items, replayItem{name: name, path: f.path, rec: rec, err: err})
 	}
 	if len(items) == 0 {
 		return nil, fmt.Errorf("no session records in %s (%s: not session records)", strings.Join(args, ", "), strings.Join(skipped, ", "))

@@ -121,31 +121,8 @@ func BenchmarkDidOpenDiagnostics(b *testing.B) {
 // BenchmarkDidChangeDiagnostics measures didChange -> the diagnostics that
 // reflect the edit (an S1039 alert added or removed), debounce 0.
 func BenchmarkDidChangeDiagnostics(b *testing.B) {
-	dir := benchDir(b)
-	h, _, report := benchServer(b, dir, "0s")
-	path := filepath.Join(dir, benchFile)
-	raw, _ := os.ReadFile(path)
-	text := string(raw)
-	u := h.Open(path, text)
-	h.AwaitVersion(u, 1)
-	editLine := uint32(strings.Count(text, "\n") + 1)
-	samples := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		v := int32(i + 2)
-		with := i%2 == 0
-		start := time.Now()
-		h.ChangeAll(u, v, editedText(text, with, i))
-		p := h.AwaitVersion(u, v)
-		samples = append(samples, time.Since(start))
-		if hasS1039At(p, editLine) != with {
-			b.Fatalf("version %d: diagnostics do not reflect the edit: %s", v, lsptest.Describe(p))
-		}
-	}
-	b.StopTimer()
-	reportPercentiles(b, samples)
-	report()
+	benchDidChange(b, benchDir(b), benchFile)
 }
 
 // BenchmarkDidChangeDiagnosticsRealModule is BenchmarkDidChangeDiagnostics
@@ -153,9 +130,16 @@ func BenchmarkDidChangeDiagnostics(b *testing.B) {
 // helper package against the package under test), editing
 // unmarshaler.go. It is skipped when the module cannot be downloaded.
 func BenchmarkDidChangeDiagnosticsRealModule(b *testing.B) {
-	dir := realModule(b, "github.com/pelletier/go-toml/v2@v2.2.2")
+	benchDidChange(b, realModule(b, "github.com/pelletier/go-toml/v2@v2.2.2"), "unmarshaler.go")
+}
+
+// benchDidChange opens file of the module in dir and measures each
+// didChange -> the diagnostics that reflect it, the edit adding and
+// removing an S1039 alert in turn.
+func benchDidChange(b *testing.B, dir, file string) {
+	b.Helper()
 	h, _, report := benchServer(b, dir, "0s")
-	path := filepath.Join(dir, "unmarshaler.go")
+	path := filepath.Join(dir, file)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)

@@ -212,6 +212,17 @@ func timeLimitSpec() durationSpec {
 	return durationSpec{time.Second, "seconds", `"2s"`, 0, MaxJudgeTimeLimit, false}
 }
 
+// uniqueName reports name, the name (nameVal) of the list entry at path,
+// when names (name -> path of the first entry with it) already holds it,
+// with hint; otherwise it records it.
+func (a *applier) uniqueName(names map[string]string, name string, nameVal *value, path, hint string) {
+	if first, dup := names[name]; dup {
+		a.problemf(nameVal.line, nameVal.col, path+".name", "%s is already the name of %s; %s", quote(name), first, hint)
+		return
+	}
+	names[name] = path
+}
+
 // judgeCases validates judge.cases. A case with a mistake is left out and
 // the others are kept.
 func (a *applier) judgeCases(v *value, path string) ([]JudgeCase, bool) {
@@ -226,11 +237,7 @@ func (a *applier) judgeCases(v *value, path string) ([]JudgeCase, bool) {
 		before := len(a.problems)
 		c, nameVal := a.judgeCase(item, p)
 		if nameVal != nil {
-			if first, dup := names[c.Name]; dup {
-				a.problemf(nameVal.line, nameVal.col, p+".name", "%s is already the name of %s; give each case its own name", quote(c.Name), first)
-			} else {
-				names[c.Name] = p
-			}
+			a.uniqueName(names, c.Name, nameVal, p, "give each case its own name")
 		}
 		if a.leftOut(before, "this case") {
 			continue

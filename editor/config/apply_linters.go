@@ -33,11 +33,7 @@ func (a *applier) linters(v *value, path string) ([]Linter, bool) {
 		before := len(a.problems)
 		l, nameVal := a.linter(item, p)
 		if nameVal != nil {
-			if first, dup := names[l.Name]; dup {
-				a.problemf(nameVal.line, nameVal.col, p+".name", "%s is already the name of %s; give each linter its own name (it is the source shown with its diagnostics)", quote(l.Name), first)
-			} else {
-				names[l.Name] = p
-			}
+			a.uniqueName(names, l.Name, nameVal, p, "give each linter its own name (it is the source shown with its diagnostics)")
 		}
 		what := "this linter"
 		if nameVal != nil {

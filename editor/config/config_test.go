@@ -196,12 +196,7 @@ func TestLoadFileMistakes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := writeConfig(t, tt.content)
-			_, ps := LoadFile(path, Default())
-			if len(ps) != 1 {
-				t.Fatalf("got %d problems, want 1:\n%v", len(ps), ps)
-			}
-			p := ps[0]
+			path, p := loadOneProblem(t, tt.content)
 			if p.Source != path || p.Line != tt.line || p.Column != tt.col || p.Field != tt.field {
 				t.Errorf("got %s:%d:%d field %q, want %s:%d:%d field %q",
 					p.Source, p.Line, p.Column, p.Field, path, tt.line, tt.col, tt.field)
@@ -429,4 +424,16 @@ func TestEditorSettingsMayChooseEndpointAndStore(t *testing.T) {
 	if _, ps := ApplySettings(Default(), []byte(`{"model": {"apiKeyEnv": "sk-123"}}`), "settings"); len(ps) != 1 || !strings.Contains(ps[0].String(), "not an environment variable name") {
 		t.Errorf("a key in place of its variable: %v", ps)
 	}
+}
+
+// loadOneProblem loads content as a settings file and returns its path
+// and its one problem; it fails the test unless there is exactly one.
+func loadOneProblem(t *testing.T, content string) (string, Problem) {
+	t.Helper()
+	path := writeConfig(t, content)
+	_, ps := LoadFile(path, Default())
+	if len(ps) != 1 {
+		t.Fatalf("got %d problems, want 1:\n%v", len(ps), ps)
+	}
+	return path, ps[0]
 }

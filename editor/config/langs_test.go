@@ -442,12 +442,7 @@ func TestLanguageMistakes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := writeConfig(t, tt.content)
-			_, ps := LoadFile(path, Default())
-			if len(ps) != 1 {
-				t.Fatalf("got %d problems, want 1:\n%v", len(ps), ps)
-			}
-			p := ps[0]
+			path, p := loadOneProblem(t, tt.content)
 			if p.Source != path || p.Line != tt.line || p.Column != tt.col || p.Field != tt.field {
 				t.Errorf("got %d:%d field %q, want %d:%d field %q\n%v", p.Line, p.Column, p.Field, tt.line, tt.col, tt.field, p)
 			}

@@ -37,32 +37,26 @@ func formatBraces(text []byte, edits []runner.Edit) []runner.Edit {
 	src := string(text)
 	s, e := open.Start, close.Start
 	out := []runner.Edit{open, close}
+	end := e // where the statement, if on the condition's line, ends
 	switch close.NewText {
 	case "\n}": // e ends the statement's last line
-		body := src[s:e]
-		if !strings.Contains(body, "\n") {
-			at, ok := statementEnd(src, s, e)
-			if !ok {
-				return edits
-			}
-			out[1].Start, out[1].End, out[1].NewText = at, at, " }"
+		if strings.Contains(src[s:e], "\n") {
+			out[1].NewText = "\n" + indentation(src, s) + "}"
 			return out
 		}
-		out[1].NewText = "\n" + indentation(src, s) + "}"
 	case "} ": // e is at the else or while that follows the statement
-		end := e
 		for end > s && strings.ContainsRune(" \t\r\n", rune(src[end-1])) {
 			end--
 		}
 		if strings.Contains(src[s:end], "\n") {
 			return edits // "} else" on the else's own, indented, line
 		}
-		at, ok := statementEnd(src, s, end)
-		if !ok {
-			return edits
-		}
-		out[1].Start, out[1].End, out[1].NewText = at, at, " }"
 	}
+	at, ok := statementEnd(src, s, end)
+	if !ok {
+		return edits
+	}
+	out[1].Start, out[1].End, out[1].NewText = at, at, " }"
 	return out
 }
 

@@ -57,11 +57,8 @@ const maxStates = 8
 type Analyzer struct {
 	log         *slog.Logger
 	maxFileSize int
-	userChecks  []string // AnalyzerOptions.Checks
-	// checks are the analyzers of AnalyzerOptions.Checks alone, without
-	// staticcheck.conf files (AnalyzeProject); Analyze uses checksFor.
-	checks  []*analysis.Analyzer
-	sources map[*analysis.Analyzer]string // analyzer -> alert source, for every analyzer that may report
+	userChecks  []string                      // AnalyzerOptions.Checks
+	sources     map[*analysis.Analyzer]string // analyzer -> alert source, for every analyzer that may report
 	// factCheckers are the analyzers that run on dependencies: those that
 	// export facts, and those they require.
 	factCheckers []*analysis.Analyzer
@@ -166,14 +163,6 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 		return nil, fmt.Errorf("validating analyzers: %w", err)
 	}
 	a.factCheckers = factAnalyzers(all)
-	base := DefaultChecks()
-	if opts.Checks != nil {
-		base = mergeChecks(base, opts.Checks)
-	}
-	a.checks = vetSuite()
-	for _, s := range selectChecksLenient(base) {
-		a.checks = append(a.checks, s.Analyzer)
-	}
 	dir := opts.CacheDir
 	if dir == "" {
 		dir = defaultCacheDir()

@@ -423,7 +423,7 @@ func (ps *pass) result(file string, listErrs []packages.Error) *Result {
 
 // report converts everything found about the roots into a Result, as
 // pass.result does (AnalyzeProject).
-func (a *Analyzer) report(fset *token.FileSet, dir, file string, roots []*checked, d *driver, listErrs []packages.Error) *Result {
+func (a *Analyzer) report(fset *token.FileSet, dir, file string, roots []*checked, d *driver, listErrs []packages.Error, confProblem string) *Result {
 	sink := newAlertSink(fset, roots)
 	res := &Result{Package: roots[0].spec.path, Dir: dir}
 	var syntax []*ast.File
@@ -455,6 +455,10 @@ func (a *Analyzer) report(fset *token.FileSet, dir, file string, roots []*checke
 	}
 	for _, e := range listErrs {
 		sink.addPackagesError(e, dir, file)
+	}
+	if confProblem != "" {
+		p := place{file: file, line: 1, col: 1}
+		sink.add(p, p, sourceFixloop, "", confProblem)
 	}
 	for _, act := range d.all {
 		source := a.sources[act.a]

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/fixloop/fixloop/runner"
@@ -73,6 +74,10 @@ func (a *Analyzer) AnalyzeProject(ctx context.Context, dir string, patterns []st
 	var missed []int
 	keyer := a.newResultKeyer()
 	for gi := range groups {
+		// As Analyze does, each package runs the checks that the
+		// staticcheck.conf files above its directory select.
+		g := &groups[gi]
+		g.checks, g.conf = a.checksFor(g.dir, confState{})
 		k, ok := keyer.group(&groups[gi])
 		if ok {
 			keys[gi] = k
@@ -104,6 +109,8 @@ type projectGroup struct {
 	path, dir string
 	roots     []*packages.Package
 	listErrs  []packages.Error
+	checks    []*analysis.Analyzer // the analyzers to run (see checksFor)
+	conf      confState            // its staticcheck.conf files
 }
 
 // projectGroups sorts what go/packages returned for the patterns into
@@ -266,8 +273,8 @@ func (a *Analyzer) analyzeGroups(ctx context.Context, groups []projectGroup, whi
 	}
 	mem.set(need)
 	d := newDriver(a.log, newFactStore(depStore), rootUnits)
-	for _, u := range rootUnits {
-		for _, an := range a.checks {
+	for i, u := range rootUnits {
+		for _, an := range groups[groupOf[i]].checks {
 			d.addRoot(an, u)
 		}
 	}
@@ -301,7 +308,7 @@ func (a *Analyzer) analyzeGroups(ctx context.Context, groups []projectGroup, whi
 		case len(g.roots[0].IgnoredFiles) > 0:
 			file = g.roots[0].IgnoredFiles[0]
 		}
-		res := a.report(fset, g.dir, file, groupRoots, &driver{all: acts[gi]}, g.listErrs)
+		res := a.report(fset, g.dir, file, groupRoots, &driver{all: acts[gi]}, g.listErrs, g.conf.problem)
 		if file == "" {
 			// No Go file to speak of: report's notice that "" is not in
 			// the package goes.
@@ -409,9 +416,6 @@ func (a *Analyzer) newResultKeyer() *resultKeyer {
 	h := sha256.New()
 	fmt.Fprintln(h, projectCacheVersion)
 	h.Write(a.cache.tool)
-	for _, an := range a.checks {
-		fmt.Fprintln(h, "check", a.sources[an], an.Name)
-	}
 	// The code that turns diagnostics into alerts is fixloop's own.
 	exe, err := os.Executable()
 	if err != nil {
@@ -434,6 +438,10 @@ func (k *resultKeyer) group(g *projectGroup) (key cacheKey, ok bool) {
 	h := sha256.New()
 	h.Write(k.tool)
 	fmt.Fprintf(h, "results %q\n", g.path)
+	for _, an := range g.checks {
+		fmt.Fprintf(h, "check %q\n", an.Name)
+	}
+	fmt.Fprintf(h, "conf problem %q\n", g.conf.problem)
 	for _, r := range g.roots {
 		pk := k.pkg(r)
 		if pk == nil {

@@ -4,8 +4,6 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -27,6 +25,7 @@ import {
   WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol/node';
 import { initializationOptions, serverEnv } from '../src/settings';
+import { ScriptedModel } from './scriptedModel';
 
 const TIMEOUT = 60_000;
 const PKG = path.resolve(__dirname, '..', '..'); // editors/vscode (compiled file is in out/test)
@@ -72,55 +71,6 @@ function applyEdits(text: string, edits: TextEdit[]): string {
   return text;
 }
 
-interface ModelServer {
-  url: string;
-  requests: { headers: http.IncomingHttpHeaders; body: any }[];
-  close(): Promise<void>;
-}
-
-/** A scripted OpenAI-compatible endpoint answering with `answer`. */
-async function startModelServer(answer: string): Promise<ModelServer> {
-  const requests: ModelServer['requests'] = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
-        return;
-      }
-      let body: any;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
-      requests.push({ headers: req.headers, body });
-      // Streaming requests get plain JSON as well: the server falls back.
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: `chatcmpl-${requests.length}`,
-          object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 test('refactor with model: the real server, a scripted model, progress and applyEdit', { timeout: TIMEOUT }, async () => {
   // A private copy of the calc module.
   const work = path.join(tmp, 'calc');
@@ -130,7 +80,7 @@ test('refactor with model: the real server, a scripted model, progress and apply
   const original = fs.readFileSync(file, 'utf8');
   assert.ok(original.includes('fmt.Sprintf("hello")'), 'testdata/calc/calc.go has the S1039 case');
   const fixed = original.replace('fmt.Sprintf("hello")', '"hello"');
-  const model = await startModelServer('Here is the file.\n\n```go\n' + fixed + '```\n');
+  const model = await new ScriptedModel('Here is the file.\n\n```go\n' + fixed + '```\n').start();
 
   const stateHome = path.join(tmp, 'state');
   fs.mkdirSync(stateHome, { recursive: true });
