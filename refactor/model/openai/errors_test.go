@@ -228,6 +228,61 @@ func TestRetries(t *testing.T) {
 	}
 }
 
+// TestGiveUpNamesEarlierFailures checks that when the last attempt failed
+// differently from the ones before it, the error names both: a server that
+// answered 500 and then dropped the connection is not only "unreachable".
+func TestGiveUpNamesEarlierFailures(t *testing.T) {
+	t.Parallel()
+	e500 := openaitest.Reply{Status: 500, Message: "boom"}
+	reset := openaitest.Reply{Reset: true}
+	// The last reset comes twice: net/http resends a request once on a new
+	// connection when a kept-alive one breaks under it.
+	h := newHarness(t, func(o *Options) { o.Stream = ptr(false) }, e500, e500, e500, e500, reset, reset)
+	_, err := h.ask(context.Background(), nil)
+	var merr *model.Error
+	if !errors.As(err, &merr) || merr.Kind != model.ErrUnavailable {
+		t.Fatalf("err = %v, want kind unavailable", err)
+	}
+	for _, want := range []string{"gave up after 5 attempts", "before the last: HTTP 500 ×4"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %q, want %q", err, want)
+		}
+	}
+
+	// Attempts that all failed alike are not listed again.
+	h = newHarness(t, func(o *Options) { o.Stream = ptr(false) }, e500, e500, e500, e500, e500)
+	_, err = h.ask(context.Background(), nil)
+	if err == nil || strings.Contains(err.Error(), "before the last") {
+		t.Errorf("err = %v, want no list of earlier failures", err)
+	}
+}
+
+// TestResetKeptAliveConnectionIsResent checks that a request whose kept-alive
+// connection the server resets is sent again on a new one at once, without
+// counting as a failed attempt or waiting out a backoff.
+func TestResetKeptAliveConnectionIsResent(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(o *Options) { o.Stream = ptr(false) },
+		openaitest.Reply{Content: "first"}, openaitest.Reply{Reset: true}, openaitest.Reply{Content: "second"})
+	for _, want := range []string{"first", "second"} {
+		reply, err := h.ask(context.Background(), nil)
+		if err != nil || reply.Content != want {
+			t.Fatalf("Complete = %q, %v; want %q", reply.Content, err, want)
+		}
+	}
+	if n := len(h.srv.Requests()); n != 3 {
+		t.Errorf("%d requests, want 3 (the reset one sent twice)", n)
+	}
+	if w := h.sleeps.waits(); len(w) != 0 {
+		t.Errorf("the provider backed off %v; the resend should be net/http's, at once", w)
+	}
+	for _, r := range h.srv.Requests() {
+		if _, ok := r.Header["X-Idempotency-Key"]; ok {
+			t.Errorf("the request carries an X-Idempotency-Key header %q; it only marks the request inside the client", r.Header["X-Idempotency-Key"])
+		}
+	}
+}
+
 func TestRetryAfterDate(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

@@ -151,6 +151,7 @@ func (p *Provider) Complete(ctx context.Context, req model.Request, progress mod
 		return model.Reply{}, err
 	}
 	log := p.log.With("round", req.Round)
+	var failed []*model.Error
 	for attempt := 1; ; attempt++ {
 		reply, err := p.try(ctx, log, creq, progress)
 		if err == nil {
@@ -164,11 +165,12 @@ func (p *Provider) Complete(ctx context.Context, req model.Request, progress mod
 		}
 		if !retryable(merr) || attempt > p.retries {
 			if attempt > 1 {
-				merr.Msg += fmt.Sprintf(" (gave up after %d attempts)", attempt)
+				merr.Msg += fmt.Sprintf(" (gave up after %d attempts%s)", attempt, earlier(failed, merr))
 			}
 			log.Debug("model request failed", "attempt", attempt, "kind", merr.Kind, "status", merr.Status)
 			return model.Reply{}, merr
 		}
+		failed = append(failed, merr)
 		wait := p.delay(attempt, merr.RetryAfter)
 		log.Info("model request failed; retrying", "attempt", attempt, "kind", merr.Kind, "status", merr.Status,
 			"wait", wait, "error", merr.Error())
@@ -240,6 +242,38 @@ func sendable(v float32) float32 {
 		return math.SmallestNonzeroFloat32
 	}
 	return v
+}
+
+// earlier names what the attempts before last failed with, when that
+// differs from last: a server that answered 500 four times and then reset
+// the connection should not be reported as only unreachable.
+func earlier(failed []*model.Error, last *model.Error) string {
+	var labels []string
+	count := map[string]int{}
+	for _, e := range failed {
+		l := attemptLabel(e)
+		if count[l] == 0 {
+			labels = append(labels, l)
+		}
+		count[l]++
+	}
+	if len(labels) == 0 || (len(labels) == 1 && labels[0] == attemptLabel(last)) {
+		return ""
+	}
+	parts := make([]string, len(labels))
+	for i, l := range labels {
+		parts[i] = fmt.Sprintf("%s ×%d", l, count[l])
+	}
+	return "; before the last: " + strings.Join(parts, ", ")
+}
+
+// attemptLabel is a failed attempt in a few words: its HTTP status, or else
+// its kind.
+func attemptLabel(e *model.Error) string {
+	if e.Status != 0 {
+		return fmt.Sprintf("HTTP %d", e.Status)
+	}
+	return string(e.Kind)
 }
 
 // retryable reports whether another attempt may succeed.

@@ -56,6 +56,26 @@ func newHTTPClient(c *http.Client, limit int64) *http.Client {
 	return &out
 }
 
+// replayable returns a copy of req that net/http may send again on a new
+// connection when a kept-alive one breaks under it (a server closing an
+// idle connection just as the request arrives): a POST is otherwise never
+// resent. An empty X-Idempotency-Key marks it so without sending a header.
+// Asking for a completion twice is safe; the provider retries anyway.
+func replayable(req *http.Request) *http.Request {
+	if req.GetBody == nil && req.Body != nil && req.Body != http.NoBody {
+		return req // it could not be resent
+	}
+	if _, ok := req.Header["X-Idempotency-Key"]; ok {
+		return req
+	}
+	if _, ok := req.Header["Idempotency-Key"]; ok {
+		return req
+	}
+	out := req.Clone(req.Context())
+	out.Header["X-Idempotency-Key"] = nil
+	return out
+}
+
 // recorder is a RoundTripper that fills the request's exchange.
 type recorder struct {
 	base  http.RoundTripper
@@ -63,7 +83,7 @@ type recorder struct {
 }
 
 func (rt *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := rt.base.RoundTrip(req)
+	resp, err := rt.base.RoundTrip(replayable(req))
 	ex := exchangeFrom(req.Context())
 	if err != nil || ex == nil {
 		return resp, err

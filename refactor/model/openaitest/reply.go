@@ -39,6 +39,10 @@ type Reply struct {
 	PromptTokens, CompletionTokens int
 	// Model is the model named in the answer; "" echoes the request's.
 	Model string
+	// Reset, after Delay, closes the connection with a TCP reset instead of
+	// answering, as a server does that drops an idle keep-alive connection
+	// the moment a request arrives on it.
+	Reset bool
 }
 
 // CodeReply returns an assistant message that holds code in a fenced block

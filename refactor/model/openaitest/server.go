@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -162,6 +163,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, rep
 	if !s.wait(r, rep) {
 		return
 	}
+	if rep.Reset {
+		reset(w)
+		return
+	}
 	for k, v := range rep.Header {
 		w.Header()[k] = slices.Clone(v)
 	}
@@ -212,4 +217,16 @@ func (s *Server) handleModels(w http.ResponseWriter, _ *http.Request) {
 			{"id": DefaultModel, "object": "model", "created": 0, "owned_by": "openaitest"},
 		},
 	})
+}
+
+// reset closes the request's connection with a TCP reset.
+func reset(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(fmt.Sprintf("openaitest: cannot take over the connection to reset it: %v", err))
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.SetLinger(0) // close sends RST, not FIN
+	}
+	_ = conn.Close()
 }
