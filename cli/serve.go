@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +33,7 @@ func (s stdio) Close() error {
 
 func newServeCommand(logs *logFlags) *cobra.Command {
 	var clientPID int
+	var cpuProfile string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the language server on stdin/stdout",
@@ -47,6 +51,13 @@ LSP clients add: --stdio (stdin and stdout are the only transport) and
 			}
 			defer closeLog()
 			logger.Info("fixloop serve starting", "version", Version)
+			if cpuProfile != "" {
+				stop, err := startCPUProfile(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer stop()
+			}
 			sweepLeftovers(logger)
 			ctx := cmd.Context()
 			if clientPID > 0 {
@@ -74,7 +85,25 @@ LSP clients add: --stdio (stdin and stdout are the only transport) and
 	}
 	cmd.Flags().Bool("stdio", true, "speak LSP on stdin and stdout (the only transport; accepted for LSP clients that pass it)")
 	cmd.Flags().IntVar(&clientPID, "clientProcessId", 0, "exit when the process with this id (the editor) is gone")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the server's whole run to this file (read it with go tool pprof)")
 	return cmd
+}
+
+// startCPUProfile starts profiling the process into path and returns the
+// function that stops and writes the profile.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("creating the CPU profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("starting the CPU profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // clientPoll is how often the server looks for its client's process.

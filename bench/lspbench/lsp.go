@@ -42,6 +42,12 @@ type serverKind struct {
 	CacheEnv func(dir string) []string
 	// LogLines, when set, sees every line of the server's stderr.
 	LogLines bool
+	// ProfileArgv, when set, returns the command line that makes the
+	// server write a CPU profile to path.
+	ProfileArgv func(path string) []string
+	// ProfileDir, when not "", is where each server run writes its CPU
+	// profile, named after the run's log.
+	ProfileDir string
 }
 
 // recorder is the client side: a protocol.Client that records what the
@@ -294,7 +300,12 @@ func startSession(kind *serverKind, label, root string, env []string, logPath st
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(kind.Argv[0], kind.Argv[1:]...)
+	argv := kind.Argv
+	if kind.ProfileDir != "" && kind.ProfileArgv != nil {
+		name := strings.TrimSuffix(filepath.Base(logPath), ".log") + ".pprof"
+		argv = kind.ProfileArgv(filepath.Join(kind.ProfileDir, name))
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = root
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

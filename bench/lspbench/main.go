@@ -49,6 +49,7 @@ type options struct {
 	work           string
 	keep           bool
 	out            string
+	profile        string
 	checks         string
 }
 
@@ -116,6 +117,7 @@ func main() {
 	flag.StringVar(&o.work, "work", "", "working directory (default: a new temporary one, removed at the end)")
 	flag.BoolVar(&o.keep, "keep", os.Getenv("KEEP") != "", "keep the working directory, with the servers' logs (env KEEP)")
 	flag.StringVar(&o.out, "out", "", "also write the report to this file")
+	flag.StringVar(&o.profile, "profile", os.Getenv("PROFILE"), "write each server run's CPU profile into this directory (env PROFILE; fixloop --cpuprofile, gopls -profile.cpu)")
 	flag.StringVar(&o.checks, "fixloop-checks", `["all"]`, "fixloop's staticcheck.checks, as JSON (gopls runs with staticcheck: true, every staticcheck analyzer)")
 	flag.Parse()
 	if o.fixloop == "" || o.gopls == "" {
@@ -204,12 +206,18 @@ func run(o options) error {
 			Section:  "fixloop",
 			CacheEnv: func(dir string) []string { return []string{"XDG_CACHE_HOME=" + dir} },
 			LogLines: true,
+			ProfileArgv: func(path string) []string {
+				return []string{o.fixloop, "serve", "--stdio", "--log-level", "debug", "--cpuprofile", path}
+			},
+			ProfileDir: o.profile,
 		},
 		{
-			Name:     "gopls",
-			Argv:     []string{o.gopls, "serve"},
-			Settings: json.RawMessage(`{"staticcheck": true, "diagnosticsDelay": "0s"}`),
-			Section:  "gopls",
+			Name:        "gopls",
+			Argv:        []string{o.gopls, "serve"},
+			Settings:    json.RawMessage(`{"staticcheck": true, "diagnosticsDelay": "0s"}`),
+			Section:     "gopls",
+			ProfileArgv: func(path string) []string { return []string{o.gopls, "-profile.cpu", path, "serve"} },
+			ProfileDir:  o.profile,
 			CacheEnv: func(dir string) []string {
 				return []string{"XDG_CACHE_HOME=" + dir, "GOPLSCACHE=" + filepath.Join(dir, "gopls")}
 			},
@@ -358,6 +366,9 @@ func (b *bench) runModule(spec *moduleSpec) *moduleResult {
 		ctx := context.Background()
 		deadline := time.Now().Add(b.o.openTimeout)
 		for _, rel := range []string{spec.DeclFile, spec.DependentFile, spec.TestFile, spec.TaggedFile} {
+			if rel == "" {
+				continue
+			}
 			path := filepath.Join(p.Root, rel)
 			if _, ok := s.docs[path]; ok {
 				continue
@@ -384,7 +395,7 @@ func (b *bench) runModule(spec *moduleSpec) *moduleResult {
 	}
 	for i := 0; i < b.o.n; i++ {
 		order := b.order(i)
-		for _, scen := range []string{scEdit, scDep, scTest, scTagged, scBurst} {
+		for _, scen := range spec.scenarios() {
 			for _, k := range order {
 				s := warm[k.Name]
 				c := res.cell(scen, k.Name)
@@ -671,7 +682,7 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 				g = &cell{}
 			}
 			rt := ratio(f.p50(), g.p50())
-			if !math.IsNaN(rt) {
+			if !math.IsNaN(rt) && !r.Prep.Spec.fixture() {
 				ratios[scen] = append(ratios[scen], rt)
 			}
 			label := names[scen]
@@ -695,7 +706,7 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 		}
 	}
 	if len(results) > 1 {
-		w.WriteString("\nGeometric mean of the ratios over the modules (modules where both servers answered):\n\n| scenario | fixloop/gopls | modules |\n| --- | --- | --- |\n")
+		w.WriteString("\nGeometric mean of the ratios over the real modules (those where both servers answered; the bench package is not one of them):\n\n| scenario | fixloop/gopls | modules |\n| --- | --- | --- |\n")
 		for _, scen := range scenarioOrder {
 			if len(ratios[scen]) > 0 {
 				fmt.Fprintf(&w, "| %s | **%s** | %d |\n", names[scen], fmtRatio(geomean(ratios[scen])), len(ratios[scen]))
@@ -719,7 +730,7 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 			why = " (" + strings.ReplaceAll(joinCounts(edits.FallbackWhy), r.Prep.Root+string(filepath.Separator), "") + ")"
 		}
 		rr := ratio(float64(r.RSS["fixloop"]), float64(r.RSS["gopls"]))
-		if !math.IsNaN(rr) {
+		if !math.IsNaN(rr) && !r.Prep.Spec.fixture() {
 			rssRatios = append(rssRatios, rr)
 		}
 		fmt.Fprintf(&w, "| %s@%s | %d, %d, %d | %s | %s | **%s** | %s, %s | %s, %s | %d, %d, %d%s |\n",

@@ -29,10 +29,38 @@ type moduleSpec struct {
 	// TaggedFile has a //go:build constraint that holds on linux/amd64:
 	// scenario d.
 	TaggedFile string
+	// Local, when set, is a directory of this repository that is copied
+	// instead of a module from the proxy: the README's bench package. Its
+	// rows stay out of the real modules' geometric means, and a scenario
+	// whose file is not named is not run.
+	Local string
 }
 
-// specs are the modules, small to large.
+// scenarios are the edit scenarios whose files the spec names, in order.
+func (s *moduleSpec) scenarios() []string {
+	out := []string{scEdit}
+	if s.DeclFile != "" {
+		out = append(out, scDep)
+	}
+	if s.TestFile != "" {
+		out = append(out, scTest)
+	}
+	if s.TaggedFile != "" {
+		out = append(out, scTagged)
+	}
+	return append(out, scBurst)
+}
+
+// fixture reports whether the spec is one of this repository's packages.
+func (s *moduleSpec) fixture() bool { return s.Local != "" }
+
+// specs are the bench package, then the modules, small to large.
 var specs = []*moduleSpec{
+	{
+		Path: "example.com/benchpkg", Version: "testdata", Short: "benchpkg", Local: "testdata/benchpkg",
+		EditFile: "orders.go",
+		TestFile: "orders_test.go",
+	},
 	{
 		Path: "github.com/pelletier/go-toml/v2", Version: "v2.2.2", Short: "go-toml/v2",
 		EditFile: "decode.go",
@@ -101,20 +129,13 @@ func runGo(dir string, args ...string) ([]byte, error) {
 // work/src, makes it writable, downloads its dependencies (from the proxy
 // too) and checks that every package and test of it loads.
 func prepare(spec *moduleSpec, work string) (*prepared, error) {
-	out, err := runGo(work, "mod", "download", "-json", spec.Path+"@"+spec.Version)
-	if err != nil {
-		if m, perr := parseModDownload(out); perr != nil && m.Error != "" {
-			return nil, perr
-		}
-		return nil, err
-	}
-	m, err := parseModDownload(out)
+	src, err := source(spec, work)
 	if err != nil {
 		return nil, err
 	}
 	root := filepath.Join(work, "src", strings.ReplaceAll(spec.Short, "/", "-"))
-	if err := copyTree(m.Dir, root); err != nil {
-		return nil, fmt.Errorf("copying %s: %w", m.Dir, err)
+	if err := copyTree(src, root); err != nil {
+		return nil, fmt.Errorf("copying %s: %w", src, err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		return nil, fmt.Errorf("%s@%s has no go.mod", spec.Path, spec.Version)
@@ -143,6 +164,31 @@ func prepare(spec *moduleSpec, work string) (*prepared, error) {
 	return p, p.check()
 }
 
+// source returns the directory that holds spec's files: the module's
+// directory in the read-only module cache, downloaded with the proxy, or
+// the repository's own directory.
+func source(spec *moduleSpec, work string) (string, error) {
+	if spec.fixture() {
+		abs, err := filepath.Abs(spec.Local)
+		if err != nil {
+			return "", err
+		}
+		return abs, nil
+	}
+	out, err := runGo(work, "mod", "download", "-json", spec.Path+"@"+spec.Version)
+	if err != nil {
+		if m, perr := parseModDownload(out); perr != nil && m.Error != "" {
+			return "", perr
+		}
+		return "", err
+	}
+	m, err := parseModDownload(out)
+	if err != nil {
+		return "", err
+	}
+	return m.Dir, nil
+}
+
 // check makes sure the spec's files are what the scenarios need.
 func (p *prepared) check() error {
 	s := p.Spec
@@ -160,6 +206,35 @@ func (p *prepared) check() error {
 	if len(tests) == 0 {
 		return fmt.Errorf("%s: the package of %s has no _test.go files", s.Short, s.EditFile)
 	}
+	if s.DeclFile != "" {
+		if err := p.checkDecl(read); err != nil {
+			return err
+		}
+	}
+	if s.TestFile != "" {
+		if !strings.HasSuffix(s.TestFile, "_test.go") {
+			return fmt.Errorf("%s: %s is not a _test.go file", s.Short, s.TestFile)
+		}
+		if _, err := read(s.TestFile); err != nil {
+			return err
+		}
+	}
+	if s.TaggedFile != "" {
+		tagged, err := read(s.TaggedFile)
+		if err != nil {
+			return err
+		}
+		if p.Constraint = buildConstraint(tagged); p.Constraint == "" {
+			return fmt.Errorf("%s: %s has no //go:build line", s.Short, s.TaggedFile)
+		}
+	}
+	return nil
+}
+
+// checkDecl makes sure DeclFile declares DeclName and DependentFile, in
+// another package, calls it.
+func (p *prepared) checkDecl(read func(string) (string, error)) error {
+	s := p.Spec
 	decl, err := read(s.DeclFile)
 	if err != nil {
 		return err
@@ -173,19 +248,6 @@ func (p *prepared) check() error {
 	}
 	if !strings.Contains(dep, "."+s.DeclName+"(") || filepath.Dir(s.DependentFile) == filepath.Dir(s.DeclFile) {
 		return fmt.Errorf("%s: %s (another package) does not call %s", s.Short, s.DependentFile, s.DeclName)
-	}
-	if !strings.HasSuffix(s.TestFile, "_test.go") {
-		return fmt.Errorf("%s: %s is not a _test.go file", s.Short, s.TestFile)
-	}
-	if _, err := read(s.TestFile); err != nil {
-		return err
-	}
-	tagged, err := read(s.TaggedFile)
-	if err != nil {
-		return err
-	}
-	if p.Constraint = buildConstraint(tagged); p.Constraint == "" {
-		return fmt.Errorf("%s: %s has no //go:build line", s.Short, s.TaggedFile)
 	}
 	return nil
 }

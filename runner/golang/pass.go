@@ -345,6 +345,7 @@ func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapsho
 	tGather := time.Since(t0)
 	ps.mem = claimPass(0)
 	defer ps.mem.release()
+	gc0 := gcCycles()
 	if err := ps.run(ctx); err != nil {
 		ps.discard()
 		a.restoreForced(st, forced)
@@ -355,7 +356,7 @@ func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapsho
 	s.result, s.resultFile = res, file
 	a.incremental.Add(1)
 	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", ps.rechecked,
-		"gather", tGather, "total", time.Since(t0))
+		"gather", tGather, "total", time.Since(t0), "collections", gcCycles()-gc0)
 	return cloneResult(res), "", nil
 }
 
