@@ -504,10 +504,13 @@ func displayPath(path string) string {
 }
 
 // exactlyOneFile accepts one FILE argument for the named command.
-func exactlyOneFile(command string) cobra.PositionalArgs {
+func exactlyOneFile(command string) cobra.PositionalArgs { return exactlyOneArg(command, "FILE") }
+
+// exactlyOneArg requires one argument, what names.
+func exactlyOneArg(command, what string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		if len(args) != 1 {
-			return &exitError{code: ExitUsage, err: fmt.Errorf("%s takes exactly one FILE, got %d arguments\nRun 'fixloop %s -h' for usage", command, len(args), command)}
+			return &exitError{code: ExitUsage, err: fmt.Errorf("%s takes exactly one %s, got %d arguments\nRun 'fixloop %s -h' for usage", command, what, len(args), command)}
 		}
 		return nil
 	}

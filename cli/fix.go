@@ -89,7 +89,7 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 	fl := cmd.Flags()
 	fl.StringVar(&f.goal, "goal", "", "repair or refactor (default: repair if FILE does not build or a test fails, else refactor)")
 	fl.IntVar(&f.rounds, "rounds", 0, "round cap k (default: 10 for repair, 3 for refactor, or rounds from .fixloop.yaml)")
-	fl.StringVar(&f.provider, "provider", "", "openai, rules or replay (default: openai when a model is configured, else rules)")
+	fl.StringVar(&f.provider, "provider", "", "openai, rules, replay or copy-original (default: openai when a model is configured, else rules)")
 	fl.StringVar(&f.model, "model", "", "model name (default: model.name from .fixloop.yaml, else $FIXLOOP_MODEL)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible base URL (default: model.baseUrl, else $OPENAI_BASE_URL)")
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY)")

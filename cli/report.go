@@ -23,6 +23,7 @@ type reportFlags struct {
 	model     string
 	goal      string
 	workspace string
+	run       string
 	title     string
 }
 
@@ -40,10 +41,23 @@ rate per verdict. Refactor: Pass@1, Reduction@P, New@P, ΔLine@P, LinePerFix@P,
 and Reduction@F, New@F over failing sessions. Breakdowns by language, model,
 provider, goal, alert category and alert-count bucket.
 
+The refactor scores are given under two definitions, labelled. The editor's
+(JSON refactor.pass_at_1 and the other refactor keys): a session passes when
+the result it offers keeps the tests; one that offers nothing fails.
+LintEval's, over each session's candidate whether offered or not (an
+unchanged file that keeps the tests passes; a reply without code fails): once
+for attempt 1, round 1's candidate (refactor.linteval), and once for the
+output after k rounds, the best test-keeping candidate, else the last
+(refactor.linteval_k). Each has sessions, passing, pass_at_1, reduction_at_p,
+new_at_p, dline_at_p, line_per_fix_at_p, reduction_at_f, new_at_f,
+dline_at_f, line_per_fix_at_f and skipped (sessions without that candidate:
+no answer, or stored by an older fixloop).
+
 Filters: --since and --until (RFC 3339 times or dates such as 2026-11-01, or
 durations such as 168h meaning "that long ago"), --language, --model, --goal,
---workspace.`,
-		Example: "  fixloop report\n  fixloop report --format html --since 720h > report.html\n  fixloop report --store postgres://team@db/fixloop --model gpt-4o --format json",
+--workspace, --run (the sessions of one fixloop eval run; it may still be
+going).`,
+		Example: "  fixloop report\n  fixloop report --format html --since 720h > report.html\n  fixloop report --store postgres://team@db/fixloop --model gpt-4o --format json\n  fixloop report --run baseline",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, closeLog, err := logs.logger(cmd.ErrOrStderr())
 			if err != nil {
@@ -70,6 +84,7 @@ durations such as 168h meaning "that long ago"), --language, --model, --goal,
 	fl.StringVar(&f.model, "model", "", "only sessions with this model (or, for sessions without one, this provider: rules)")
 	fl.StringVar(&f.goal, "goal", "", "only repair or refactor sessions")
 	fl.StringVar(&f.workspace, "workspace", "", "only sessions of this workspace directory")
+	fl.StringVar(&f.run, "run", "", "only the sessions of this fixloop eval run")
 	fl.StringVar(&f.title, "title", "", "title of the HTML page")
 	return cmd
 }
@@ -89,7 +104,7 @@ func (f reportFlags) filter(now time.Time) (store.Filter, error) {
 			return store.Filter{}, fmt.Errorf("--goal: %w", err)
 		}
 	}
-	return store.Filter{Since: since, Until: until, Language: f.language, Model: f.model, Goal: f.goal, Workspace: f.workspace}, nil
+	return store.Filter{Since: since, Until: until, Language: f.language, Model: f.model, Goal: f.goal, Workspace: f.workspace, Run: f.run}, nil
 }
 
 // parseWhen reads an RFC 3339 time, a date, or a duration ago.
@@ -157,7 +172,8 @@ func loadSessions(ctx context.Context, dsn string, filter store.Filter, paths []
 func matches(f store.Filter, s aggregate.Session) bool {
 	return (f.Since.IsZero() || !s.Created.Before(f.Since)) && (f.Until.IsZero() || s.Created.Before(f.Until)) &&
 		(f.Language == "" || f.Language == s.Language) && (f.Model == "" || f.Model == s.Model || f.Model == aggregate.ModelLabel(s)) &&
-		(f.Goal == "" || f.Goal == s.Goal) && (f.Workspace == "" || f.Workspace == s.Workspace)
+		(f.Goal == "" || f.Goal == s.Goal) && (f.Workspace == "" || f.Workspace == s.Workspace) &&
+		(f.Run == "" || f.Run == s.Run)
 }
 
 func renderReport(w io.Writer, format string, scores *aggregate.Scores, title string) error {

@@ -36,6 +36,18 @@ func TestReportFromStoreAndRecords(t *testing.T) {
 			t.Errorf("report JSON lacks %q", key)
 		}
 	}
+	// The LintEval samples went through the store: the rules provider's
+	// round 1 is also its final output, and it keeps the tests.
+	for _, block := range []string{"linteval", "linteval_k"} {
+		le, ok := refactorScores[block].(map[string]any)
+		if !ok {
+			t.Errorf("refactor.%s = %v in %s", block, refactorScores[block], out)
+			continue
+		}
+		if le["sessions"] != 1.0 || le["skipped"] != 0.0 || le["pass_at_1"] != 1.0 || le["reduction_at_p"] != 1.0 || le["reduction_at_f"] != nil {
+			t.Errorf("refactor.%s = %v", block, le)
+		}
+	}
 	// The stored session replays from the store.
 	db := filepath.Join(os.Getenv("XDG_STATE_HOME"), "fixloop", "sessions.db")
 	if code, out, errOut := run(t, "replay", db); code != ExitOK || !strings.Contains(out, "metrics match") {
@@ -110,6 +122,12 @@ func TestReportRulesSessionTable(t *testing.T) {
 			{"Reduction@F", "–"},
 			{"New@F", "–"},
 			{"rules", "1", "0", "–", "–", "–", "1", "100.0%", "100.0%", "0.0%", "2"},
+			// The same session under each definition, side by side.
+			{"Refactor", "by", "definition", "editor", "(offered", "results)", "LintEval,", "attempt", "1", "LintEval,", "after", "k", "rounds"},
+			{"Pass@1", "100.0%", "100.0%", "100.0%"},
+			{"Reduction@P", "100.0%", "100.0%", "100.0%"},
+			{"Reduction@F", "–", "–", "–"},
+			{"ΔLine@F", "n/a", "–", "–"},
 		} {
 			if !hasFields(out, want...) {
 				t.Errorf("%v: no line %q in\n%s", args, want, out)
@@ -153,4 +171,18 @@ func hasFields(out string, fields ...string) bool {
 		}
 	}
 	return false
+}
+
+// TestReportHelpNamesLintEval: report's help names both definitions of the
+// refactor scores and their JSON keys.
+func TestReportHelpNamesLintEval(t *testing.T) {
+	code, out, errOut := run(t, "report", "--help")
+	if code != ExitOK {
+		t.Fatalf("report --help: exit %d %s", code, errOut)
+	}
+	for _, want := range []string{"editor's", "offers", "LintEval", "attempt 1", "refactor.linteval", "refactor.linteval_k", "after k rounds"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q:\n%s", want, out)
+		}
+	}
 }

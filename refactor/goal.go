@@ -63,4 +63,5 @@ const (
 	StopCancelled     Stop = "cancelled"      // the user cancelled
 	StopProviderError Stop = "provider_error" // the provider failed for good
 	StopReplayEnd     Stop = "replay_end"     // a replay ran out of recorded answers
+	StopTimeLimit     Stop = "time_limit"     // fixloop eval: the session's time limit ran out
 )

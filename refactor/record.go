@@ -55,6 +55,15 @@ type Record struct {
 	Error    string          `json:"error,omitempty"`
 	Outcome  Outcome         `json:"outcome"`
 	WallMS   int64           `json:"wall_ms"`
+	// Eval names the evaluation run and the problem of a session that
+	// fixloop eval ran; nil for the editor's and fix's sessions.
+	Eval *EvalRef `json:"eval,omitempty"`
+}
+
+// EvalRef places a session in an evaluation run.
+type EvalRef struct {
+	Run     string `json:"run"`
+	Problem string `json:"problem"`
 }
 
 // Settings are the session's settings, as recorded (no secrets).

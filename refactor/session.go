@@ -34,6 +34,12 @@ type Options struct {
 	Settings Settings
 	Tools    map[string]string
 	Logger   *slog.Logger
+	// ID, when not "", is the record's id instead of a new random one:
+	// fixloop eval derives it from the run and the problem, so that a
+	// session run again after a crash replaces its first save.
+	ID string
+	// Eval is recorded as it is.
+	Eval *EvalRef
 }
 
 // Observer hears about a session's progress; every field may be nil. The
@@ -123,9 +129,9 @@ func newSession(ctx context.Context, file, original string, opts Options) (*sess
 		opts: opts, prompts: p, logger: logger, start: time.Now(), lang: lang, fence: fence,
 		base: original,
 		rec: &Record{
-			Schema: SchemaVersion, ID: newID(), Created: time.Now().UTC(), File: file, RepoPath: repoPath(file), Language: fence,
+			Schema: SchemaVersion, ID: cmp.Or(opts.ID, newID()), Created: time.Now().UTC(), File: file, RepoPath: repoPath(file), Language: fence,
 			Goal: opts.Goal, Provider: opts.Provider.Name(), Model: opts.Provider.Model(),
-			Settings: settings, Tools: opts.Tools, Scope: opts.Scope, Original: original,
+			Settings: settings, Tools: opts.Tools, Scope: opts.Scope, Original: original, Eval: opts.Eval,
 		},
 	}, nil
 }

@@ -51,6 +51,12 @@ func twoModels() *aggregate.Scores {
 		Refactor: aggregate.RefactorScores{
 			Sessions: 4, Passing: 3, PassAt1: v(0.75), ReductionAtP: v(0.6), NewAtP: v(0.366667),
 			DLineAtP: v(17.333333), LinePerFixAtP: v(4.666667), ReductionAtF: v(0.2), NewAtF: v(1),
+			// One refactor session was stored without LintEval samples.
+			LintEval: aggregate.LintEvalScores{Sessions: 3, Passing: 1, Skipped: 1, PassAt1: v(1.0 / 3),
+				ReductionAtP: v(0.25), NewAtP: v(0.125), DLineAtP: v(6), LinePerFixAtP: v(2.5),
+				ReductionAtF: v(0.4), NewAtF: v(0.1), DLineAtF: v(3.5), LinePerFixAtF: v(1.75)},
+			LintEvalK: aggregate.LintEvalScores{Sessions: 3, Passing: 3, Skipped: 1, PassAt1: v(1),
+				ReductionAtP: v(0.55), NewAtP: v(0.05), DLineAtP: v(9), LinePerFixAtP: v(1.5)},
 		},
 		VerdictMix: []map[string]int{
 			{"accepted": 2, "compile_error": 3, "wrong_answer": 3, "alerts_remaining": 2},

@@ -32,6 +32,11 @@ type page struct {
 	Tiles  []tile
 	Rows   []headRow
 	Charts []chart
+	// Defs are the refactor scores under each definition, side by side;
+	// Labels name the definitions and Notes explain them.
+	Defs   []defRow
+	Labels [3]string
+	Notes  []string
 }
 
 type tile struct{ Label, Value, Note string }
@@ -51,7 +56,7 @@ func HTML(w io.Writer, s *aggregate.Scores, title string) error {
 		{"Sessions", fmt.Sprint(s.Sessions), fmt.Sprintf("%d repair · %d refactor", s.Repair.Sessions, s.Refactor.Sessions)},
 		{"Repair pass@1", pct(s.Repair.PassAt1), "solved in the first round"},
 		{fmt.Sprintf("Repair ISR@%d", k), isrK, "solved within the round cap"},
-		{"Refactor Pass@1", pct(s.Refactor.PassAt1), fmt.Sprintf("%d passing", s.Refactor.Passing)},
+		{"Refactor Pass@1", pct(s.Refactor.PassAt1), fmt.Sprintf("%d passing · %s", s.Refactor.Passing, labelEditor)},
 		{"Reduction@P", pct(s.Refactor.ReductionAtP), "New@P " + pct(s.Refactor.NewAtP)},
 		{"LinePerFix@P", num(s.Refactor.LinePerFixAtP), "ΔLine@P " + num(s.Refactor.DLineAtP)},
 	}
@@ -61,6 +66,9 @@ func HTML(w io.Writer, s *aggregate.Scores, title string) error {
 		p.Rows = append(p.Rows, row(m, models[m]))
 	}
 	p.Charts = []chart{isrChart(s), verdictChart(s), categoryChart(s), linesChart(s)}
+	p.Defs = defRows(s.Refactor)
+	p.Labels = [3]string{labelEditor, labelLintEval1, labelLintEvalK}
+	p.Notes = definitionsNote
 	return pageTmpl.Execute(w, p)
 }
 
@@ -420,11 +428,12 @@ td:first-child,th:first-child{text-align:left;max-width:260px;overflow:hidden;te
 td.b{border-left:1px solid var(--line)}
 tr.all td{font-weight:650}
 tr:last-child td{border-bottom:0}
+.notes{color:var(--muted);font-size:13px;margin:8px 0 0;padding-left:18px}
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<p class="sub">Repair scores follow the iterative-feedback paper (pass@1, ISR@k, MIS); refactor scores follow LintEval (@P over passing sessions, @F over failing ones).</p>
+<p class="sub">Repair scores follow the iterative-feedback paper (pass@1, ISR@k, MIS); refactor scores follow LintEval (@P over passing sessions, @F over failing ones). The tiles, charts and the Scores table count a refactor session as passing by the editor's definition (the result it offers); “Refactor scores by definition” gives them beside LintEval's, over each session's candidate whether offered or not.</p>
 <div class="tiles">{{range .Tiles}}<div class="tile"><div class="l">{{.Label}}</div><div class="v">{{.Value}}</div><div class="n">{{.Note}}</div></div>{{end}}</div>
 <div class="charts">
 {{- range .Charts}}
@@ -449,6 +458,20 @@ tr:last-child td{border-bottom:0}
 </tbody>
 </table>
 </div>
+<h2 style="margin:20px 0 8px" id="definitions">Refactor scores by definition</h2>
+<div class="tablewrap">
+<table class="defs">
+<thead>
+<tr><th>Score</th>{{range .Labels}}<th class="grp">{{.}}</th>{{end}}</tr>
+</thead>
+<tbody>
+{{- range .Defs}}
+<tr><td>{{.Name}}</td><td class="b">{{.Editor}}</td><td class="b">{{.Attempt1}}</td><td class="b">{{.AfterK}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+</div>
+<ul class="notes">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>
 </body>
 </html>
 `))

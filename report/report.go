@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/fixloop/fixloop/refactor/aggregate"
 )
@@ -71,6 +72,8 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 	p("  LinePerFix@P\t%s\n", num(f.LinePerFixAtP))
 	p("  Reduction@F\t%s\n", pct(f.ReductionAtF))
 	p("  New@F\t%s\n", pct(f.NewAtF))
+	p("\n")
+	definitions(p, f)
 
 	if len(s.Categories) > 0 {
 		p("\n")
@@ -111,6 +114,90 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 	}
 	return nil
 }
+
+// Labels of the three definitions the refactor scores are given under.
+const (
+	labelEditor    = "editor (offered results)"
+	labelLintEval1 = "LintEval, attempt 1"
+	labelLintEvalK = "LintEval, after k rounds"
+)
+
+// definitions writes the refactor scores under each definition side by
+// side (see [defRows]), with a note on what each definition is.
+func definitions(p func(string, ...any), f aggregate.RefactorScores) {
+	p("Refactor by definition\t%s\t%s\t%s\n", labelEditor, labelLintEval1, labelLintEvalK)
+	for _, r := range defRows(f) {
+		p("  %s\t%s\t%s\t%s\n", r.Name, r.Editor, r.Attempt1, r.AfterK)
+	}
+	for _, n := range definitionsNote {
+		for _, l := range wrap(n, 94) {
+			p("  %s\n", l)
+		}
+	}
+}
+
+// defRow is one refactor score under the three definitions.
+type defRow struct{ Name, Editor, Attempt1, AfterK string }
+
+// defRows lists the refactor scores under the editor's definition (the
+// offered result; a session that offers nothing fails) and LintEval's over
+// attempt 1 and over the final output after k rounds (each session's
+// candidate, offered or not). The editor's definition has no ΔLine@F or
+// LinePerFix@F: n/a.
+func defRows(f aggregate.RefactorScores) []defRow {
+	a, k := f.LintEval, f.LintEvalK
+	row := func(name, editor string, fn func(aggregate.LintEvalScores) string) defRow {
+		return defRow{name, editor, fn(a), fn(k)}
+	}
+	return []defRow{
+		row("sessions", fmt.Sprint(f.Sessions), func(s aggregate.LintEvalScores) string { return fmt.Sprint(s.Sessions) }),
+		row("skipped", "0", func(s aggregate.LintEvalScores) string { return fmt.Sprint(s.Skipped) }),
+		row("passing", fmt.Sprint(f.Passing), func(s aggregate.LintEvalScores) string { return fmt.Sprint(s.Passing) }),
+		row("Pass@1", pct(f.PassAt1), func(s aggregate.LintEvalScores) string { return pct(s.PassAt1) }),
+		row("Reduction@P", pct(f.ReductionAtP), func(s aggregate.LintEvalScores) string { return pct(s.ReductionAtP) }),
+		row("New@P", pct(f.NewAtP), func(s aggregate.LintEvalScores) string { return pct(s.NewAtP) }),
+		row("ΔLine@P", num(f.DLineAtP), func(s aggregate.LintEvalScores) string { return num(s.DLineAtP) }),
+		row("LinePerFix@P", num(f.LinePerFixAtP), func(s aggregate.LintEvalScores) string { return num(s.LinePerFixAtP) }),
+		row("Reduction@F", pct(f.ReductionAtF), func(s aggregate.LintEvalScores) string { return pct(s.ReductionAtF) }),
+		row("New@F", pct(f.NewAtF), func(s aggregate.LintEvalScores) string { return pct(s.NewAtF) }),
+		row("ΔLine@F", notScored, func(s aggregate.LintEvalScores) string { return num(s.DLineAtF) }),
+		row("LinePerFix@F", notScored, func(s aggregate.LintEvalScores) string { return num(s.LinePerFixAtF) }),
+	}
+}
+
+// definitionsNote explains the definitions under their scores.
+var definitionsNote = []string{
+	"editor: a session passes when the result it offers keeps the tests; offering nothing fails.",
+	"LintEval: each session's candidate, offered or not, passes when it builds and keeps the tests " +
+		"(the file unchanged too; a reply without code fails). Attempt 1 is round 1's candidate; " +
+		"after k rounds, the best test-keeping candidate, else the last round's.",
+	"skipped: no candidate to score (no answer, or stored by an older fixloop); n/a: not scored.",
+}
+
+// wrap breaks text into lines of at most width runes at spaces (a longer
+// word stays whole), the lines after the first indented by two spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = "  " + w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// notScored is shown for a score a definition does not give.
+const notScored = "n/a"
 
 // undefined is shown for a score that has no value: over no sessions, or
 // with a zero denominator.

@@ -139,6 +139,24 @@ func TestJSON(t *testing.T) {
 			t.Errorf("missing key refactor.%q", k)
 		}
 	}
+	// LintEval's definitions, beside the editor's: refactor.linteval
+	// (attempt 1) and refactor.linteval_k (after k rounds).
+	for _, block := range []string{"linteval", "linteval_k"} {
+		le, ok := refactor[block].(map[string]any)
+		if !ok {
+			t.Errorf("refactor.%s = %v, want an object", block, refactor[block])
+			continue
+		}
+		for _, k := range []string{"sessions", "passing", "pass_at_1", "reduction_at_p", "new_at_p", "dline_at_p", "line_per_fix_at_p",
+			"reduction_at_f", "new_at_f", "dline_at_f", "line_per_fix_at_f", "skipped"} {
+			if _, ok := le[k]; !ok {
+				t.Errorf("missing key refactor.%s.%q", block, k)
+			}
+		}
+	}
+	if le := refactor["linteval_k"].(map[string]any); le["pass_at_1"] != 1.0 || le["reduction_at_f"] != nil || le["skipped"] != 1.0 {
+		t.Errorf("refactor.linteval_k = %v", le)
+	}
 	if c := raw["categories"].(map[string]any)["Style"].(map[string]any); c["fixed"] != 7.0 {
 		t.Errorf("categories.Style = %v", c)
 	}
@@ -456,5 +474,105 @@ func TestISRChartFewSessions(t *testing.T) {
 				t.Errorf("caption %q lacks the session count", ch.Caption)
 			}
 		})
+	}
+}
+
+// TestTableDefinitions: beside the editor's refactor scores (whose lines
+// stay as they were), the table gives them under each definition, side by
+// side and labelled: the editor's (offered results) and LintEval's over
+// attempt 1 and after k rounds; what the editor's definition does not score
+// is "n/a", an undefined score "–".
+func TestTableDefinitions(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Table(&buf, twoModels()); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range [][]string{
+		{"Refactor", "by", "definition", "editor", "(offered", "results)", "LintEval,", "attempt", "1", "LintEval,", "after", "k", "rounds"},
+		{"sessions", "4", "3", "3"},
+		{"skipped", "0", "1", "1"},
+		{"passing", "3", "1", "3"},
+		{"Pass@1", "75.0%", "33.3%", "100.0%"},
+		{"Reduction@P", "60.0%", "25.0%", "55.0%"},
+		{"New@P", "36.7%", "12.5%", "5.0%"},
+		{"ΔLine@P", "17.33", "6", "9"},
+		{"LinePerFix@P", "4.67", "2.5", "1.5"},
+		{"Reduction@F", "20.0%", "40.0%", "–"},
+		{"New@F", "100.0%", "10.0%", "–"},
+		{"ΔLine@F", "n/a", "3.5", "–"},
+		{"LinePerFix@F", "n/a", "1.75", "–"},
+		// The editor's own block is unchanged.
+		{"Refactor", "4", "sessions,", "3", "passing"},
+		{"Pass@1", "75.0%"},
+		{"New@F", "100.0%"},
+	} {
+		if !hasLine(out, want...) {
+			t.Errorf("no line %q in\n%s", want, out)
+		}
+	}
+	// The definitions come after the editor's block and before the
+	// categories, each explained.
+	order := []string{"Refactor", "New@F", "Refactor by definition", "LinePerFix@F", "editor: a session passes when the result it offers",
+		"LintEval: each session's candidate, offered or not", "skipped:", "Alerts by category"}
+	at := 0
+	for _, s := range order {
+		i := strings.Index(out[at:], s)
+		if i < 0 {
+			t.Fatalf("%q missing or out of order in\n%s", s, out)
+		}
+		at += i + len(s)
+	}
+	defs := out[strings.Index(out, "Refactor by definition"):strings.Index(out, "Alerts by category")]
+	for _, l := range strings.Split(defs, "\n") {
+		if n := len([]rune(l)); n > 100 {
+			t.Errorf("line of %d characters: %q", n, l)
+		}
+	}
+}
+
+// TestHTMLDefinitions: the page has a "Refactor scores by definition"
+// table with a column per definition, labelled.
+func TestHTMLDefinitions(t *testing.T) {
+	var buf bytes.Buffer
+	if err := HTML(&buf, twoModels(), ""); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	m := regexp.MustCompile(`(?s)<table class="defs">(.*?)</table>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no definitions table in\n%s", page)
+	}
+	var head []string
+	for _, c := range regexp.MustCompile(`<th[^>]*>([^<]*)</th>`).FindAllStringSubmatch(m[1], -1) {
+		head = append(head, c[1])
+	}
+	if want := []string{"Score", "editor (offered results)", "LintEval, attempt 1", "LintEval, after k rounds"}; !reflect.DeepEqual(head, want) {
+		t.Errorf("head = %q, want %q", head, want)
+	}
+	rows := map[string][]string{}
+	for _, r := range regexp.MustCompile(`<tr><td>([^<]*)</td>(.*?)</tr>`).FindAllStringSubmatch(m[1], -1) {
+		for _, c := range regexp.MustCompile(`<td[^>]*>([^<]*)</td>`).FindAllStringSubmatch(r[2], -1) {
+			rows[r[1]] = append(rows[r[1]], c[1])
+		}
+	}
+	for name, want := range map[string][]string{
+		"sessions":     {"4", "3", "3"},
+		"Pass@1":       {"75.0%", "33.3%", "100.0%"},
+		"Reduction@P":  {"60.0%", "25.0%", "55.0%"},
+		"Reduction@F":  {"20.0%", "40.0%", "–"},
+		"LinePerFix@F": {"n/a", "1.75", "–"},
+	} {
+		if !reflect.DeepEqual(rows[name], want) {
+			t.Errorf("row %s = %q, want %q", name, rows[name], want)
+		}
+	}
+	if len(rows) != 12 {
+		t.Errorf("%d rows, want 12: %v", len(rows), rows)
+	}
+	for _, want := range []string{"editor: a session passes when the result it offers keeps the tests", "LintEval: each session"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks the note %q", want)
+		}
 	}
 }

@@ -42,6 +42,12 @@ var migrations = []migration{
 		`CREATE INDEX sessions_created ON sessions (created, id)`,
 		`CREATE INDEX sessions_workspace ON sessions (workspace, created)`,
 	}},
+	// fixloop eval: the run and the problem of each session it ran.
+	{version: 2, stmts: []string{
+		`ALTER TABLE sessions ADD COLUMN run TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE sessions ADD COLUMN problem TEXT NOT NULL DEFAULT ''`,
+		`CREATE INDEX sessions_run ON sessions (run, problem)`,
+	}},
 }
 
 // SchemaVersion is the newest schema version this package knows.

@@ -275,7 +275,7 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 var columns = []string{
 	"id", "created", "workspace", "file", "language", "goal", "provider", "model",
 	"k", "solved_round", "passed", "alerts_before", "fixed", `"new"`, "lines_edited",
-	"session_json", "record_json", "mode", "saved",
+	"session_json", "record_json", "mode", "saved", "run", "problem",
 }
 
 // Save stores rec, replacing any session with the same id. In metrics mode
@@ -305,6 +305,10 @@ func (s *Store) Save(ctx context.Context, rec *refactor.Record, mode Mode, works
 	if sum.Passed {
 		passed = 1
 	}
+	var run, problem string
+	if rec.Eval != nil {
+		run, problem = rec.Eval.Run, rec.Eval.Problem
+	}
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(columns)), ", ")
 	var set []string
 	for _, c := range columns[1:] {
@@ -315,7 +319,7 @@ func (s *Store) Save(ctx context.Context, rec *refactor.Record, mode Mode, works
 	_, err = s.db.ExecContext(ctx, s.rebind(q),
 		sum.ID, formatTime(sum.Created), sum.Workspace, sum.File, sum.Language, sum.Goal, sum.Provider, sum.Model,
 		sum.K, sum.SolvedRound, passed, sum.AlertsBefore, sum.Fixed, sum.New, sum.LinesEdited,
-		string(sumJSON), recJSON, string(mode), formatTime(time.Now()),
+		string(sumJSON), recJSON, string(mode), formatTime(time.Now()), run, problem,
 	)
 	if err != nil {
 		return fmt.Errorf("saving session %s to %s: %w", rec.ID, s.name, err)
@@ -331,6 +335,8 @@ type Filter struct {
 	Model        string
 	Goal         string
 	Workspace    string
+	// Run selects the sessions of one fixloop eval run.
+	Run string
 }
 
 // Sessions returns the summaries of the sessions f selects, ordered by
@@ -349,7 +355,7 @@ func (s *Store) Sessions(ctx context.Context, f Filter) ([]aggregate.Session, er
 		add("created < ?", formatTime(f.Until))
 	}
 	for _, c := range []struct{ col, val string }{
-		{"language", f.Language}, {"model", f.Model}, {"goal", f.Goal}, {"workspace", f.Workspace},
+		{"language", f.Language}, {"model", f.Model}, {"goal", f.Goal}, {"workspace", f.Workspace}, {"run", f.Run},
 	} {
 		if c.val != "" {
 			add(c.col+" = ?", c.val)
@@ -379,6 +385,33 @@ func (s *Store) Sessions(ctx context.Context, f Filter) ([]aggregate.Session, er
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("listing sessions in %s: %w", s.name, err)
+	}
+	return out, nil
+}
+
+// A RunSession is one stored session of an eval run.
+type RunSession struct {
+	ID, Problem, Provider, Model string
+}
+
+// RunSessions returns the stored sessions of run: what a resumed run
+// skips.
+func (s *Store) RunSessions(ctx context.Context, run string) ([]RunSession, error) {
+	rows, err := s.db.QueryContext(ctx, s.rebind("SELECT id, problem, provider, model FROM sessions WHERE run = ? ORDER BY problem, id"), run)
+	if err != nil {
+		return nil, fmt.Errorf("listing the sessions of run %q in %s: %w", run, s.name, err)
+	}
+	defer rows.Close()
+	var out []RunSession
+	for rows.Next() {
+		var r RunSession
+		if err := rows.Scan(&r.ID, &r.Problem, &r.Provider, &r.Model); err != nil {
+			return nil, fmt.Errorf("listing the sessions of run %q in %s: %w", run, s.name, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing the sessions of run %q in %s: %w", run, s.name, err)
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,49 @@ var suite = map[string]func(t *testing.T, dsn string){
 	"Upsert":     testUpsert,
 	"Filters":    testFilters,
 	"Writer":     testWriter,
+	"Runs":       testRuns,
+}
+
+// testRuns checks that eval sessions are stored with their run and
+// problem, selected by run, and listed for a resumed run; and that the
+// same session saved again (a job run twice) is stored once.
+func testRuns(t *testing.T, dsn string) {
+	ctx := t.Context()
+	s := open(t, dsn)
+	for i, p := range []struct{ id, run, problem string }{
+		{"e1", "r1", "sum"}, {"e2", "r1", "mean"}, {"e3", "r2", "sum"}, {"x1", "", ""}, {"e1", "r1", "sum"},
+	} {
+		rec := record(t, p.id, t0.Add(time.Duration(i)*time.Second))
+		if p.run != "" {
+			rec.Eval = &refactor.EvalRef{Run: p.run, Problem: p.problem}
+		}
+		if err := s.Save(ctx, rec, ModeMetrics, "/ws"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Sessions(ctx, Filter{Run: "r1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, g := range got {
+		ids = append(ids, g.ID)
+	}
+	if !slices.Equal(ids, []string{"e2", "e1"}) {
+		t.Errorf("sessions of run r1: %v, want [e2 e1] (e1 once, saved last)", ids)
+	}
+	runs, err := s.RunSessions(ctx, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := record(t, "", t0)
+	want := []RunSession{{ID: "e2", Problem: "mean", Provider: rec.Provider, Model: rec.Model}, {ID: "e1", Problem: "sum", Provider: rec.Provider, Model: rec.Model}}
+	if !slices.Equal(runs, want) {
+		t.Errorf("RunSessions(r1) = %+v, want %+v", runs, want)
+	}
+	if runs, _ := s.RunSessions(ctx, "none"); len(runs) != 0 {
+		t.Errorf("RunSessions(none) = %v", runs)
+	}
 }
 
 func testMigrations(t *testing.T, dsn string) {
@@ -120,6 +164,12 @@ func testSaveFull(t *testing.T, dsn string) {
 	}
 	if c := sum.ByCategory["Refactor"]; c.Before != 1 || c.Fixed != 1 || c.New != 0 {
 		t.Errorf("ByCategory = %+v", sum.ByCategory)
+	}
+	// The LintEval samples are stored too: attempt 1 (round 1) does not
+	// build and fails; the output after k rounds is round 2's, which keeps
+	// the tests.
+	if a, k := sum.LintEval, sum.LintEvalK; a == nil || a.Round != 1 || a.Passed || k == nil || k.Round != 2 || !k.Passed || k.Fixed != 1 || k.New != 0 {
+		t.Errorf("LintEval samples = %+v, %+v", a, k)
 	}
 	var k, passed, solved int
 	var created string

@@ -6,7 +6,8 @@ import (
 )
 
 // Summary is what the store keeps of a session for the scores: the
-// aggregate view of the record, with workspace as given (when not empty).
+// aggregate view of the record (with, for refactor, its LintEval samples:
+// see [aggregate.FromRecord]), with workspace as given (when not empty).
 func Summary(rec *refactor.Record, workspace string) aggregate.Session {
 	s := aggregate.FromRecord(rec)
 	if workspace != "" {

@@ -45,7 +45,16 @@ func AlertBucket(n int) string {
 // share with Passed; over the passing sessions P, Reduction@P =
 // Σ(Fixed−New)/Σ AlertsBefore, New@P = ΣNew/ΣAlertsBefore, ΔLine@P = mean
 // LinesEdited, LinePerFix@P = ΣLinesEdited/ΣFixed; over the failing ones,
-// Reduction@F and New@F likewise.
+// Reduction@F and New@F likewise. That is the editor's definition: a
+// session passes only if it offers a result (see [FromRecord]).
+//
+// RefactorScores.LintEval and LintEvalK are the same scores under
+// LintEval's definition, over each refactor session's sample
+// (Session.LintEval, attempt 1; Session.LintEvalK, the final output after k
+// rounds) whether it was offered or not: N is the sessions that have the
+// sample (the others are Skipped), S_pass those whose sample Passed, and
+// over the failing samples ΔLine@F and LinePerFix@F as well (the paper's
+// Table 4).
 //
 // By breaks the same scores down by language, model (a session without a
 // model, such as the offline rules provider's, under its provider's name:
@@ -75,6 +84,7 @@ func breakdown(dim string, sessions []Session) map[string]*Scores {
 				v := ss
 				v.AlertsBefore, v.Fixed, v.New = n.Before, n.Fixed, n.New
 				v.ByCategory = map[runner.Category]CategoryCounts{c: n}
+				v.LintEval, v.LintEvalK = narrow(ss.LintEval, c), narrow(ss.LintEvalK, c)
 				groups[string(c)] = append(groups[string(c)], v)
 			}
 		default:
@@ -87,6 +97,23 @@ func breakdown(dim string, sessions []Session) map[string]*Scores {
 		out[k] = compute(g)
 	}
 	return out
+}
+
+// narrow is a copy of sample with Fixed, New and ByCategory narrowed to
+// category c (LinesEdited stays the whole file's, as for the session);
+// nil stays nil.
+func narrow(sample *SampleCounts, c runner.Category) *SampleCounts {
+	if sample == nil {
+		return nil
+	}
+	n := *sample
+	cc := sample.ByCategory[c]
+	n.Fixed, n.New = cc.Fixed, cc.New
+	n.ByCategory = nil
+	if cc != (CategoryCounts{}) {
+		n.ByCategory = map[runner.Category]CategoryCounts{c: cc}
+	}
+	return &n
 }
 
 // dimValue is the value of a session in a dimension other than category.
@@ -248,5 +275,54 @@ func refactorScores(sessions []Session) RefactorScores {
 	r.LinePerFixAtP = ratio(p.lines, p.fixed)
 	r.ReductionAtF = ratio(f.fixed-f.new, f.before)
 	r.NewAtF = ratio(f.new, f.before)
+	r.LintEval = lintEvalScores(sessions, func(s Session) *SampleCounts { return s.LintEval })
+	r.LintEvalK = lintEvalScores(sessions, func(s Session) *SampleCounts { return s.LintEvalK })
+	return r
+}
+
+// lintEvalScores scores one sample of each refactor session, as the
+// LintEval paper defines its metrics (§3.2, "Evaluation Metrics", and §4.2,
+// "Failure Analysis" with Table 4). With S_pass the samples whose output
+// passes the tests and N all samples:
+//
+//	Pass@1        = |S_pass| / N
+//	Reduction@P   = Σ_{S_pass} (Fixed_i − New_i) / Σ_{S_pass} |L_i|
+//	New@P         = Σ_{S_pass} New_i / Σ_{S_pass} |L_i|
+//	ΔLine@P       = (1/|S_pass|) Σ_{S_pass} Lines_i
+//	LinePerFix@P  = Σ_{S_pass} Lines_i / Σ_{S_pass} Fixed_i
+//
+// and the @F scores the same over D∖S_pass, the failing samples. |L_i| is
+// the session's AlertsBefore (its targets). Sessions whose sample is nil
+// are not in N; they are counted as Skipped.
+func lintEvalScores(sessions []Session, sample func(Session) *SampleCounts) LintEvalScores {
+	var r LintEvalScores
+	var p, f struct{ before, fixed, new, lines, n int }
+	for _, s := range sessions {
+		x := sample(s)
+		if x == nil {
+			r.Skipped++
+			continue
+		}
+		t := &f
+		if x.Passed {
+			t = &p
+		}
+		t.n++
+		t.before += s.AlertsBefore
+		t.fixed += x.Fixed
+		t.new += x.New
+		t.lines += x.LinesEdited
+	}
+	r.Sessions = p.n + f.n
+	r.Passing = p.n
+	r.PassAt1 = ratio(p.n, r.Sessions)
+	r.ReductionAtP = ratio(p.fixed-p.new, p.before)
+	r.NewAtP = ratio(p.new, p.before)
+	r.DLineAtP = ratio(p.lines, p.n)
+	r.LinePerFixAtP = ratio(p.lines, p.fixed)
+	r.ReductionAtF = ratio(f.fixed-f.new, f.before)
+	r.NewAtF = ratio(f.new, f.before)
+	r.DLineAtF = ratio(f.lines, f.n)
+	r.LinePerFixAtF = ratio(f.lines, f.fixed)
 	return r
 }

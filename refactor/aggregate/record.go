@@ -21,6 +21,9 @@ import (
 // candidate the way the session does (fixed alerts among the targets, every
 // new alert). An alert without a category is classified by
 // taxonomy.Category.
+//
+// For a refactor session, LintEval and LintEvalK are its LintEval samples
+// (see [lintEvalSamples]); they are nil for repair sessions.
 func FromRecord(rec *refactor.Record) Session {
 	s := Session{
 		ID: rec.ID, Created: rec.Created, Workspace: workspace(rec.File), File: rec.File,
@@ -33,6 +36,9 @@ func FromRecord(rec *refactor.Record) Session {
 	}
 	if rec.Baseline != nil {
 		s.BaselineTestsPassed = rec.Baseline.TestsPassed()
+	}
+	if rec.Eval != nil {
+		s.Run = rec.Eval.Run
 	}
 	var offered *refactor.Round
 	for i := range rec.Rounds {
@@ -77,7 +83,121 @@ func FromRecord(rec *refactor.Record) Session {
 	if len(counts) > 0 {
 		s.ByCategory = counts
 	}
+	if rec.Goal == refactor.GoalRefactor {
+		s.LintEval, s.LintEvalK = lintEvalSamples(rec)
+	}
 	return s
+}
+
+// lintEvalSamples derives a refactor session's two LintEval samples from
+// its rounds, whatever the session offered:
+//
+//   - first, attempt 1: round 1's candidate, LintEval's single-shot protocol;
+//   - final, the output after k rounds: the best test-keeping candidate of
+//     all rounds (most Fixed−New, then fewest lines edited, then the
+//     earliest round), else the last round's candidate.
+//
+// A sample passes when it has a checked candidate that compiles and keeps
+// every test that passed before (Metrics.Compiles && Metrics.KeepsTests),
+// even if it is the file unchanged or fixes nothing; it fails when its
+// candidate breaks a test or does not build, or when the reply had no code
+// (Check nil). A deterministic provider's answer that repeats the file the
+// session would have sent is not recorded as a round (the session stops
+// with "no_change"); when that file is the original (no earlier round kept
+// the tests) and the original builds, the answer is the unchanged file: a
+// passing sample with nothing fixed, new or edited (Round 0). A session
+// with no output at all (no round recorded otherwise: nothing to do, a
+// provider error or a cancel before any answer) has no samples: nil, nil.
+func lintEvalSamples(rec *refactor.Record) (first, final *SampleCounts) {
+	// unchanged is the unrecorded no-op answer of a "no_change" stop, or
+	// nil when there is none.
+	var unchanged *SampleCounts
+	if rec.Stop == refactor.StopNoChange && rec.Baseline != nil && rec.Baseline.Compiles() {
+		unchanged = &SampleCounts{Passed: true}
+	}
+	if len(rec.Rounds) == 0 {
+		if unchanged == nil {
+			return nil, nil
+		}
+		u := *unchanged
+		return unchanged, &u
+	}
+	first = sample(rec, &rec.Rounds[0])
+	var best *refactor.Round
+	for i := range rec.Rounds {
+		rd := &rec.Rounds[i]
+		if !keeps(rd) {
+			continue
+		}
+		if best == nil || betterSample(rd.Metrics, best.Metrics) {
+			best = rd
+		}
+	}
+	switch {
+	case best != nil:
+		final = sample(rec, best)
+	case unchanged != nil:
+		// No round kept the tests, so the repeated answer was the
+		// original itself.
+		final = unchanged
+	default:
+		final = sample(rec, &rec.Rounds[len(rec.Rounds)-1])
+	}
+	return first, final
+}
+
+// keeps reports whether a round's candidate passes as a LintEval sample: it
+// was checked, it builds and it keeps every test that passed before.
+func keeps(rd *refactor.Round) bool {
+	return rd.Check != nil && rd.Metrics.Compiles && rd.Metrics.KeepsTests
+}
+
+// betterSample ranks test-keeping candidates for the final sample: more
+// alerts fixed net of new ones, then fewer lines edited; on a tie the
+// earlier round stays.
+func betterSample(a, b refactor.RoundMetrics) bool {
+	if an, bn := a.Fixed-a.New, b.Fixed-b.New; an != bn {
+		return an > bn
+	}
+	return a.LinesEdited < b.LinesEdited
+}
+
+// sample is the LintEval sample of one round's candidate. Fixed and New
+// per category come from comparing the original with the candidate as the
+// session does, when its alerts were compared.
+func sample(rec *refactor.Record, rd *refactor.Round) *SampleCounts {
+	out := &SampleCounts{Round: rd.Round, Passed: keeps(rd)}
+	if rd.Check == nil {
+		return out // no code: nothing to measure
+	}
+	m := rd.Metrics
+	out.LinesEdited = m.LinesEdited
+	if !rd.AlertsCompared() {
+		return out
+	}
+	out.Fixed, out.New = m.Fixed, m.New
+	if rec.Baseline == nil {
+		return out
+	}
+	counts := make(map[runner.Category]CategoryCounts)
+	cmp := metrics.Compare(rec.Original, rec.Baseline.Alerts, rd.Candidate, rd.Check.Alerts)
+	for _, a := range cmp.FixedAlerts {
+		if !refactor.IsTarget(a, rec.Targets) {
+			continue
+		}
+		c := counts[category(a)]
+		c.Fixed++
+		counts[category(a)] = c
+	}
+	for _, a := range cmp.NewAlerts {
+		c := counts[category(a)]
+		c.New++
+		counts[category(a)] = c
+	}
+	if len(counts) > 0 {
+		out.ByCategory = counts
+	}
+	return out
 }
 
 // category is an alert's category, classified when it has none.

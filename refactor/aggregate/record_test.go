@@ -31,6 +31,12 @@ func TestFromRecordCalcRefactor(t *testing.T) {
 		// The one target is staticcheck S1039, a Refactor alert; round 1's
 		// new Error-prone alert is not in the offered round 2.
 		ByCategory: map[runner.Category]CategoryCounts{runner.CategoryRefactor: {Before: 1, Fixed: 1}},
+		// LintEval: attempt 1 is round 1's candidate, which does not
+		// build (fails; alerts not compared, 2 lines edited); the final
+		// output is round 2's, which keeps the tests.
+		LintEval: &SampleCounts{Round: 1, LinesEdited: 2},
+		LintEvalK: &SampleCounts{Round: 2, Passed: true, Fixed: 1, LinesEdited: 2,
+			ByCategory: map[runner.Category]CategoryCounts{runner.CategoryRefactor: {Fixed: 1}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		g, _ := json.MarshalIndent(got, "", " ")

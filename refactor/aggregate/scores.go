@@ -45,6 +45,11 @@ type FixRate struct {
 }
 
 // RefactorScores are the LintEval paper's scores over refactor sessions.
+// The top-level keys use the editor's definition: a session passes when
+// the result it offers keeps the tests, and one that offers nothing fails.
+// LintEval and LintEvalK are the same scores under LintEval's own
+// definition, over each session's sample (offered or not): attempt 1 and
+// the final output after k rounds.
 type RefactorScores struct {
 	Sessions      int      `json:"sessions"`
 	Passing       int      `json:"passing"`
@@ -55,6 +60,31 @@ type RefactorScores struct {
 	LinePerFixAtP *float64 `json:"line_per_fix_at_p"`
 	ReductionAtF  *float64 `json:"reduction_at_f"`
 	NewAtF        *float64 `json:"new_at_f"`
+	// LintEval scores Session.LintEval, attempt 1; LintEvalK scores
+	// Session.LintEvalK, the final output after k rounds.
+	LintEval  LintEvalScores `json:"linteval"`
+	LintEvalK LintEvalScores `json:"linteval_k"`
+}
+
+// LintEvalScores are the LintEval paper's scores (§3.2 and Table 4) over
+// one sample per refactor session: Sessions is N, the sessions that have
+// the sample; Skipped counts the refactor sessions without it (no output
+// to score, or stored before fixloop kept samples). Passing is |S_pass|.
+// The @P scores are over S_pass and the @F ones over the failing samples,
+// D∖S_pass; ΔLine@F and LinePerFix@F are the paper's Table 4 diagnostics.
+type LintEvalScores struct {
+	Sessions      int      `json:"sessions"`
+	Passing       int      `json:"passing"`
+	PassAt1       *float64 `json:"pass_at_1"`
+	ReductionAtP  *float64 `json:"reduction_at_p"`
+	NewAtP        *float64 `json:"new_at_p"`
+	DLineAtP      *float64 `json:"dline_at_p"`
+	LinePerFixAtP *float64 `json:"line_per_fix_at_p"`
+	ReductionAtF  *float64 `json:"reduction_at_f"`
+	NewAtF        *float64 `json:"new_at_f"`
+	DLineAtF      *float64 `json:"dline_at_f"`
+	LinePerFixAtF *float64 `json:"line_per_fix_at_f"`
+	Skipped       int      `json:"skipped"`
 }
 
 // Val returns a pointer to x, for building Scores by hand.

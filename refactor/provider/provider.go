@@ -13,6 +13,7 @@ import (
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/model/openai"
+	"github.com/fixloop/fixloop/refactor/model/original"
 	"github.com/fixloop/fixloop/refactor/model/replay"
 	"github.com/fixloop/fixloop/refactor/model/rules"
 )
@@ -22,11 +23,15 @@ const (
 	KindOpenAI = "openai"
 	KindRules  = "rules"
 	KindReplay = "replay"
+	// KindCopyOriginal answers with the file unchanged: LintEval's
+	// do-nothing baseline.
+	KindCopyOriginal = original.Name
 )
 
 // Settings say which provider to build and how.
 type Settings struct {
-	// Kind is "openai", "rules", "replay", or "" to choose by Model.
+	// Kind is "openai", "rules", "replay", "copy-original", or "" to
+	// choose by Model.
 	Kind        string
 	BaseURL     string
 	Model       string
@@ -59,6 +64,8 @@ func New(s Settings) (p model.Provider, note string, err error) {
 	switch kind {
 	case KindRules:
 		return rules.New(), note, nil
+	case KindCopyOriginal:
+		return original.New(), "", nil
 	case KindOpenAI:
 		p, err := openai.New(openai.Options{
 			BaseURL: s.BaseURL, APIKeyEnv: s.APIKeyEnv, Model: s.Model,
@@ -83,5 +90,5 @@ func New(s Settings) (p model.Provider, note string, err error) {
 		}
 		return replay.New(replies, rec.Model), "", nil
 	}
-	return nil, "", fmt.Errorf("unknown provider %q: use openai, rules or replay", kind)
+	return nil, "", fmt.Errorf("unknown provider %q: use openai, rules, replay or copy-original", kind)
 }

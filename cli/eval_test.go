@@ -1,0 +1,371 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/refactor/model/openaitest"
+	"github.com/fixloop/fixloop/runner/langs"
+)
+
+// bundledDataset is the dataset the README runs.
+const bundledDataset = "../testdata/eval"
+
+// datasetModel is a scripted OpenAI-compatible endpoint for the bundled
+// dataset: it finds the problem by the numbered file text in the prompt and answers
+// with that problem's correct program for repair (the sibling problem's
+// accepted solution) and the file unchanged for refactor, as a model that
+// only repairs would.
+type datasetModel struct {
+	srv       *httptest.Server
+	originals []datasetFile
+	delay     time.Duration
+	requests  atomic.Int32
+}
+
+type datasetFile struct {
+	problem, lang, numbered, answer string
+}
+
+// numbered is the file as the prompts show it, with line numbers.
+func numbered(text string) string {
+	var b strings.Builder
+	lines := strings.SplitAfter(text, "\n")
+	width := len(fmt.Sprint(len(lines)))
+	for i, l := range lines {
+		if l != "" {
+			fmt.Fprintf(&b, "%*d | %s", width, i+1, strings.TrimSuffix(l, "\n")+"\n")
+		}
+	}
+	return b.String()
+}
+
+// repairs maps each repair problem to the problem whose program is its
+// correct version, or to "" when the fix is written here.
+var repairs = map[string]string{
+	"py-sum-wrong": "py-sum", "py-sum-crash": "py-sum", "py-average-rounded": "py-average",
+	"py-divisor-wrong": "py-divisor", "py-stats": "py-stats-lint",
+	"cpp-sum-broken": "cpp-sum", "cpp-sum-wrong": "cpp-sum", "java-sum-broken": "java-sum",
+	"go-shapes": "",
+}
+
+func newDatasetModel(t *testing.T, delay time.Duration) *datasetModel {
+	t.Helper()
+	m := &datasetModel{delay: delay}
+	programs := map[string]string{} // problem -> program path
+	entries, err := os.ReadDir(bundledDataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		matches, _ := filepath.Glob(filepath.Join(bundledDataset, e.Name(), "*"))
+		for _, f := range matches {
+			base := filepath.Base(f)
+			if lang := langs.Detect(f, ""); lang != "" && !strings.HasPrefix(base, "test_") && !strings.HasSuffix(base, "_test.go") && !strings.HasSuffix(base, ".h") {
+				programs[e.Name()] = f
+			}
+		}
+	}
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for problem, path := range programs {
+		text := read(path)
+		answer := text
+		if fixed, ok := repairs[problem]; ok {
+			if fixed == "" {
+				answer = strings.Replace(text, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)", 1)
+			} else {
+				answer = read(programs[fixed])
+			}
+		}
+		m.originals = append(m.originals, datasetFile{problem: problem, lang: langs.Detect(path, ""), numbered: numbered(text), answer: answer})
+	}
+	// A file whose numbered text begins another's must not match that one.
+	sort.Slice(m.originals, func(i, j int) bool { return len(m.originals[i].numbered) > len(m.originals[j].numbered) })
+	m.srv = httptest.NewServer(http.HandlerFunc(m.handle))
+	t.Cleanup(m.srv.Close)
+	return m
+}
+
+func (m *datasetModel) url() string { return m.srv.URL + "/v1" }
+
+func (m *datasetModel) handle(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	m.requests.Add(1)
+	prompt := ""
+	for _, msg := range req.Messages {
+		if msg.Role == "user" {
+			prompt = msg.Content
+			break
+		}
+	}
+	content := "I cannot tell which file this is."
+	for _, f := range m.originals {
+		if strings.Contains(prompt, f.numbered) {
+			content = openaitest.CodeReply(f.lang, f.answer)
+			break
+		}
+	}
+	select {
+	case <-time.After(m.delay):
+	case <-r.Context().Done():
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "x", "object": "chat.completion", "created": 0, "model": req.Model,
+		"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
+		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
+	})
+}
+
+// storedRuns returns, per problem, the ids of the sessions stored for run.
+func storedRuns(t *testing.T, db, run string) map[string][]string {
+	t.Helper()
+	conn, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rows, err := conn.Query(`SELECT problem, id FROM sessions WHERE run = ?`, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var p, id string
+		if err := rows.Scan(&p, &id); err != nil {
+			t.Fatal(err)
+		}
+		out[p] = append(out[p], id)
+	}
+	return out
+}
+
+// TestEvalBundledDataset runs the README's eval command on the bundled
+// dataset with a scripted model, twice: the first run stores one session
+// per problem and prints the run's report with both definitions; the
+// second finds them stored and runs nothing.
+func TestEvalBundledDataset(t *testing.T) {
+	sandboxtest.NeedConfinement(t)
+	t.Setenv("FIXLOOP_MODEL", "")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	m := newDatasetModel(t, 0)
+	db := filepath.Join(t.TempDir(), "eval.db")
+	args := []string{"eval", "--provider", "openai", "--model", "scripted", "--base-url", m.url(), "--api-key-env", "FIXLOOP_EVAL_TEST_KEY",
+		"--store", db, "--run", "bundled", "--jobs", "2", "--rounds", "2", "--json", bundledDataset}
+	code, out, errOut := run(t, args...)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, errOut, out)
+	}
+	var rep struct {
+		Sessions int
+		Repair   struct {
+			Sessions int
+			PassAt1  *float64 `json:"pass_at_1"`
+		}
+		Refactor struct {
+			Sessions int
+			PassAt1  *float64 `json:"pass_at_1"`
+			LintEval struct {
+				Sessions int
+				PassAt1  *float64 `json:"pass_at_1"`
+			} `json:"linteval"`
+			LintEvalK struct {
+				PassAt1 *float64 `json:"pass_at_1"`
+			} `json:"linteval_k"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("the report is not JSON: %v\n%s", err, out)
+	}
+	problems := 0
+	entries, _ := os.ReadDir(bundledDataset)
+	for _, e := range entries {
+		if e.IsDir() {
+			problems++
+		}
+	}
+	if rep.Sessions != problems || rep.Repair.Sessions != len(repairs) {
+		t.Errorf("%d sessions (%d repair), want %d (%d)", rep.Sessions, rep.Repair.Sessions, problems, len(repairs))
+	}
+	if rep.Repair.PassAt1 == nil || *rep.Repair.PassAt1 != 1 {
+		t.Errorf("repair pass@1 %v, want 1: every repair problem was answered with its correct program\n%s", rep.Repair.PassAt1, errOut)
+	}
+	// Refactor problems were answered unchanged: the editor offers
+	// nothing; LintEval counts each unchanged file that keeps its tests.
+	if rep.Refactor.PassAt1 == nil || *rep.Refactor.PassAt1 != 0 {
+		t.Errorf("editor refactor Pass@1 %v, want 0", rep.Refactor.PassAt1)
+	}
+	if p := rep.Refactor.LintEval.PassAt1; p == nil || *p != 1 {
+		t.Errorf("LintEval attempt-1 Pass@1 %v, want 1", p)
+	}
+	if p := rep.Refactor.LintEvalK.PassAt1; p == nil || *p != 1 {
+		t.Errorf("LintEval after-k Pass@1 %v, want 1", p)
+	}
+	stored := storedRuns(t, db, "bundled")
+	if len(stored) != problems {
+		t.Errorf("%d problems stored, want %d: %v", len(stored), problems, stored)
+	}
+	for p, ids := range stored {
+		if len(ids) != 1 {
+			t.Errorf("problem %s stored %d times", p, len(ids))
+		}
+	}
+	for _, want := range []string{`run "bundled", 17 problems x 1 model(s) = 17 sessions, 0 already stored, 2 at a time`, "[17/17]", "py-sum-wrong: repair, solved after 1 round(s)"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("progress does not say %q:\n%s", want, errOut)
+		}
+	}
+
+	// Again: everything is stored already.
+	before := m.requests.Load()
+	code, _, errOut = run(t, args...)
+	if code != ExitOK || !strings.Contains(errOut, "17 already stored") || !strings.Contains(errOut, "0 sessions ran, 0 failed, 17 skipped") {
+		t.Errorf("second run: exit %d\n%s", code, errOut)
+	}
+	if n := m.requests.Load(); n != before {
+		t.Errorf("the second run asked the model %d times", n-before)
+	}
+
+	// The report of the run, from the store.
+	code, out, errOut = run(t, "report", "--store", db, "--run", "bundled", "--format", "json")
+	if code != ExitOK || !strings.Contains(out, `"sessions": 17`) {
+		t.Errorf("report --run: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = run(t, "report", "--store", db, "--run", "another", "--format", "json")
+	if code != ExitOK || !strings.Contains(out, `"sessions": 0`) {
+		t.Errorf("report --run another: exit %d\n%s", code, out)
+	}
+}
+
+// TestEvalResumesAfterInterrupt interrupts a run of the built binary with
+// SIGINT (Ctrl-C) part way and runs it again: the first run stops cleanly,
+// storing only finished sessions; the second runs the rest; every problem
+// ends with exactly one session.
+func TestEvalResumesAfterInterrupt(t *testing.T) {
+	sandboxtest.NeedConfinement(t)
+	bin := fixloopBinary(t)
+	m := newDatasetModel(t, 400*time.Millisecond)
+	db := filepath.Join(t.TempDir(), "eval.db")
+	args := []string{"eval", "--provider", "openai", "--model", "scripted", "--base-url", m.url(), "--api-key-env", "FIXLOOP_EVAL_TEST_KEY",
+		"--store", db, "--run", "resume", "--jobs", "2", "--rounds", "1", bundledDataset}
+	env := append(os.Environ(), "FIXLOOP_MODEL=", "XDG_STATE_HOME="+t.TempDir())
+
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		buf := make([]byte, 4096)
+		for {
+			n, err := stderr.Read(buf)
+			if n > 0 {
+				lines <- string(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	deadline := time.After(3 * time.Minute)
+	for !strings.Contains(log.String(), "[4/17]") {
+		select {
+		case s, ok := <-lines:
+			if !ok {
+				t.Fatalf("eval ended before four sessions:\n%s", log.String())
+			}
+			log.WriteString(s)
+		case <-deadline:
+			t.Fatalf("no four sessions within 3 minutes:\n%s", log.String())
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for s := range lines {
+		log.WriteString(s)
+	}
+	err = cmd.Wait()
+	first := log.String()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitProblems {
+		t.Fatalf("interrupted eval: %v, want exit %d\n%s", err, ExitProblems, first)
+	}
+	if !strings.Contains(first, `interrupted; run the same command again to resume run "resume"`) {
+		t.Errorf("the interrupted run does not say how to resume:\n%s", first)
+	}
+	storedFirst := storedRuns(t, db, "resume")
+	if len(storedFirst) < 4 || len(storedFirst) >= 17 {
+		t.Fatalf("%d problems stored after the interrupt, want 4 to 16\n%s", len(storedFirst), first)
+	}
+
+	cmd = exec.CommandContext(context.Background(), bin, args...)
+	cmd.Env = env
+	var second bytes.Buffer
+	cmd.Stderr, cmd.Stdout = &second, io.Discard
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("resumed eval: %v\n%s", err, second.String())
+	}
+	if want := fmt.Sprintf("%d already stored", len(storedFirst)); !strings.Contains(second.String(), want) {
+		t.Errorf("the resumed run does not say %q:\n%s", want, second.String())
+	}
+	stored := storedRuns(t, db, "resume")
+	if len(stored) != 17 {
+		t.Errorf("%d problems stored after resuming, want 17", len(stored))
+	}
+	for p, ids := range stored {
+		if len(ids) != 1 {
+			t.Errorf("problem %s stored %d times", p, len(ids))
+		}
+		if first, ok := storedFirst[p]; ok && !slices.Equal(first, ids) {
+			t.Errorf("problem %s: stored %v before, %v after resuming: it ran again", p, first, ids)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/goexample
+
+go 1.22
