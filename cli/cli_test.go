@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func run(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = Main(args, strings.NewReader(""), &out, &errOut)

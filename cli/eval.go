@@ -3,13 +3,11 @@ package cli
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,11 +17,10 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/eval"
+	"github.com/fixloop/fixloop/eval/queue"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/aggregate"
-	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/provider"
-	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
 )
@@ -45,6 +42,9 @@ type evalFlags struct {
 	rpm            int
 	tpm            int
 	json           bool
+	queue          string
+	enqueue        bool
+	rescueAfter    time.Duration
 }
 
 func newEvalCommand(logs *logFlags) *cobra.Command {
@@ -108,16 +108,14 @@ record per problem: --replay-dir DIR holding PROBLEM.json).`,
 	fl.IntVar(&f.rpm, "rpm", 0, "at most this many model requests per minute to the endpoint (0: no limit)")
 	fl.IntVar(&f.tpm, "tpm", 0, "at most this many model tokens (prompt and completion) per minute to the endpoint (0: no limit)")
 	fl.BoolVar(&f.json, "json", false, "print the run's report as JSON (fixloop report --format json)")
+	fl.StringVar(&f.queue, "queue", "", "the job queue: a postgres:// URL or a SQLite file (default: the store's database)")
+	fl.BoolVar(&f.enqueue, "enqueue", false, "only fill the queue: fixloop worker --queue ... runs the sessions, on any machine")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", 30*time.Minute, "run a session again when it has been running this long: its worker is taken to be dead (a session is stopped, as failed, at nine tenths of it)")
 	return cmd
 }
 
-// evalJob is one session to run: a problem with one model (or none).
-type evalJob struct {
-	eval.Problem
-	Model string
-}
-
-// runEval runs the dataset and prints the run's report.
+// runEval runs the dataset through the job queue and prints the run's
+// report.
 func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logger, logs *logFlags, stdout, stderr io.Writer) error {
 	problems, err := eval.Load(dataset)
 	if err != nil {
@@ -136,12 +134,22 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 	default:
 		return &exitError{code: ExitUsage, err: fmt.Errorf("--sandbox %q: want %s or %s", f.sandbox, config.SandboxBubblewrap, config.SandboxNone)}
 	}
-	run := cmp.Or(f.run, strings.TrimSuffix(filepath.Base(filepath.Clean(dataset)), filepath.Ext(dataset)))
-	dsn := cmp.Or(f.store, store.DefaultDSN())
-	if dsn == "off" {
+	settings := runSettings{
+		Run:      cmp.Or(f.run, strings.TrimSuffix(filepath.Base(filepath.Clean(dataset)), filepath.Ext(dataset))),
+		Store:    cmp.Or(f.store, store.DefaultDSN()),
+		Provider: f.provider, Models: f.models, BaseURL: f.baseURL, APIKeyEnv: f.apiKeyEnv, Temperature: f.temperature,
+		Goal: f.goal, Rounds: f.rounds, Sandbox: f.sandbox, ReplayDir: f.replayDir, SessionTimeout: f.sessionTimeout,
+		RPM: f.rpm, TPM: f.tpm,
+	}
+	if settings.ReplayDir != "" {
+		if settings.ReplayDir, err = filepath.Abs(settings.ReplayDir); err != nil {
+			return &exitError{code: ExitUsage, err: err}
+		}
+	}
+	if settings.Store == "off" {
 		return &exitError{code: ExitUsage, err: errors.New("eval stores every session: --store off is not possible")}
 	}
-	st, err := store.Open(ctx, dsn)
+	st, err := store.Open(ctx, settings.Store)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -157,48 +165,67 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 			jobs = append(jobs, evalJob{Problem: p, Model: m})
 		}
 	}
-	runner := &evalRunner{
-		f: f, run: run, store: st, logger: logger,
-		toolset:   server.NewToolset(logger, logs.redactor),
-		limits:    newEndpointLimits(f.rpm, f.tpm),
-		providers: make(map[string]model.Provider),
-	}
+	pool := newWorkerPool(logger, server.NewToolset(logger, logs.redactor), "")
+	runner := pool.adopt(settings, st)
 	done, err := runner.finished(ctx, jobs)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
-	byKey := make(map[string]evalJob, len(jobs))
-	keyed := make([]eval.Problem, len(jobs))
-	for i, j := range jobs {
-		k := runner.jobKey(j)
-		byKey[k] = j
-		keyed[i] = eval.Problem{ID: k, File: j.File, Language: j.Language, Goal: j.Goal}
+	var todo []queue.Job
+	for _, j := range jobs {
+		if done[settings.jobKey(j)] {
+			continue
+		}
+		spec, err := json.Marshal(jobSpec{Job: j, Settings: settings})
+		if err != nil {
+			return &exitError{code: ExitUsage, err: err}
+		}
+		todo = append(todo, queue.Job{Run: settings.Run, Key: settings.jobKey(j), Spec: spec})
 	}
-	fmt.Fprintf(stderr, "fixloop eval: run %q, %d problems x %d model(s) = %d sessions, %d already stored, %d at a time (store %s)\n",
-		run, len(problems), len(models), len(jobs), len(done), max(f.jobs, 1), store.Redact(dsn))
-	prog := newEvalProgress(stderr, isTerminal(stderr))
-	sum, runErr := eval.Run(ctx, keyed, eval.Options{
-		Jobs: f.jobs, Done: done, Progress: prog.update,
-		// The session's own limit is applied inside the job, where a
-		// session that ran out of time is still stored.
-	}, func(ctx context.Context, p eval.Problem) error {
-		detail, err := runner.session(ctx, byKey[p.ID])
-		prog.note(p.ID, detail)
-		return err
-	})
+	qdsn := cmp.Or(f.queue, settings.Store)
+	q, err := queue.Open(ctx, qdsn)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	defer q.Close()
+	ids, err := q.Enqueue(ctx, todo)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	fmt.Fprintf(stderr, "fixloop eval: run %q, %d problems x %d model(s) = %d sessions, %d already stored; queue: %s; store: %s\n",
+		settings.Run, len(problems), len(models), len(jobs), len(done), store.Redact(q.String()), store.Redact(settings.Store))
+	if f.enqueue {
+		fmt.Fprintf(stderr, "fixloop eval: %d sessions enqueued; workers run them: fixloop worker --queue %s; the report: fixloop report --run %s\n",
+			len(todo), store.Redact(qdsn), settings.Run)
+		return nil
+	}
+	prog := newEvalProgress(stderr, isTerminal(stderr), len(jobs), len(done))
+	pool.onDone = func(spec jobSpec, detail string, err error) {
+		if spec.Settings.Run == settings.Run {
+			prog.update(spec.Settings.jobKey(spec.Job), detail, err)
+		}
+	}
+	fmt.Fprintf(stderr, "fixloop eval: %d sessions to run, %d at a time\n", len(todo), max(f.jobs, 1))
+	var failed []string
+	var interrupted bool
+	if len(ids) > 0 {
+		failed, interrupted, err = workUntilDone(ctx, q, ids, queue.Options{Workers: f.jobs, RescueAfter: f.rescueAfter}, pool.work)
+	}
 	prog.finish()
-	interrupted := errors.Is(runErr, context.Canceled)
-	if runErr != nil && !interrupted {
-		return &exitError{code: ExitUsage, err: runErr}
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
 	}
-	fmt.Fprintf(stderr, "fixloop eval: %d sessions ran, %d failed, %d skipped (stored before)\n", sum.Ran, sum.Failed, sum.Skipped)
 	if interrupted {
-		fmt.Fprintf(stderr, "fixloop eval: interrupted; run the same command again to resume run %q\n", run)
+		fmt.Fprintf(stderr, "fixloop eval: interrupted; run the same command again to resume run %q\n", settings.Run)
 		return &exitError{code: ExitProblems}
 	}
+	fmt.Fprintf(stderr, "fixloop eval: %d sessions ran, %d given up, %d stored before\n", len(todo)-len(failed), len(failed), len(done))
+	for _, f := range failed {
+		fmt.Fprintf(stderr, "  gave up: %s\n", f)
+	}
 	// The report of the whole run, with sessions stored by earlier runs
-	// of the same name. It uses a fresh context: the run's may be done.
-	sessions, err := st.Sessions(context.WithoutCancel(ctx), store.Filter{Run: run})
+	// of the same name.
+	sessions, err := st.Sessions(context.WithoutCancel(ctx), store.Filter{Run: settings.Run})
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -209,169 +236,130 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 	if err := renderReport(stdout, format, aggregate.Compute(sessions), ""); err != nil {
 		return err
 	}
-	if sum.Failed > 0 {
-		return &exitError{code: ExitProblems, err: fmt.Errorf("%d of %d sessions could not run (see above); run the command again to retry them", sum.Failed, sum.Ran)}
+	if len(failed) > 0 {
+		return &exitError{code: ExitProblems, err: fmt.Errorf("%d of %d sessions could not run after %d attempts (see above); run the command again to retry them", len(failed), len(todo), queue.MaxAttempts)}
 	}
 	return nil
 }
 
-// jobKey names a job within its run: the problem, and the model when the
-// run has several.
-func (r *evalRunner) jobKey(j evalJob) string {
-	if len(r.f.models) < 2 {
-		return j.ID
+// workUntilDone works the queue until the jobs ids are finished or ctx
+// ends, and returns the jobs given up.
+func workUntilDone(ctx context.Context, q *queue.Queue, ids []int64, opts queue.Options, fn func(context.Context, queue.Job) error) (failed []string, interrupted bool, err error) {
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	werr := make(chan error, 1)
+	go func() { werr <- q.Work(wctx, opts, fn) }()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		left, failed, err := q.Pending(context.WithoutCancel(ctx), ids)
+		if err != nil {
+			stop()
+			<-werr
+			return nil, false, err
+		}
+		if left == 0 {
+			stop()
+			return failed, false, <-werr
+		}
+		select {
+		case <-ctx.Done():
+			return nil, true, <-werr
+		case err := <-werr:
+			if err == nil {
+				err = errors.New("the queue's workers stopped")
+			}
+			return nil, false, err
+		case <-tick.C:
+		}
 	}
-	return j.ID + " @ " + j.Model
 }
 
-// evalRunner runs the sessions of one run.
-type evalRunner struct {
-	f       evalFlags
-	run     string
-	store   *store.Store
+// workerPool runs queued sessions: each run's settings get a runner, and
+// each store one connection.
+type workerPool struct {
 	logger  *slog.Logger
 	toolset *server.Toolset
-	limits  *endpointLimits
+	// storeDSN, when set, replaces the stores the jobs name.
+	storeDSN string
+	// onDone, when set, hears of each session that ends.
+	onDone func(spec jobSpec, detail string, err error)
 
-	mu        sync.Mutex
-	providers map[string]model.Provider // shared model endpoints, by base URL and model
+	mu      sync.Mutex
+	runners map[string]*evalRunner // by settings
+	stores  map[string]*store.Store
 }
 
-// finished returns the keys of the jobs the run has stored already.
-func (r *evalRunner) finished(ctx context.Context, jobs []evalJob) (map[string]bool, error) {
-	stored, err := r.store.RunSessions(ctx, r.run)
-	if err != nil {
-		return nil, err
+func newWorkerPool(logger *slog.Logger, toolset *server.Toolset, storeDSN string) *workerPool {
+	return &workerPool{logger: logger, toolset: toolset, storeDSN: storeDSN, runners: make(map[string]*evalRunner), stores: make(map[string]*store.Store)}
+}
+
+// adopt registers st as the store of s and returns s's runner.
+func (w *workerPool) adopt(s runSettings, st *store.Store) *evalRunner {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stores[s.Store] = st
+	r := newEvalRunner(s, st, w.logger, w.toolset, newEndpointLimits(s.RPM, s.TPM))
+	w.runners[settingsKey(s)] = r
+	return r
+}
+
+// settingsKey identifies a run's settings.
+func settingsKey(s runSettings) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// runner returns the runner of s, opening its store the first time.
+func (w *workerPool) runner(ctx context.Context, s runSettings) (*evalRunner, error) {
+	if w.storeDSN != "" {
+		s.Store = w.storeDSN
 	}
-	ids := make(map[string]bool, len(stored))
-	for _, s := range stored {
-		ids[s.ID] = true
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if r, ok := w.runners[settingsKey(s)]; ok {
+		return r, nil
 	}
-	done := make(map[string]bool)
-	for _, j := range jobs {
-		if ids[r.sessionID(j)] {
-			done[r.jobKey(j)] = true
+	st, ok := w.stores[s.Store]
+	if !ok {
+		var err error
+		if st, err = store.Open(ctx, s.Store); err != nil {
+			return nil, err
 		}
+		w.stores[s.Store] = st
 	}
-	return done, nil
+	r := newEvalRunner(s, st, w.logger, w.toolset, newEndpointLimits(s.RPM, s.TPM))
+	w.runners[settingsKey(s)] = r
+	return r, nil
 }
 
-// sessionID is the job's session id: the same every time the run runs it,
-// so that a job run twice (a crash between storing and finishing) is
-// stored once.
-func (r *evalRunner) sessionID(j evalJob) string {
-	h := sha256.Sum256([]byte(strings.Join([]string{r.run, j.ID, r.f.provider, j.Model}, "\x00")))
-	return "eval-" + hex.EncodeToString(h[:12])
-}
-
-// provider returns the provider settings ask for. Model endpoints are
-// shared by the run's sessions (what one learns of the endpoint, such as
-// that it does not stream, the others need not learn again); the others
-// hold a session's state and are built for each.
-func (r *evalRunner) provider(settings provider.Settings) (model.Provider, error) {
-	p, _, err := provider.New(settings)
-	if err != nil || p.Name() != provider.KindOpenAI {
-		return p, err
+// work runs one queued job's session.
+func (w *workerPool) work(ctx context.Context, job queue.Job) error {
+	var spec jobSpec
+	if err := json.Unmarshal(job.Spec, &spec); err != nil {
+		return fmt.Errorf("job %s of run %s: decoding it: %w", job.Key, job.Run, err)
 	}
-	key := settings.BaseURL + "\x00" + p.Model()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if shared, ok := r.providers[key]; ok {
-		return shared, nil
-	}
-	p = r.limits.wrap(settings.BaseURL, p)
-	r.providers[key] = p
-	return p, nil
-}
-
-// session runs and stores one job's session, and describes its outcome.
-func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
-	abs, cfg, err := resolveFile(j.File)
+	r, err := w.runner(ctx, spec.Settings)
 	if err != nil {
-		return "", err
+		return err
 	}
-	original, err := os.ReadFile(abs)
-	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", j.File, err)
-	}
-	if r.f.sandbox != "" {
-		cfg.Sandbox = config.SandboxMode(r.f.sandbox)
-	}
-	if cfg.Sandbox == config.SandboxNone {
-		ctx = sandbox.Unconfined(ctx)
-	}
-	linter, err := r.toolset.Linter(cfg)
-	if err != nil {
-		return "", err
-	}
-	if err := checkSupported(j.File, abs, linter); err != nil {
-		return "", err
-	}
-	_, tester := r.toolset.Testers(cfg)
-	settings := providerSettings(cfg, fixFlags{provider: r.f.provider, model: j.Model, baseURL: r.f.baseURL, apiKeyEnv: r.f.apiKeyEnv, temperature: r.f.temperature})
-	if settings.Kind == provider.KindReplay {
-		settings.Replay = filepath.Join(r.f.replayDir, j.ID+".json")
-	}
-	settings.Logger = r.logger
-	prov, err := r.provider(settings)
-	if err != nil {
-		return "", err
-	}
-	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout}
-	baseline, err := checker.Check(ctx, abs, string(original))
-	if err != nil {
-		return "", fmt.Errorf("checking %s: %w", j.File, err)
-	}
-	goal := j.Goal
-	if r.f.goal != "" || goal == "" {
-		if goal, err = chooseGoal(r.f.goal, baseline); err != nil {
-			return "", err
-		}
-	}
-	rounds := r.f.rounds
-	if rounds <= 0 {
-		rounds = cfg.Rounds.Refactor
-		if goal == refactor.GoalRepair {
-			rounds = cfg.Rounds.Repair
-		}
-	}
-	sctx := ctx
-	if r.f.sessionTimeout > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, r.f.sessionTimeout)
-		defer cancel()
-	}
-	rec, err := refactor.Run(sctx, abs, string(original), refactor.Options{
-		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker, Baseline: baseline,
-		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
-		Tools:    toolVersions(),
-		Logger:   r.logger,
-		ID:       r.sessionID(j),
-		Eval:     &refactor.EvalRef{Run: r.run, Problem: j.ID},
-	})
-	if err != nil {
-		return "", err
-	}
+	detail, err := r.session(ctx, spec.Job)
 	if ctx.Err() != nil {
-		return "", ctx.Err() // interrupted: not stored, run again on resume
+		return ctx.Err() // stopped: the job goes back to the queue
 	}
-	if rec.Stop == refactor.StopCancelled && sctx.Err() != nil {
-		rec.Stop = refactor.StopTimeLimit
+	if w.onDone != nil {
+		w.onDone(spec, detail, err)
 	}
-	if err := r.store.Save(context.WithoutCancel(ctx), rec, store.ModeFull, filepath.Dir(abs)); err != nil {
-		return "", err
-	}
-	return describeOutcome(rec), nil
+	return err
 }
 
-// describeOutcome is a session's outcome in a few words.
-func describeOutcome(rec *refactor.Record) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s after %d round(s)", rec.Goal, rec.Stop, len(rec.Rounds))
-	if rec.Offered() {
-		fmt.Fprintf(&b, ", offers round %d (fixed %d, new %d, %d lines)", rec.Outcome.Round, rec.Outcome.Fixed, rec.Outcome.New, rec.Outcome.LinesEdited)
+// closeStores closes the stores the pool opened.
+func (w *workerPool) closeStores() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, st := range w.stores {
+		st.Close()
 	}
-	return b.String()
 }
 
 // evalProgress shows a run's progress: a bar with an ETA redrawn in place
@@ -379,44 +367,45 @@ func describeOutcome(rec *refactor.Record) string {
 type evalProgress struct {
 	w        io.Writer
 	terminal bool
-	mu       sync.Mutex
-	details  map[string]string
-	drawn    bool
+	total    int
+	start    time.Time
+
+	mu        sync.Mutex
+	done, ran int // sessions finished in all, and here
+	drawn     bool
 }
 
-func newEvalProgress(w io.Writer, terminal bool) *evalProgress {
-	return &evalProgress{w: w, terminal: terminal, details: make(map[string]string)}
+func newEvalProgress(w io.Writer, terminal bool, total, before int) *evalProgress {
+	return &evalProgress{w: w, terminal: terminal, total: total, done: before, start: time.Now()}
 }
 
-// note keeps a finished session's outcome for its progress line.
-func (p *evalProgress) note(key, detail string) {
+// update shows that the session key ended, with its outcome or error (an
+// error is retried by the queue, up to its attempts).
+func (p *evalProgress) update(key, detail string, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.details[key] = detail
-}
-
-func (p *evalProgress) update(pr eval.Progress) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	what := p.details[pr.Problem]
-	if pr.Err != nil {
-		what = "FAILED: " + pr.Err.Error()
+	what := detail
+	if err != nil {
+		what = "attempt failed (the queue retries it): " + err.Error()
+	} else {
+		p.done++
+		p.ran++
 	}
-	eta := "ETA " + pr.ETA.Round(time.Second).String()
-	if pr.Done+pr.Failed == pr.Total {
-		eta = "in " + pr.Elapsed.Round(time.Second).String()
+	elapsed := time.Since(p.start)
+	eta := "in " + elapsed.Round(time.Second).String()
+	if p.done < p.total && p.ran > 0 {
+		eta = "ETA " + time.Duration(float64(elapsed)/float64(p.ran)*float64(p.total-p.done)).Round(time.Second).String()
 	}
 	if !p.terminal {
-		fmt.Fprintf(p.w, "[%d/%d] %s: %s (%s)\n", pr.Done+pr.Failed, pr.Total, pr.Problem, what, eta)
+		fmt.Fprintf(p.w, "[%d/%d] %s: %s (%s)\n", p.done, p.total, key, what, eta)
 		return
 	}
-	if pr.Err != nil {
-		fmt.Fprintf(p.w, "\r\033[K%s: %s\n", pr.Problem, what)
+	if err != nil {
+		fmt.Fprintf(p.w, "\r\033[K%s: %s\n", key, what)
 	}
 	const width = 30
-	filled := width * (pr.Done + pr.Failed) / max(pr.Total, 1)
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d sessions, %d failed, %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled),
-		pr.Done+pr.Failed, pr.Total, pr.Failed, eta)
+	filled := width * p.done / max(p.total, 1)
+	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d sessions, %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), p.done, p.total, eta)
 	p.drawn = true
 }
 

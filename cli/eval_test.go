@@ -250,7 +250,7 @@ func TestEvalBundledDataset(t *testing.T) {
 			t.Errorf("problem %s stored %d times", p, len(ids))
 		}
 	}
-	for _, want := range []string{`run "bundled", 17 problems x 1 model(s) = 17 sessions, 0 already stored, 2 at a time`, "[17/17]", "py-sum-wrong: repair, solved after 1 round(s)"} {
+	for _, want := range []string{`run "bundled", 17 problems x 1 model(s) = 17 sessions, 0 already stored; queue: SQLite queue`, "17 sessions to run, 2 at a time", "[17/17]", "py-sum-wrong: repair, solved after 1 round(s)"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("progress does not say %q:\n%s", want, errOut)
 		}
@@ -259,7 +259,7 @@ func TestEvalBundledDataset(t *testing.T) {
 	// Again: everything is stored already.
 	before := m.requests.Load()
 	code, _, errOut = run(t, args...)
-	if code != ExitOK || !strings.Contains(errOut, "17 already stored") || !strings.Contains(errOut, "0 sessions ran, 0 failed, 17 skipped") {
+	if code != ExitOK || !strings.Contains(errOut, "17 already stored") || !strings.Contains(errOut, "0 sessions ran, 0 given up, 17 stored before") {
 		t.Errorf("second run: exit %d\n%s", code, errOut)
 	}
 	if n := m.requests.Load(); n != before {

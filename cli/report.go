@@ -30,7 +30,7 @@ type reportFlags struct {
 func newReportCommand(logs *logFlags) *cobra.Command {
 	var f reportFlags
 	cmd := &cobra.Command{
-		Use:   "report [--format table|json|html] [--store DSN] [filters] [RECORD...]",
+		Use:   "report [--format table|json|html|csv|latex] [--store DSN] [filters] [RECORD...]",
 		Short: "Aggregate scores over stored sessions: pass@1, ISR@k, MIS, fix rates, Reduction@P and more",
 		Long: `Compute the papers' aggregate scores over the sessions in the store (or over
 the session records named as arguments) and print them as a table, JSON, or
@@ -76,7 +76,7 @@ going).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "table", "table, json or html")
+	fl.StringVar(&f.format, "format", "table", "table, json, html, csv or latex (csv and latex: the papers' tables, LintEval's Table 3 per model and definition, per language and category, and the repair table)")
 	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL (default: the SQLite file in the state directory)")
 	fl.StringVar(&f.since, "since", "", "only sessions at or after this time")
 	fl.StringVar(&f.until, "until", "", "only sessions before this time")
@@ -184,6 +184,10 @@ func renderReport(w io.Writer, format string, scores *aggregate.Scores, title st
 		return report.JSON(w, scores)
 	case "html":
 		return report.HTML(w, scores, title)
+	case "csv":
+		return report.CSV(w, scores)
+	case "latex":
+		return report.LaTeX(w, scores)
 	}
-	return &exitError{code: ExitUsage, err: fmt.Errorf("--format %q: use table, json or html", format)}
+	return &exitError{code: ExitUsage, err: fmt.Errorf("--format %q: use table, json, html, csv or latex", format)}
 }

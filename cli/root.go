@@ -119,7 +119,7 @@ checked rounds.`),
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("%w\nRun '%s -h' for usage", err, c.CommandPath())}
 	})
-	root.AddCommand(newServeCommand(&logs), newCheckCommand(&logs), newFixCommand(&logs), newReplayCommand(&logs), newReportCommand(&logs), newEvalCommand(&logs), newVersionCommand())
+	root.AddCommand(newServeCommand(&logs), newCheckCommand(&logs), newFixCommand(&logs), newReplayCommand(&logs), newReportCommand(&logs), newEvalCommand(&logs), newWorkerCommand(&logs), newVersionCommand())
 	return root
 }
 

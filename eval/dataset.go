@@ -1,6 +1,6 @@
-// Package eval runs a corpus of problems the way the papers did: one
-// session per problem, several at a time, each stored once under the run's
-// name, so that a run stopped part way resumes where it was.
+// Package eval reads the datasets fixloop eval runs: a directory with one
+// folder per problem, or a JSONL manifest. Its queue package holds the
+// run's jobs.
 package eval
 
 import (

@@ -62,17 +62,26 @@ func AlertBucket(n int) string {
 // alert category: the "category" breakdown for c holds the sessions with
 // ByCategory[c].Before > 0, each seen with AlertsBefore, Fixed, New and
 // ByCategory narrowed to c. Nested Scores have no By.
+//
+// Bootstrap intervals (see [Interval]) are computed for the whole set and
+// for the breakdowns the papers' tables show (IntervalDimensions).
 func Compute(sessions []Session) *Scores {
 	s := compute(sessions)
+	addIntervals(s, sessions)
 	s.By = make(map[string]map[string]*Scores, len(Dimensions))
 	for _, dim := range Dimensions {
-		s.By[dim] = breakdown(dim, sessions)
+		s.By[dim] = breakdown(dim, sessions, slices.Contains(IntervalDimensions, dim))
 	}
 	return s
 }
 
+// IntervalDimensions are the breakdowns whose scores get bootstrap
+// intervals: those of the papers' tables. The others would cost as much
+// again and are not shown with intervals.
+var IntervalDimensions = []string{"model", "language", "category"}
+
 // breakdown groups sessions by one dimension and scores each group.
-func breakdown(dim string, sessions []Session) map[string]*Scores {
+func breakdown(dim string, sessions []Session, intervals bool) map[string]*Scores {
 	groups := make(map[string][]Session)
 	for _, ss := range sessions {
 		switch dim {
@@ -95,6 +104,9 @@ func breakdown(dim string, sessions []Session) map[string]*Scores {
 	out := make(map[string]*Scores, len(groups))
 	for k, g := range groups {
 		out[k] = compute(g)
+		if intervals {
+			addIntervals(out[k], g)
+		}
 	}
 	return out
 }

@@ -372,6 +372,8 @@ func TestLintEvalJSON(t *testing.T) {
 			// ΔLine@P 0; nothing fixed and nothing failing: undefined.
 			"pass_at_1": 1.0, "reduction_at_p": 0.0, "new_at_p": 0.0, "dline_at_p": 0.0, "line_per_fix_at_p": nil,
 			"reduction_at_f": nil, "new_at_f": nil, "dline_at_f": nil, "line_per_fix_at_f": nil,
+			// One session: no interval.
+			"pass_at_1_ci": nil, "reduction_at_p_ci": nil,
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("refactor.%s = %v, want %v", block, got, want)

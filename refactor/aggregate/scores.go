@@ -32,8 +32,10 @@ type RepairScores struct {
 	// k from 1 to the largest round cap.
 	ISR map[int]float64 `json:"isr"`
 	// MIS is the median solved round, unsolved sessions counted as k+1.
-	MIS     *float64           `json:"mis"`
-	FixRate map[string]FixRate `json:"fix_rate"`
+	MIS *float64 `json:"mis"`
+	// PassAt1CI is pass@1's 95% bootstrap interval; nil below two sessions.
+	PassAt1CI *Interval          `json:"pass_at_1_ci"`
+	FixRate   map[string]FixRate `json:"fix_rate"`
 }
 
 // FixRate counts, for one verdict, the rounds that had it and those whose
@@ -85,6 +87,10 @@ type LintEvalScores struct {
 	DLineAtF      *float64 `json:"dline_at_f"`
 	LinePerFixAtF *float64 `json:"line_per_fix_at_f"`
 	Skipped       int      `json:"skipped"`
+	// PassAt1CI and ReductionAtPCI are 95% bootstrap intervals over the
+	// sessions with the sample (see Interval); nil when undefined.
+	PassAt1CI      *Interval `json:"pass_at_1_ci"`
+	ReductionAtPCI *Interval `json:"reduction_at_p_ci"`
 }
 
 // Val returns a pointer to x, for building Scores by hand.

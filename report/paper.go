@@ -1,0 +1,227 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fixloop/fixloop/refactor/aggregate"
+)
+
+// The paper-layout tables: LintEval's Table 3 (one row per model: Pass@1,
+// Reduction@P, New@P, ΔLine@P, LinePerFix@P) under each refactor
+// definition, the same per language and per alert category, and the
+// iterative-feedback paper's repair table (pass@1, ISR@k, MIS) with the
+// fix rate per error type. CSV gives every table as rows of one sheet;
+// LaTeX gives one tabular per table, ready for a paper.
+
+// paperRow is one row of a paper table: a group (a model, a language, a
+// category) and its scores.
+type paperRow struct {
+	group string
+	s     *aggregate.Scores
+}
+
+// refactorDefs are the refactor definitions, as named in the tables.
+var refactorDefs = []struct {
+	key, title string
+	get        func(aggregate.RefactorScores) aggregate.LintEvalScores
+}{
+	{"linteval", "LintEval, attempt 1", func(r aggregate.RefactorScores) aggregate.LintEvalScores { return r.LintEval }},
+	{"linteval_k", "LintEval, after k rounds", func(r aggregate.RefactorScores) aggregate.LintEvalScores { return r.LintEvalK }},
+	{"editor", "editor (offered results)", editorScores},
+}
+
+// editorScores puts the editor's refactor scores in LintEval's shape.
+func editorScores(r aggregate.RefactorScores) aggregate.LintEvalScores {
+	return aggregate.LintEvalScores{
+		Sessions: r.Sessions, Passing: r.Passing, PassAt1: r.PassAt1, ReductionAtP: r.ReductionAtP, NewAtP: r.NewAtP,
+		DLineAtP: r.DLineAtP, LinePerFixAtP: r.LinePerFixAtP, ReductionAtF: r.ReductionAtF, NewAtF: r.NewAtF,
+	}
+}
+
+// rows returns the rows of one breakdown, in order, with an "all" row
+// first.
+func rows(s *aggregate.Scores, dim string) []paperRow {
+	out := []paperRow{{group: "all", s: s}}
+	groups := s.By[dim]
+	for _, g := range slices.Sorted(maps.Keys(groups)) {
+		out = append(out, paperRow{group: g, s: groups[g]})
+	}
+	return out
+}
+
+// CSV writes the paper tables as one CSV sheet: a header, then a row per
+// table, group and definition. Rates are fractions (0.08), undefined
+// scores empty, intervals as their two bounds.
+func CSV(w io.Writer, s *aggregate.Scores) error {
+	if s == nil {
+		s = &aggregate.Scores{}
+	}
+	cw := csv.NewWriter(w)
+	header := []string{"table", "by", "group", "definition", "sessions", "passing",
+		"pass_at_1", "pass_at_1_ci_low", "pass_at_1_ci_high", "reduction_at_p", "reduction_at_p_ci_low", "reduction_at_p_ci_high",
+		"new_at_p", "dline_at_p", "line_per_fix_at_p", "reduction_at_f", "new_at_f", "isr_at_k", "k", "mis"}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for _, dim := range []string{"model", "language", "category"} {
+		for _, r := range rows(s, dim) {
+			for _, d := range refactorDefs {
+				x := d.get(r.s.Refactor)
+				lo, hi := ciBounds(x.PassAt1CI)
+				rlo, rhi := ciBounds(x.ReductionAtPCI)
+				rec := []string{"refactor", dim, r.group, d.key, strconv.Itoa(x.Sessions), strconv.Itoa(x.Passing),
+					frac(x.PassAt1), lo, hi, frac(x.ReductionAtP), rlo, rhi,
+					frac(x.NewAtP), frac(x.DLineAtP), frac(x.LinePerFixAtP), frac(x.ReductionAtF), frac(x.NewAtF), "", "", ""}
+				if err := cw.Write(rec); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, dim := range []string{"model", "language"} {
+		for _, r := range rows(s, dim) {
+			rp := r.s.Repair
+			k, isr := lastK(rp.ISR)
+			lo, hi := ciBounds(rp.PassAt1CI)
+			rec := []string{"repair", dim, r.group, "paper 1", strconv.Itoa(rp.Sessions), "",
+				frac(rp.PassAt1), lo, hi, "", "", "", "", "", "", "", "", isr, k, frac(rp.MIS)}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+	for _, v := range verdictKeys(s.Repair.FixRate) {
+		f := s.Repair.FixRate[v]
+		rec := []string{"fix_rate", "verdict", v, "paper 1", strconv.Itoa(f.Total), strconv.Itoa(f.Fixed),
+			strconv.FormatFloat(f.Rate, 'g', 6, 64), "", "", "", "", "", "", "", "", "", "", "", "", ""}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// LaTeX writes the paper tables as LaTeX tabulars (booktabs), one per
+// table: LintEval's Table 3 per model under each definition, the same per
+// language and per category (attempt 1), and the repair table. Rates are
+// percentages with one decimal; "--" marks an undefined score.
+func LaTeX(w io.Writer, s *aggregate.Scores) error {
+	if s == nil {
+		s = &aggregate.Scores{}
+	}
+	var b strings.Builder
+	b.WriteString("% fixloop report --format latex: needs \\usepackage{booktabs}\n")
+	for _, d := range refactorDefs {
+		refactorTable(&b, "Refactoring by model, "+d.title, "Model", rows(s, "model"), d.get)
+	}
+	refactorTable(&b, "Refactoring by language, LintEval, attempt 1", "Language", rows(s, "language"), refactorDefs[0].get)
+	refactorTable(&b, "Refactoring by alert category, LintEval, attempt 1", "Category", rows(s, "category"), refactorDefs[0].get)
+	repairTable(&b, rows(s, "model"))
+	if len(s.Repair.FixRate) > 0 {
+		b.WriteString("\n\\begin{tabular}{lrr}\n\\toprule\n")
+		b.WriteString("Error type & Fixed / total & Fix rate \\\\\n\\midrule\n")
+		for _, v := range verdictKeys(s.Repair.FixRate) {
+			f := s.Repair.FixRate[v]
+			fmt.Fprintf(&b, "%s & %d / %d & %s \\\\\n", tex(v), f.Fixed, f.Total, texPct(&f.Rate))
+		}
+		b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// refactorTable writes LintEval's Table 3 layout for rows.
+func refactorTable(b *strings.Builder, caption, first string, rs []paperRow, get func(aggregate.RefactorScores) aggregate.LintEvalScores) {
+	fmt.Fprintf(b, "\n%% %s\n", caption)
+	b.WriteString("\\begin{tabular}{lrrrrrr}\n\\toprule\n")
+	fmt.Fprintf(b, "%s & $n$ & Pass@1 (95\\%% CI) & Reduction@P & New@P & $\\Delta$Line@P & LinePerFix@P \\\\\n\\midrule\n", first)
+	for _, r := range rs {
+		x := get(r.s.Refactor)
+		if x.Sessions == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "%s & %d & %s%s & %s & %s & %s & %s \\\\\n", tex(r.group), x.Sessions,
+			texPct(x.PassAt1), texCI(x.PassAt1CI), texPct(x.ReductionAtP), texPct(x.NewAtP), texNum(x.DLineAtP), texNum(x.LinePerFixAtP))
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+}
+
+// repairTable writes the iterative-feedback paper's table: pass@1, ISR@k
+// for the largest k, and MIS, per model.
+func repairTable(b *strings.Builder, rs []paperRow) {
+	b.WriteString("\n% Repair by model (iterative feedback)\n")
+	b.WriteString("\\begin{tabular}{lrrrr}\n\\toprule\n")
+	b.WriteString("Model & $n$ & pass@1 (95\\% CI) & ISR@$k$ & MIS \\\\\n\\midrule\n")
+	for _, r := range rs {
+		rp := r.s.Repair
+		if rp.Sessions == 0 {
+			continue
+		}
+		k, isr := lastK(rp.ISR)
+		cell := "--"
+		if k != "" {
+			v, _ := strconv.ParseFloat(isr, 64)
+			cell = texPct(&v) + " @" + k
+		}
+		fmt.Fprintf(b, "%s & %d & %s%s & %s & %s \\\\\n", tex(r.group), rp.Sessions, texPct(rp.PassAt1), texCI(rp.PassAt1CI), cell, texNum(rp.MIS))
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+}
+
+// lastK returns the largest k and ISR@k, as strings ("" when none).
+func lastK(isr map[int]float64) (k, v string) {
+	if len(isr) == 0 {
+		return "", ""
+	}
+	m := slices.Max(slices.Collect(maps.Keys(isr)))
+	return strconv.Itoa(m), strconv.FormatFloat(isr[m], 'g', 6, 64)
+}
+
+func frac(x *float64) string {
+	if x == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*x, 'g', 6, 64)
+}
+
+func ciBounds(ci *aggregate.Interval) (lo, hi string) {
+	if ci == nil {
+		return "", ""
+	}
+	return frac(&ci.Low), frac(&ci.High)
+}
+
+func texPct(x *float64) string {
+	if x == nil {
+		return "--"
+	}
+	return fmt.Sprintf("%.1f\\%%", *x*100)
+}
+
+func texCI(ci *aggregate.Interval) string {
+	if ci == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%.1f--%.1f)", ci.Low*100, ci.High*100)
+}
+
+func texNum(x *float64) string {
+	if x == nil {
+		return "--"
+	}
+	return plain(*x)
+}
+
+// tex escapes LaTeX's special characters in text.
+func tex(s string) string {
+	r := strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`,
+		"{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`)
+	return r.Replace(s)
+}
