@@ -72,14 +72,18 @@ func loadDir(dir string) ([]Problem, error) {
 	}
 	var out []Problem
 	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		// A folder, or a link to one.
+		if info, err := os.Stat(filepath.Join(dir, e.Name())); err != nil || !info.IsDir() {
 			continue
 		}
 		file, err := programOf(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, fmt.Errorf("dataset problem %s: %w", e.Name(), err)
 		}
-		abs, err := filepath.Abs(file)
+		abs, err := realPath(file)
 		if err != nil {
 			return nil, err
 		}
@@ -234,9 +238,23 @@ func manifestProblem(base, line string) (Problem, error) {
 			return Problem{}, fmt.Errorf("problem %s: tests %s is not a directory", m.ID, m.Tests)
 		}
 	}
-	abs, err := filepath.Abs(file)
+	abs, err := realPath(file)
 	if err != nil {
 		return Problem{}, err
 	}
 	return Problem{ID: m.ID, File: abs, Language: lang, Goal: goal}, nil
+}
+
+// realPath is path made absolute, through any symlinks: a dataset may link
+// its problems from elsewhere, and the sessions run on the files
+// themselves.
+func realPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real, nil
+	}
+	return abs, nil
 }

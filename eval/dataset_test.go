@@ -103,6 +103,21 @@ func TestLoadDirectory(t *testing.T) {
 	}
 }
 
+// TestLoadLinkedFolders checks that a dataset may link its problem folders
+// from elsewhere.
+func TestLoadLinkedFolders(t *testing.T) {
+	t.Parallel()
+	elsewhere, dir := t.TempDir(), t.TempDir()
+	write(t, elsewhere, map[string]string{"a/sum.py": ""})
+	if err := os.Symlink(filepath.Join(elsewhere, "a"), filepath.Join(dir, "a")); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := Load(dir)
+	if err != nil || len(problems) != 1 || problems[0].ID != "a" || filepath.Base(problems[0].File) != "sum.py" {
+		t.Fatalf("Load = %+v, %v", problems, err)
+	}
+}
+
 func TestLoadManifest(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -104,7 +104,12 @@ func removeAll(dir string) {
 }
 
 // copyTree copies regular files, directories and symlinks from src to dst.
+// When src itself is a symlink (a project folder linked from elsewhere),
+// the tree it points to is copied.
 func copyTree(ctx context.Context, src, dst string) error {
+	if resolved, err := filepath.EvalSymlinks(src); err == nil {
+		src = resolved
+	}
 	var total int64
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -122,6 +122,32 @@ func TestWorkdirKeepsExecutableBit(t *testing.T) {
 	}
 }
 
+// TestWorkdirOfALinkedFolder checks that a project folder that is a link
+// to one elsewhere is copied as the folder it points to, with the overlay
+// applied (fixloop eval's datasets may link their problems).
+func TestWorkdirOfALinkedFolder(t *testing.T) {
+	real, links := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(real, "a.py"), []byte("print(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(links, "problem")
+	if err := os.Symlink(real, src); err != nil {
+		t.Fatal(err)
+	}
+	dst, cleanup, err := Workdir(t.Context(), src, map[string][]byte{filepath.Join(src, "a.py"): []byte("print(2)\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	got, err := os.ReadFile(filepath.Join(dst, "a.py"))
+	if err != nil || string(got) != "print(2)\n" {
+		t.Errorf("the copy's a.py: %q, %v", got, err)
+	}
+	if orig, _ := os.ReadFile(filepath.Join(real, "a.py")); string(orig) != "print(1)\n" {
+		t.Errorf("the original was written: %q", orig)
+	}
+}
+
 func TestWorkdirErrors(t *testing.T) {
 	canceled, cancel := context.WithCancel(t.Context())
 	cancel()

@@ -45,7 +45,21 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 	var waitErr error
 	var timedOut bool
 	if req.sandbox.Isolate {
-		timedOut, err = r.executeConfined(ctx, req, tmp, overlayFile, col)
+		// The sandbox binds real directories: a package reached through a
+		// symlinked directory is built and run at its real path. What
+		// the run reports still names the package as req does.
+		creq, cover := req, overlayFile
+		if real := req.resolved(); real != req {
+			creq = real
+			realTmp := filepath.Join(tmp, "real")
+			if err := os.Mkdir(realTmp, 0o700); err != nil {
+				return nil, fmt.Errorf("creating overlay directory: %w", err)
+			}
+			if cover, _, err = writeOverlay(realTmp, real.overlay); err != nil {
+				return nil, err
+			}
+		}
+		timedOut, err = r.executeConfined(ctx, creq, tmp, cover, col)
 		if err != nil && ctx.Err() == nil {
 			return nil, err
 		}

@@ -37,6 +37,33 @@ type request struct {
 	testSources map[string][]byte
 }
 
+// resolved returns req with its paths through no symlinks, or req itself
+// when none of them goes through one.
+func (req *request) resolved() *request {
+	real := func(p string) string {
+		if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+			return filepath.Join(r, filepath.Base(p))
+		}
+		return p
+	}
+	realDir := func(d string) string {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return r
+		}
+		return d
+	}
+	out := *req
+	out.file, out.dir, out.modRoot = real(req.file), realDir(req.dir), realDir(req.modRoot)
+	if out.file == req.file && out.dir == req.dir && out.modRoot == req.modRoot {
+		return req
+	}
+	out.overlay = make(map[string][]byte, len(req.overlay))
+	for p, text := range req.overlay {
+		out.overlay[real(p)] = text
+	}
+	return &out
+}
+
 // prepare resolves file to its package and module and computes the cache
 // key: a hash of the package directory's .go files (overlay applied), go.mod
 // and go.sum, every other overlay entry, the timeout and the sandbox.

@@ -597,3 +597,38 @@ func TestSandboxBuildsWithLocalModules(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxThroughASymlinkedDirectory runs the confined tests of a
+// package whose module is reached through a symlinked directory, with an
+// overlay: the sandbox binds real paths, so the run goes to the real
+// directory, with the overlay re-keyed (fixloop fix on such a file once
+// failed with "go: chdir …: no such file or directory").
+func TestSandboxThroughASymlinkedDirectory(t *testing.T) {
+	needGo(t)
+	t.Parallel()
+	dir := writeModule(t, map[string]string{
+		"sum.go":      "package m\n\nfunc Sum(a, b int) int { return a - b }\n",
+		"sum_test.go": "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum(2, 3) != 5 {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n",
+	})
+	link := filepath.Join(t.TempDir(), "linked")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(link, "sum.go")
+	r := NewSandboxed(nil, CandidateSandbox())
+	rep, err := r.Run(t.Context(), file, nil, 30*time.Second)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if rep.OK() || rep.Failed != 1 {
+		t.Fatalf("without the overlay: OK %v, failed %d; output:\n%s", rep.OK(), rep.Failed, rep.Output)
+	}
+	fixed := map[string][]byte{file: []byte("package m\n\nfunc Sum(a, b int) int { return a + b }\n")}
+	rep, err = r.Run(t.Context(), file, fixed, 30*time.Second)
+	if err != nil {
+		t.Fatalf("Run with the overlay: %v", err)
+	}
+	if !rep.OK() || rep.Passed != 1 {
+		t.Fatalf("with the overlay: OK %v, passed %d, failures %+v; output:\n%s", rep.OK(), rep.Passed, rep.Failures, rep.Output)
+	}
+}
