@@ -97,7 +97,8 @@ func (t *Toolset) goAnalyzer(cfg config.Config) (runner.Linter, error) {
 
 // Linter returns the linter of every language for cfg: the in-process Go
 // analyzers, pylint/flake8/pyright, g++ and clang-tidy, javac and
-// checkstyle, and the configured command linters.
+// checkstyle (and PMD when java.pmd is on), and the configured command
+// linters.
 func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	t.redactor.AddEnv(cfg.Model.APIKeyEnv)
 	goLinter, err := t.goAnalyzer(cfg)
@@ -108,11 +109,11 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Python linters: %w", err)
 	}
-	cc, err := cpp.NewLinter(cpp.LinterOptions{Checks: cfg.Cpp.Checks, Flags: cfg.Cpp.Flags, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	cc, err := cpp.NewLinter(cpp.LinterOptions{ClangTidy: cfg.Cpp.ClangTidy, Checks: cfg.Cpp.Checks, Flags: cfg.Cpp.Flags, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the C++ linters: %w", err)
 	}
-	jv, err := java.NewLinter(java.LinterOptions{Checkstyle: cfg.Java.Checkstyle, Classpath: cfg.Java.Classpath, Logger: t.logger, MaxFileSize: cfg.MaxFileSize, Maven: t.maven})
+	jv, err := java.NewLinter(java.LinterOptions{Checkstyle: cfg.Java.Checkstyle, Classpath: cfg.Java.Classpath, PMD: cfg.Java.PMD, Logger: t.logger, MaxFileSize: cfg.MaxFileSize, Maven: t.maven})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Java linters: %w", err)
 	}
@@ -269,7 +270,15 @@ func Discover(ctx context.Context, cfg config.Config) []tool.Status {
 	var all []tool.Tool
 	all = append(all, tool.Tool{Name: "go", Language: langs.Go, Commands: []string{"go"}, Package: "Go distribution (https://go.dev/dl)", VersionArgs: []string{"version"}})
 	all = append(all, python.Tools()...)
+	// The rules provider's Python fixer (LintEval's rule-based baseline).
+	all = append(all, tool.Tool{Name: "autopep8", Language: langs.Python, Commands: []string{"autopep8"},
+		Package: "Debian package python3-autopep8 (the rules provider's Python fixer)", Install: "apt install python3-autopep8"})
 	all = append(all, cpp.Tools()...)
+	if c := cfg.Cpp.ClangTidy; c != "" && c != "clang-tidy" {
+		pinned := cpp.ClangTidyCommand(c)
+		pinned.Name = c + " (cpp.clangTidy)"
+		all = append(all, pinned)
+	}
 	out := tool.Discover(ctx, all)
 	out = append(out, java.Discover(ctx)...)
 	var generic []tool.Tool

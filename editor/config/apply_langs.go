@@ -67,8 +67,31 @@ func (a *applier) cpp(c *Cpp, v *value, path string) {
 			if s, ok := a.glob(val, path, `"build/reports/*.xml"`); ok {
 				c.JUnitXML = s
 			}
+		case "clangTidy":
+			if s, ok := a.clangTidy(val, path); ok {
+				c.ClangTidy = s
+			}
 		}
 	})
+}
+
+// clangTidyName matches the clang-tidy commands cpp.clangTidy may name:
+// clang-tidy itself or a version's binary (Debian's clang-tidy-22). A path
+// is not accepted: a repository's .fixloop.yaml must not choose a program
+// to run.
+var clangTidyName = regexp.MustCompile(`^clang-tidy(-[0-9]+(\.[0-9]+)*)?$`)
+
+// clangTidy validates cpp.clangTidy.
+func (a *applier) clangTidy(v *value, path string) (string, bool) {
+	s, ok := a.text(v, path, `"clang-tidy-22"`)
+	if !ok {
+		return "", false
+	}
+	if !clangTidyName.MatchString(s) {
+		a.problemf(v.line, v.col, path, "%s is not a clang-tidy command; write clang-tidy or a version's binary such as \"clang-tidy-22\" (a name looked up on PATH, not a path)", v.show())
+		return "", false
+	}
+	return s, true
 }
 
 // clangCheck matches one clang-tidy check glob, such as "-bugprone-*".
@@ -120,8 +143,55 @@ func (a *applier) java(j *Java, v *value, path string) {
 			if cp, ok := a.classpath(val, path); ok {
 				j.Classpath = cp
 			}
+		case "pmd":
+			if s, ok := a.pmd(val, path); ok {
+				j.PMD = s
+			}
 		}
 	})
+}
+
+// pmd validates java.pmd: true (PMDDefault), false (no PMD), or PMD
+// rulesets, .xml files or resources, as a list or one comma-separated
+// string.
+func (a *applier) pmd(v *value, path string) (string, bool) {
+	if v.kind == kindBool {
+		if strings.EqualFold(v.text, "true") {
+			return PMDDefault, true
+		}
+		return "", true
+	}
+	const want = `true, false, or PMD rulesets such as "category/java/errorprone.xml,config/pmd.xml"`
+	items, ok := a.listItems(v, path, ",", true, want)
+	if !ok {
+		return "", false
+	}
+	if len(items) == 0 {
+		a.problemf(v.line, v.col, path, "names no rulesets; write true for PMD's Error Prone, Performance, Design and Code Style rules, false for no PMD, or rulesets such as %s", quote("category/java/errorprone.xml"))
+		return "", false
+	}
+	sets := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.text == "" {
+			a.problemf(it.v.line, it.v.col, it.path, "is empty; write a ruleset such as %s", quote("category/java/errorprone.xml"))
+			continue
+		}
+		if !strings.HasSuffix(strings.ToLower(it.text), ".xml") {
+			msg := fmt.Sprintf("%s is not a PMD ruleset (a ruleset .xml file, or one of PMD's such as \"category/java/errorprone.xml\")", quote(it.text))
+			if g := suggest(it.text, pmdCategories()); g != "" {
+				msg += "; did you mean " + quote("category/java/"+g+".xml") + "?"
+			} else if b := strings.ToLower(it.text); b == "true" || b == "false" {
+				msg += "; write " + b + " without quotes"
+			}
+			a.problemf(it.v.line, it.v.col, it.path, "%s", msg)
+			continue
+		}
+		sets = append(sets, it.text)
+	}
+	if len(sets) < len(items) {
+		return "", false
+	}
+	return strings.Join(sets, ","), true
 }
 
 // checkstyle validates java.checkstyle: "sun", "google" (in any case) or

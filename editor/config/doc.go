@@ -33,9 +33,14 @@
 //	  test: ctest --output-junit report.xml  # test command (see "Commands"); absent =
 //	                              # make test when the project's Makefile has a test target
 //	  junitXml: "report.xml"      # glob of the JUnit XML reports the test command writes
+//	  clangTidy: clang-tidy-22    # the clang-tidy to run: clang-tidy (absent) or a version's
+//	                              # binary clang-tidy-N, looked up on PATH (never a path)
 //	java:
 //	  checkstyle: sun             # sun | google (any case) | path of a config .xml file
 //	  classpath: [lib/junit.jar]  # jars and class directories, or one "a.jar:b.jar" string
+//	  pmd: true                   # PMD 7 as a third linter: true = LintEval's rule families
+//	                              # (errorprone, performance, design, codestyle); rulesets as
+//	                              # a list or one string; absent or false = no PMD
 //	linters:                      # generic command linters
 //	  - name: shellcheck          # required, unique; the diagnostics' source
 //	    command: shellcheck -f gcc ${file}  # required (see "Commands"); ${file} ${dir}

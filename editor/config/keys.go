@@ -10,8 +10,8 @@ func rootKeys() []string {
 func testsKeys() []string       { return []string{"mode", "timeout"} }
 func staticcheckKeys() []string { return []string{"checks"} }
 func pythonKeys() []string      { return []string{"linters"} }
-func cppKeys() []string         { return []string{"checks", "flags", "test", "junitXml"} }
-func javaKeys() []string        { return []string{"checkstyle", "classpath"} }
+func cppKeys() []string         { return []string{"checks", "flags", "test", "junitXml", "clangTidy"} }
+func javaKeys() []string        { return []string{"checkstyle", "classpath", "pmd"} }
 func judgeKeys() []string {
 	return []string{"dir", "cases", "build", "run", "timeLimit", "memoryLimit", "compare", "mode"}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -37,6 +38,10 @@ type Cpp struct {
 	// JUnitXML is a glob, relative to the directory the test command runs
 	// in unless absolute, of the JUnit XML reports it writes; "" means none.
 	JUnitXML string
+	// ClangTidy is the clang-tidy command: "clang-tidy" (the default, "")
+	// or a version's binary such as "clang-tidy-22", so that results do not
+	// move with the machine's default version.
+	ClangTidy string
 }
 
 // Java configures Java checks.
@@ -48,6 +53,29 @@ type Java struct {
 	// Classpath lists jars and class directories for javac and the tests;
 	// nil means none beyond the defaults.
 	Classpath []string
+	// PMD is the comma-separated PMD 7 rulesets to run, "" (the default)
+	// for none: PMD does not run. true in the settings means PMDDefault,
+	// the rule families the LintEval paper uses; a string names rulesets:
+	// PMD's built-in ones ("category/java/bestpractices.xml") or ruleset
+	// files (relative to the workspace root unless absolute).
+	PMD string
+}
+
+// PMDDefault is java.pmd: true, the PMD rule families the LintEval paper
+// runs: Error Prone, Performance, Design and Code Style.
+const PMDDefault = "category/java/errorprone.xml,category/java/performance.xml,category/java/design.xml,category/java/codestyle.xml"
+
+// pmdCategories are PMD 7's Java rule categories, whose rulesets are
+// category/java/<name>.xml.
+func pmdCategories() []string {
+	return []string{"bestpractices", "codestyle", "design", "documentation", "errorprone", "multithreading", "performance", "security"}
+}
+
+// IsPMDBuiltin reports whether a java.pmd ruleset is one of PMD's own
+// (category/java/errorprone.xml, rulesets/java/quickstart.xml), which PMD
+// finds on its class path, rather than a file.
+func IsPMDBuiltin(ruleset string) bool {
+	return strings.HasPrefix(ruleset, "category/") || strings.HasPrefix(ruleset, "rulesets/")
 }
 
 // Checkstyle's bundled configurations.

@@ -1,6 +1,9 @@
 package config
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // CheckValidator checks a list of staticcheck check selectors, for example
 // against the analyzers that are actually linked in. Its error text is shown
@@ -49,7 +52,7 @@ func (l Loader) Resolve(root string, editorSettings []byte) (Config, Problems) {
 }
 
 // resolvePaths makes the file paths of the settings (the checkstyle config,
-// the Java class path) absolute against the workspace root, so that they
+// the Java class path, PMD's ruleset files) absolute against the workspace root, so that they
 // mean the same whatever directory fixloop runs in.
 func (c *Config) resolvePaths(root string) {
 	abs := func(p string) string {
@@ -63,5 +66,14 @@ func (c *Config) resolvePaths(root string) {
 	}
 	for i, p := range c.Java.Classpath {
 		c.Java.Classpath[i] = abs(p)
+	}
+	if c.Java.PMD != "" {
+		sets := strings.Split(c.Java.PMD, ",")
+		for i, s := range sets {
+			if !IsPMDBuiltin(s) {
+				sets[i] = abs(s)
+			}
+		}
+		c.Java.PMD = strings.Join(sets, ",")
 	}
 }

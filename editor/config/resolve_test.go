@@ -31,6 +31,39 @@ func TestResolvePathsAgainstRoot(t *testing.T) {
 	}
 }
 
+// TestResolvePMDRulesets: java.pmd's ruleset files are made absolute
+// against the workspace root; PMD's built-in rulesets are kept as they are.
+func TestResolvePMDRulesets(t *testing.T) {
+	root := t.TempDir()
+	tests := []struct{ name, yaml, settings, want string }{
+		{"default families", "java:\n  pmd: true\n", "", PMDDefault},
+		{"off", "java:\n  pmd: false\n", "", ""},
+		{"absent", "", "", ""},
+		{"files and built-ins", "java:\n  pmd: 'config/pmd.xml, category/java/security.xml, /etc/pmd.xml'\n", "",
+			filepath.Join(root, "config", "pmd.xml") + ",category/java/security.xml,/etc/pmd.xml"},
+		{"settings win", "java:\n  pmd: true\n", `{"java": {"pmd": ["rulesets/java/quickstart.xml"]}}`, "rulesets/java/quickstart.xml"},
+		{"settings turn it off", "java:\n  pmd: true\n", `{"java": {"pmd": false}}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(root, FileName), []byte(tt.yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var settings []byte
+			if tt.settings != "" {
+				settings = []byte(tt.settings)
+			}
+			cfg, problems := Resolve(root, settings)
+			if len(problems) > 0 {
+				t.Fatal(problems)
+			}
+			if cfg.Java.PMD != tt.want {
+				t.Errorf("pmd = %q, want %q", cfg.Java.PMD, tt.want)
+			}
+		})
+	}
+}
+
 // TestPythonLintersEmptyMeansNone: python.linters: [] (in .fixloop.yaml, or
 // sent by VS Code's fixloop.python.linters in initializationOptions) is an
 // empty, non-nil list, meaning no linters; absent or null keeps what the

@@ -40,6 +40,10 @@ const defaultMaxFileSize = 2 << 20
 
 // LinterOptions configure a Linter.
 type LinterOptions struct {
+	// ClangTidy is the clang-tidy command: a version's binary such as
+	// "clang-tidy-22", or a path; "" means "clang-tidy" (see
+	// ClangTidyCommand).
+	ClangTidy string
 	// Checks is the clang-tidy -checks value. "" means the checks of the
 	// project's .clang-tidy when it has one, else DefaultChecks; a value
 	// given with a .clang-tidy is added to the file's checks.
@@ -65,8 +69,9 @@ type LinterOptions struct {
 // runner.Linter and is safe for concurrent use. It caches only parsed
 // compilation databases, read again when they change.
 type Linter struct {
-	checks      string   // the configured -checks, "" for none
-	flags       []string // nil: from the compilation database
+	tidy        tool.Tool // the clang-tidy to run
+	checks      string    // the configured -checks, "" for none
+	flags       []string  // nil: from the compilation database
 	dbs         compileDBCache
 	tidyConfigs filecache.Cache[string] // merged .clang-tidy by the nearest's path
 	log         *slog.Logger
@@ -82,6 +87,7 @@ var checkPatternRe = regexp.MustCompile(`^-?[A-Za-z0-9_.*-]+$`)
 // NewLinter returns a Linter, or an error if opts.Checks is malformed.
 func NewLinter(opts LinterOptions) (*Linter, error) {
 	l := &Linter{
+		tidy:        ClangTidyCommand(opts.ClangTidy),
 		checks:      opts.Checks,
 		flags:       slices.Clone(opts.Flags),
 		log:         opts.Logger,

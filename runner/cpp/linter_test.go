@@ -402,3 +402,100 @@ func TestLintFileWithoutExtension(t *testing.T) {
 		t.Errorf("no modernize-use-nullptr on line 2: %+v", res.Alerts)
 	}
 }
+
+// TestLintPinnedClangTidy checks that cpp.clangTidy's command is the
+// clang-tidy that runs (a version's own binary, for results that do not
+// move with the machine's default), and that a missing one is a note
+// naming its Debian package.
+func TestLintPinnedClangTidy(t *testing.T) {
+	real, err := exec.LookPath("clang-tidy")
+	if err != nil {
+		t.Skip("clang-tidy is not installed")
+	}
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ is not installed")
+	}
+	// The wrapper runs the real clang-tidy and adds a warning of its own,
+	// so that its alerts show it ran (it runs in the sandbox, where it can
+	// leave no other trace).
+	dir := t.TempDir()
+	script := "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in *.cc) f=\"$a\";; esac; done\n" +
+		real + " \"$@\"\nrc=$?\n" +
+		"echo \"$f:1:1: warning: the pinned clang-tidy ran [readability-pinned-marker]\"\nexit $rc\n"
+	if err := os.WriteFile(filepath.Join(dir, "clang-tidy-99"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	file := filepath.Join(exampleDir(t), "stats.cc")
+
+	pinned, err := NewLinter(LinterOptions{ClangTidy: "clang-tidy-99"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pinned.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := newTestLinter(t).Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, w := codeLines(got.Alerts), codeLines(want.Alerts)
+	if !slices.Contains(g, "clang-tidy:readability-pinned-marker@1") || slices.Contains(w, "clang-tidy:readability-pinned-marker@1") {
+		t.Fatalf("the pinned clang-tidy's alerts %q, the default's %q: clang-tidy-99 did not run", g, w)
+	}
+	if g = slices.DeleteFunc(g, func(c string) bool { return c == "clang-tidy:readability-pinned-marker@1" }); !slices.Equal(g, w) {
+		t.Errorf("the pinned clang-tidy's alerts %q, the default's %q", g, w)
+	}
+
+	missing, err := NewLinter(LinterOptions{ClangTidy: "clang-tidy-98"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := missing.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, a := range res.Alerts {
+		if a.Source == "fixloop" {
+			notes = append(notes, a.Message)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "clang-tidy-98") || !strings.Contains(notes[0], "apt install clang-tidy-98") {
+		t.Errorf("notes %q, want one naming clang-tidy-98 and its package", notes)
+	}
+}
+
+// TestLintClangTidy22 runs the version LintEval pins, Debian's
+// clang-tidy-22, on the example: it must run without a note and find the
+// example's integer division. CI installs it; elsewhere the test is
+// skipped without it.
+func TestLintClangTidy22(t *testing.T) {
+	if _, err := exec.LookPath("clang-tidy-22"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI must install clang-tidy-22")
+		}
+		t.Skip("clang-tidy-22 is not installed")
+	}
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ is not installed")
+	}
+	l, err := NewLinter(LinterOptions{ClangTidy: "clang-tidy-22"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Lint(t.Context(), filepath.Join(exampleDir(t), "stats.cc"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := codeLines(res.Alerts)
+	for _, c := range codes {
+		if strings.HasPrefix(c, "fixloop:") {
+			t.Fatalf("a note: %+v", res.Alerts)
+		}
+	}
+	if !slices.Contains(codes, "clang-tidy:bugprone-integer-division@17") {
+		t.Errorf("alerts %q lack bugprone-integer-division at line 17", codes)
+	}
+}

@@ -154,7 +154,7 @@ func mergeCheckOptions(options map[string]any, v any) {
 // runClangTidy runs clang-tidy on the workspace's file and reads its text
 // output and its exported fixes.
 func (l *Linter) runClangTidy(ctx context.Context, ws *workspace) (*tidyResult, error) {
-	path, err := ClangTidy().Find()
+	path, err := l.tidy.Find()
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,12 @@
 package cpp
 
-import "github.com/fixloop/fixloop/runner/tool"
+import (
+	"cmp"
+	"path/filepath"
+	"strings"
+
+	"github.com/fixloop/fixloop/runner/tool"
+)
 
 // GXX is the g++ compiler, which finds compile errors.
 func GXX() tool.Tool {
@@ -14,13 +20,24 @@ func GXX() tool.Tool {
 }
 
 // ClangTidy is the clang-tidy linter.
-func ClangTidy() tool.Tool {
+func ClangTidy() tool.Tool { return ClangTidyCommand("") }
+
+// ClangTidyCommand is clang-tidy run as command: a version's own binary
+// such as "clang-tidy-22" (Debian installs each version under its number),
+// for results that do not move with the machine's default clang-tidy, or a
+// path. "" means "clang-tidy".
+func ClangTidyCommand(command string) tool.Tool {
+	command = cmp.Or(command, "clang-tidy")
+	pkg := "clang-tidy"
+	if base := filepath.Base(command); strings.HasPrefix(base, "clang-tidy-") {
+		pkg = base
+	}
 	return tool.Tool{
 		Name:     "clang-tidy",
 		Language: "cpp",
-		Commands: []string{"clang-tidy"},
-		Package:  "Debian package clang-tidy",
-		Install:  "apt install clang-tidy",
+		Commands: []string{command},
+		Package:  "Debian package " + pkg,
+		Install:  "apt install " + pkg,
 	}
 }
 

@@ -22,7 +22,8 @@ import (
 //	misc: the checks at the top of the checks
 //	package, and checks not from checkstyle)     Other
 //
-// Checkstyle has no performance checks, so nothing maps to Performance.
+// Checkstyle has no performance checks, so none of its alerts is
+// Performance; PMD's are mapped by PMDCategory.
 // A source without dots (a module id a configuration gave) is looked up as
 // a code with CategoryForCode.
 func Category(source string) runner.Category {
@@ -46,6 +47,28 @@ func CategoryForCode(code string) runner.Category {
 	}
 	c, _ := checkCode(code)
 	return groupCategory(checkGroups[c])
+}
+
+// PMDCategory maps a PMD rule's ruleset (the report's "ruleset" field, the
+// rule's category: "Error Prone", "Code Style") to the LintEval taxonomy:
+//
+//	Error Prone, Security                Error-prone
+//	Performance, Multithreading          Performance
+//	Design                               Refactor
+//	Code Style, Best Practices           Style
+//	anything else (Documentation, …)     Other
+func PMDCategory(ruleset string) runner.Category {
+	switch strings.ToLower(strings.Join(strings.Fields(ruleset), "")) {
+	case "errorprone", "security":
+		return runner.CategoryErrorProne
+	case "performance", "multithreading":
+		return runner.CategoryPerformance
+	case "design":
+		return runner.CategoryRefactor
+	case "codestyle", "bestpractices":
+		return runner.CategoryStyle
+	}
+	return runner.CategoryOther
 }
 
 func groupCategory(group string) runner.Category {

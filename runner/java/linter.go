@@ -38,23 +38,30 @@ type LinterOptions struct {
 	Classpath []string
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
+	// PMD is the PMD 7 rulesets to run, comma-separated: PMD's own
+	// ("category/java/errorprone.xml") or ruleset files; "true" means
+	// PMDDefaultRulesets, the LintEval paper's rule families. "" (or
+	// "false") leaves PMD out. PMD is pmd on PATH, else $FIXLOOP_PMD; when
+	// it is on and PMD is missing, Lint says so in a note.
+	PMD string
 	// MaxFileSize is the largest file, in bytes, that is checked; 0 means no
 	// limit. A larger file gets one note instead of alerts.
 	MaxFileSize int
 	// Maven caches Maven projects' class paths; nil: the Linter's own.
 	Maven *MavenCache
-	// ToolTimeout bounds each tool's run, javac's and checkstyle's, on one
-	// file (0: tool.DefaultTimeout). A tool stopped at it becomes a note
+	// ToolTimeout bounds each tool's run, javac's, checkstyle's and PMD's,
+	// on one file (0: tool.DefaultTimeout). A tool stopped at it becomes a note
 	// naming it; the other tool's alerts stay.
 	ToolTimeout time.Duration
 }
 
-// Linter checks Java files with javac and checkstyle. It is safe for
-// concurrent use.
+// Linter checks Java files with javac and checkstyle, and PMD when
+// LinterOptions.PMD asks for it. It is safe for concurrent use.
 type Linter struct {
 	opts     LinterOptions
 	config   string // checkstyle's -c argument
 	tabWidth int
+	pmdSets  []string // PMD's rulesets; nil: PMD is off
 	logger   *slog.Logger
 
 	mu    sync.Mutex
@@ -66,7 +73,7 @@ type Linter struct {
 
 var _ runner.Linter = (*Linter)(nil)
 
-// styleEntry is a cached checkstyle result for one file's text.
+// styleEntry is a cached checkstyle or PMD result for one file's text.
 type styleEntry struct {
 	file   string
 	alerts []runner.Alert
@@ -88,12 +95,16 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	if err != nil {
 		return nil, err
 	}
+	pmdSets, err := pmdRulesets(opts.PMD)
+	if err != nil {
+		return nil, err
+	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Linter{
-		opts: opts, config: config, tabWidth: tabWidth, logger: logger,
+		opts: opts, config: config, tabWidth: tabWidth, pmdSets: pmdSets, logger: logger,
 		cache: make(map[string]*styleEntry), maven: cmp.Or(opts.Maven, &MavenCache{}),
 	}, nil
 }
@@ -110,7 +121,7 @@ type lintTree struct {
 }
 
 // Lint checks file (its overlay text when the overlay has it) with javac
-// and checkstyle, concurrently. The result's alerts all name file.
+// and checkstyle, and PMD when it is on, concurrently. The result's alerts all name file.
 func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
 	file, err := filepath.Abs(file)
 	if err != nil {
@@ -138,8 +149,8 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	}
 	defer os.RemoveAll(tree.dir)
 
-	var compileAlerts, styleAlerts []runner.Alert
-	var compileErr, styleErr error
+	var compileAlerts, styleAlerts, pmdAlerts []runner.Alert
+	var compileErr, styleErr, pmdErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		compileAlerts, compileErr = tool.RunBounded(ctx, "javac", l.opts.ToolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
@@ -151,11 +162,18 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			return l.checkstyle(ctx, tree)
 		})
 	})
+	if l.pmdSets != nil {
+		wg.Go(func() {
+			pmdAlerts, pmdErr = tool.RunBounded(ctx, "pmd", l.opts.ToolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
+				return l.pmd(ctx, tree)
+			})
+		})
+	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, err := range []error{compileErr, styleErr} {
+	for _, err := range []error{compileErr, styleErr, pmdErr} {
 		if err != nil {
 			l.logger.DebugContext(ctx, "java: a linter failed", "file", file, "err", err)
 			res.Alerts = append(res.Alerts, tool.Note(file, err))
@@ -163,13 +181,14 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	}
 	res.Alerts = append(res.Alerts, compileAlerts...)
 	res.Alerts = append(res.Alerts, styleAlerts...)
+	res.Alerts = append(res.Alerts, pmdAlerts...)
 	slices.SortStableFunc(res.Alerts, func(a, b runner.Alert) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
 	})
 	return res, nil
 }
 
-// Invalidate forgets the cached checkstyle results of files in or under
+// Invalidate forgets the cached checkstyle and PMD results of files in or under
 // dir. (They are keyed by text, so this matters only when a configuration
 // or a package-info.java changed.)
 func (l *Linter) Invalidate(dir string) {

@@ -38,9 +38,10 @@ var junitJarPaths = []string{
 // Tools lists the tools this package uses, for `fixloop check --tools`. The
 // JUnit 5 console launcher is a jar, not a command: its Commands are empty,
 // so tool.Find and tool.Discover always call it missing; use FindJUnit or
+// Discover for it. PMD is also looked for at $FIXLOOP_PMD: use FindPMD or
 // Discover for it.
 func Tools() []tool.Tool {
-	return []tool.Tool{javacTool, javaTool, checkstyleTool, JUnit().Tool}
+	return []tool.Tool{javacTool, javaTool, checkstyleTool, pmdTool, JUnit().Tool}
 }
 
 // Jar is a Java library that fixloop runs with `java -jar` or puts on a
@@ -102,10 +103,16 @@ func (j Jar) Version() string {
 // (junit-platform-console-standalone.jar), or a *tool.MissingError.
 func FindJUnit() (string, error) { return JUnit().Find() }
 
-// Discover finds the tools of Tools and reads their versions, the JUnit jar
-// included.
+// Discover finds the tools of Tools and reads their versions, PMD (pmd on
+// PATH, else $FIXLOOP_PMD) and the JUnit jar included.
 func Discover(ctx context.Context) []tool.Status {
 	out := tool.Discover(ctx, []tool.Tool{javacTool, javaTool, checkstyleTool})
+	pmd := tool.Status{Tool: pmdTool}
+	pmd.Path, pmd.Err = FindPMD()
+	if pmd.Err == nil {
+		pmd.Version = pmdVersion(ctx, pmd.Path)
+	}
+	out = append(out, pmd)
 	j := JUnit()
 	st := tool.Status{Tool: j.Tool}
 	st.Path, st.Err = j.Find()

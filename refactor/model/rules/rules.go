@@ -28,9 +28,10 @@ func (*Provider) Name() string { return "rules" }
 func (*Provider) Model() string { return "" }
 
 // Complete applies to req.Text the first fix of each alert in req.Alerts
-// that fits with the others (see PickFixesFor) and answers with the result
-// as one fenced code block in req.Language. When no fix applies, the answer
-// holds req.Text unchanged.
+// that fits with the others (see PickFixesFor), then the language's own
+// fixer where one is installed (autopep8 for Python; see FieldFixer), and
+// answers with the result as one fenced code block in req.Language. When no
+// fix applies, the answer holds req.Text unchanged.
 //
 // For Go (req.Language "go"), fixes whose alerts overlap wait for a later
 // round (see pickGoFixes); the result of a gofmt-formatted text is
@@ -55,6 +56,9 @@ func (p *Provider) Complete(ctx context.Context, req model.Request, progress mod
 		text, err := ApplyEdits(req.Text, PickFixesFor(req.File, req.Text, req.Alerts))
 		if err != nil {
 			return model.Reply{}, fmt.Errorf("rules: fixing %s: %w", req.File, err)
+		}
+		if text, err = runFieldFixer(ctx, req.Language, text); err != nil {
+			return model.Reply{}, err
 		}
 		content = CodeBlock(req.Language, text)
 	}
