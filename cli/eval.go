@@ -385,9 +385,12 @@ func (p *evalProgress) update(key, detail string, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	what := detail
-	if err != nil {
+	switch {
+	case queue.IsGiveUp(err):
+		what = "given up: " + err.Error()
+	case err != nil:
 		what = "attempt failed (the queue retries it): " + err.Error()
-	} else {
+	default:
 		p.done++
 		p.ran++
 	}

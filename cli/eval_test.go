@@ -369,3 +369,45 @@ func TestEvalResumesAfterInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalModelDownStoresNothing runs eval against an endpoint that refuses
+// every request: the sessions are given up, not stored (they say nothing
+// about the model), eval exits 1 naming the error, and the same command
+// against a working endpoint then runs and stores them.
+func TestEvalModelDownStoresNothing(t *testing.T) {
+	sandboxtest.NeedConfinement(t)
+	t.Setenv("FIXLOOP_MODEL", "")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	dataset := benchDataset(t, "py-sum-wrong", "cpp-sum-broken")
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = io.WriteString(w, `{"error": {"message": "bad key", "type": "invalid_request_error"}}`)
+	}))
+	defer down.Close()
+	db := filepath.Join(t.TempDir(), "eval.db")
+	args := func(url string) []string {
+		return []string{"eval", "--provider", "openai", "--model", "scripted", "--base-url", url, "--api-key-env", "FIXLOOP_EVAL_TEST_KEY",
+			"--store", db, "--run", "down", "--rounds", "1", "--jobs", "2", dataset}
+	}
+	code, _, errOut := run(t, args(down.URL+"/v1")...)
+	if code != ExitProblems {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitProblems, errOut)
+	}
+	for _, want := range []string{"given up: the model failed, so the session is not stored", "401", "0 sessions ran, 2 given up", "run the command again to retry them"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errOut)
+		}
+	}
+	if stored := storedRuns(t, db, "down"); len(stored) != 0 {
+		t.Errorf("sessions stored with the model down: %v", stored)
+	}
+	m := newDatasetModel(t, 0)
+	code, _, errOut = run(t, args(m.url())...)
+	if code != ExitOK || !strings.Contains(errOut, "0 already stored") {
+		t.Fatalf("with the model up: exit %d\n%s", code, errOut)
+	}
+	if stored := storedRuns(t, db, "down"); len(stored) != 2 {
+		t.Errorf("%d problems stored with the model up, want 2", len(stored))
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/eval"
+	"github.com/fixloop/fixloop/eval/queue"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/provider"
@@ -203,6 +204,12 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	}
 	if rec.Stop == refactor.StopCancelled && sctx.Err() != nil {
 		rec.Stop = refactor.StopTimeLimit
+	}
+	if rec.Stop == refactor.StopProviderError {
+		// The model endpoint failed for good (after the provider's own
+		// retries): the session says nothing about the model, so it is not
+		// stored, and running the command again runs it again.
+		return "", queue.GiveUp(fmt.Errorf("the model failed, so the session is not stored: %s", rec.Error))
 	}
 	if err := r.store.Save(context.WithoutCancel(ctx), rec, store.ModeFull, filepath.Dir(abs)); err != nil {
 		return "", err

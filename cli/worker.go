@@ -71,7 +71,11 @@ func runWorker(ctx context.Context, f workerFlags, logger *slog.Logger, logs *lo
 	pool := newWorkerPool(logger, server.NewToolset(logger, logs.redactor), f.store)
 	defer pool.closeStores()
 	pool.onDone = func(spec jobSpec, detail string, err error) {
-		if err != nil {
+		switch {
+		case queue.IsGiveUp(err):
+			fmt.Fprintf(stderr, "%s %s: given up: %v\n", spec.Settings.Run, spec.Settings.jobKey(spec.Job), err)
+			return
+		case err != nil:
 			fmt.Fprintf(stderr, "%s %s: attempt failed (the queue retries it): %v\n", spec.Settings.Run, spec.Settings.jobKey(spec.Job), err)
 			return
 		}

@@ -45,6 +45,23 @@ func (Job) InsertOpts() river.InsertOpts {
 // MaxAttempts is how many times a failing job runs before it is given up.
 const MaxAttempts = 3
 
+// giveUp marks an error after which a job is not tried again.
+type giveUp struct{ err error }
+
+func (g *giveUp) Error() string { return g.err.Error() }
+func (g *giveUp) Unwrap() error { return g.err }
+
+// GiveUp wraps err so that the job that failed with it is given up at
+// once, not tried again: what failed has been retried already (a model
+// endpoint's requests), or cannot change by trying again.
+func GiveUp(err error) error { return &giveUp{err: err} }
+
+// IsGiveUp reports whether err came from GiveUp.
+func IsGiveUp(err error) bool {
+	var g *giveUp
+	return errors.As(err, &g)
+}
+
 // Options configure a queue's workers.
 type Options struct {
 	// Workers is how many jobs run at a time; 0 means 1.
@@ -167,9 +184,12 @@ func open[TTx any](ctx context.Context, driver riverdriver.Driver[TTx], name str
 		workers := river.NewWorkers()
 		river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[Job]) error {
 			err := fn(ctx, job.Args)
+			var g *giveUp
 			switch {
 			case err == nil:
 				return nil
+			case errors.As(err, &g):
+				return river.JobCancel(g.err)
 			case errors.Is(ctx.Err(), context.DeadlineExceeded):
 				return fmt.Errorf("the session ran past the job's time limit: %w", err)
 			case ctx.Err() != nil:
