@@ -118,15 +118,47 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		// connection keeps the pragmas simple.
 		db.SetMaxOpenConns(1)
 	}
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, s.wrap(scrub(err, dsn))
-	}
-	if err := s.migrate(ctx); err != nil {
+	err = retryBusy(ctx, func() error {
+		if err := db.PingContext(ctx); err != nil {
+			return err
+		}
+		return s.migrate(ctx)
+	})
+	if err != nil {
 		db.Close()
 		return nil, s.wrap(scrub(err, dsn))
 	}
 	return s, nil
+}
+
+// busyWait bounds how long Open retries a SQLite database that another
+// connection holds.
+const busyWait = 15 * time.Second
+
+// retryBusy runs f again, with a short pause, while it fails with SQLite's
+// "database is locked": a connection that switches a new database to WAL,
+// or migrates it, while another process creates it (the server's store
+// writer and a report, say) gets SQLITE_BUSY at once, without waiting out
+// busy_timeout.
+func retryBusy(ctx context.Context, f func() error) error {
+	deadline := time.Now().Add(busyWait)
+	for pause := 10 * time.Millisecond; ; pause = min(2*pause, 500*time.Millisecond) {
+		err := f()
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY.
+func isBusy(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
 }
 
 func (s *Store) wrap(err error) error {
