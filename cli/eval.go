@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/eval/queue"
 	"github.com/fixloop/fixloop/refactor"
@@ -129,10 +129,8 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 	if f.provider == provider.KindReplay && f.replayDir == "" {
 		return &exitError{code: ExitUsage, err: errors.New("--provider replay needs --replay-dir")}
 	}
-	switch config.SandboxMode(f.sandbox) {
-	case "", config.SandboxBubblewrap, config.SandboxNone:
-	default:
-		return &exitError{code: ExitUsage, err: fmt.Errorf("--sandbox %q: want %s or %s", f.sandbox, config.SandboxBubblewrap, config.SandboxNone)}
+	if err := checkSandboxFlag(f.sandbox); err != nil {
+		return &exitError{code: ExitUsage, err: err}
 	}
 	settings := runSettings{
 		Run:      cmp.Or(f.run, strings.TrimSuffix(filepath.Base(filepath.Clean(dataset)), filepath.Ext(dataset))),
@@ -362,25 +360,31 @@ func (w *workerPool) closeStores() {
 	}
 }
 
-// evalProgress shows a run's progress: a bar with an ETA redrawn in place
-// on a terminal, a line per finished session otherwise.
+// evalProgress shows a run's progress: on a terminal the bar replay uses
+// too (progressbar, with its count and time left), a line per finished
+// session otherwise, with an ETA from the sessions run so far.
 type evalProgress struct {
-	w        io.Writer
-	terminal bool
-	total    int
-	start    time.Time
+	w     io.Writer
+	bar   *progressbar.ProgressBar // nil: lines
+	total int
+	start time.Time
 
 	mu        sync.Mutex
 	done, ran int // sessions finished in all, and here
-	drawn     bool
 }
 
 func newEvalProgress(w io.Writer, terminal bool, total, before int) *evalProgress {
-	return &evalProgress{w: w, terminal: terminal, total: total, done: before, start: time.Now()}
+	p := &evalProgress{w: w, total: total, done: before, start: time.Now()}
+	if terminal {
+		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("sessions"),
+			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true))
+		_ = p.bar.Set(before)
+	}
+	return p
 }
 
 // update shows that the session key ended, with its outcome or error (an
-// error is retried by the queue, up to its attempts).
+// error is retried by the queue, up to its attempts, unless it gave up).
 func (p *evalProgress) update(key, detail string, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -394,29 +398,28 @@ func (p *evalProgress) update(key, detail string, err error) {
 		p.done++
 		p.ran++
 	}
+	if p.bar != nil {
+		if err != nil {
+			_ = p.bar.Clear()
+			fmt.Fprintf(p.w, "%s: %s\n", key, what)
+		}
+		_ = p.bar.Set(p.done)
+		return
+	}
 	elapsed := time.Since(p.start)
 	eta := "in " + elapsed.Round(time.Second).String()
 	if p.done < p.total && p.ran > 0 {
 		eta = "ETA " + time.Duration(float64(elapsed)/float64(p.ran)*float64(p.total-p.done)).Round(time.Second).String()
 	}
-	if !p.terminal {
-		fmt.Fprintf(p.w, "[%d/%d] %s: %s (%s)\n", p.done, p.total, key, what, eta)
-		return
-	}
-	if err != nil {
-		fmt.Fprintf(p.w, "\r\033[K%s: %s\n", key, what)
-	}
-	const width = 30
-	filled := width * p.done / max(p.total, 1)
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d sessions, %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), p.done, p.total, eta)
-	p.drawn = true
+	fmt.Fprintf(p.w, "[%d/%d] %s: %s (%s)\n", p.done, p.total, key, what, eta)
 }
 
 // finish ends the bar's line.
 func (p *evalProgress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.drawn {
+	if p.bar != nil {
+		_ = p.bar.Finish()
 		fmt.Fprintln(p.w)
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/runner/langs"
@@ -71,22 +72,13 @@ var repairs = map[string]string{
 func newDatasetModel(t *testing.T, delay time.Duration) *datasetModel {
 	t.Helper()
 	m := &datasetModel{delay: delay}
-	programs := map[string]string{} // problem -> program path
-	entries, err := os.ReadDir(bundledDataset)
+	programs := map[string]string{} // problem -> program path, as eval finds them
+	loaded, err := eval.Load(bundledDataset)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		matches, _ := filepath.Glob(filepath.Join(bundledDataset, e.Name(), "*"))
-		for _, f := range matches {
-			base := filepath.Base(f)
-			if lang := langs.Detect(f, ""); lang != "" && !strings.HasPrefix(base, "test_") && !strings.HasSuffix(base, "_test.go") && !strings.HasSuffix(base, ".h") {
-				programs[e.Name()] = f
-			}
-		}
+	for _, p := range loaded {
+		programs[p.ID] = p.File
 	}
 	read := func(p string) string {
 		b, err := os.ReadFile(p)
@@ -217,13 +209,11 @@ func TestEvalBundledDataset(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("the report is not JSON: %v\n%s", err, out)
 	}
-	problems := 0
-	entries, _ := os.ReadDir(bundledDataset)
-	for _, e := range entries {
-		if e.IsDir() {
-			problems++
-		}
+	loaded, err := eval.Load(bundledDataset)
+	if err != nil {
+		t.Fatal(err)
 	}
+	problems := len(loaded)
 	if rep.Sessions != problems || rep.Repair.Sessions != len(repairs) {
 		t.Errorf("%d sessions (%d repair), want %d (%d)", rep.Sessions, rep.Repair.Sessions, problems, len(repairs))
 	}

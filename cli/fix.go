@@ -113,12 +113,11 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	switch config.SandboxMode(f.sandbox) {
-	case "":
-	case config.SandboxBubblewrap, config.SandboxNone:
+	if err := checkSandboxFlag(f.sandbox); err != nil {
+		return nil, err
+	}
+	if f.sandbox != "" {
 		cfg.Sandbox = config.SandboxMode(f.sandbox)
-	default:
-		return nil, fmt.Errorf("--sandbox %q: want %s or %s", f.sandbox, config.SandboxBubblewrap, config.SandboxNone)
 	}
 	if cfg.Sandbox == config.SandboxNone {
 		ctx = sandbox.Unconfined(ctx)
@@ -272,6 +271,16 @@ func providerSettings(cfg config.Config, f fixFlags) provider.Settings {
 		s.Temperature = &t
 	}
 	return s
+}
+
+// checkSandboxFlag checks a --sandbox value: "" (the configuration's),
+// bubblewrap or none.
+func checkSandboxFlag(v string) error {
+	switch config.SandboxMode(v) {
+	case "", config.SandboxBubblewrap, config.SandboxNone:
+		return nil
+	}
+	return fmt.Errorf("--sandbox %q: want %s or %s", v, config.SandboxBubblewrap, config.SandboxNone)
 }
 
 // chooseGoal returns the requested goal, or, from the file's baseline

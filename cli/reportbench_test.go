@@ -83,20 +83,41 @@ func fillStore(tb testing.TB, n int) string {
 // BenchmarkReportLintEvalSize runs fixloop report over 13,061 stored
 // sessions, LintEval's size: reading them from the SQLite store, scoring
 // them with every breakdown and bootstrap interval, and printing the
-// table, the JSON and the LaTeX tables.
+// table, the JSON and the LaTeX tables. Its baseline, measured in the same
+// loop, alternately, is reading the same sessions from the store alone
+// (store.Sessions): "report/read" is how many times that the whole report
+// takes.
 func BenchmarkReportLintEvalSize(b *testing.B) {
 	if testing.Short() {
 		b.Skip("fills a store with 13,061 sessions")
 	}
 	db := fillStore(b, lintEvalSize)
+	read := func() time.Duration {
+		t0 := time.Now()
+		st, err := store.Open(context.Background(), db)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		sessions, err := st.Sessions(context.Background(), store.Filter{})
+		if err != nil || len(sessions) != lintEvalSize {
+			b.Fatalf("%d sessions, %v", len(sessions), err)
+		}
+		return time.Since(t0)
+	}
 	for _, format := range []string{"table", "json", "latex"} {
 		b.Run(format, func(b *testing.B) {
+			var reads, reports time.Duration
 			for b.Loop() {
+				reads += read()
+				t0 := time.Now()
 				code, out, errOut := run(b, "report", "--store", db, "--format", format)
+				reports += time.Since(t0)
 				if code != ExitOK || (format != "latex" && !strings.Contains(out, "13061")) || !strings.Contains(out, "all") && format == "latex" {
 					b.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 				}
 			}
+			b.ReportMetric(float64(reports)/float64(reads), "report/read")
 		})
 	}
 }

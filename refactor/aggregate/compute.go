@@ -265,31 +265,27 @@ func repairScores(sessions []Session) RepairScores {
 	return r
 }
 
+// refactorScores scores refactor sessions under the editor's definition
+// (a session passes when the result it offers keeps the tests: its
+// offered result is its one sample, see editorSample) and under
+// LintEval's, for attempt 1 and after k rounds.
 func refactorScores(sessions []Session) RefactorScores {
-	r := RefactorScores{Sessions: len(sessions)}
-	var p, f struct{ before, fixed, new, lines, n int }
-	for _, s := range sessions {
-		t := &f
-		if s.Passed {
-			t = &p
-		}
-		t.n++
-		t.before += s.AlertsBefore
-		t.fixed += s.Fixed
-		t.new += s.New
-		t.lines += s.LinesEdited
+	e := lintEvalScores(sessions, editorSample)
+	r := RefactorScores{
+		Sessions: e.Sessions, Passing: e.Passing, PassAt1: e.PassAt1,
+		ReductionAtP: e.ReductionAtP, NewAtP: e.NewAtP, DLineAtP: e.DLineAtP, LinePerFixAtP: e.LinePerFixAtP,
+		ReductionAtF: e.ReductionAtF, NewAtF: e.NewAtF,
 	}
-	r.Passing = p.n
-	r.PassAt1 = ratio(p.n, len(sessions))
-	r.ReductionAtP = ratio(p.fixed-p.new, p.before)
-	r.NewAtP = ratio(p.new, p.before)
-	r.DLineAtP = ratio(p.lines, p.n)
-	r.LinePerFixAtP = ratio(p.lines, p.fixed)
-	r.ReductionAtF = ratio(f.fixed-f.new, f.before)
-	r.NewAtF = ratio(f.new, f.before)
 	r.LintEval = lintEvalScores(sessions, func(s Session) *SampleCounts { return s.LintEval })
 	r.LintEvalK = lintEvalScores(sessions, func(s Session) *SampleCounts { return s.LintEvalK })
 	return r
+}
+
+// editorSample is a session's offered result as a sample: passing when the
+// session passed, with the offered result's measures (0 when nothing was
+// offered).
+func editorSample(s Session) *SampleCounts {
+	return &SampleCounts{Passed: s.Passed, Fixed: s.Fixed, New: s.New, LinesEdited: s.LinesEdited}
 }
 
 // lintEvalScores scores one sample of each refactor session, as the

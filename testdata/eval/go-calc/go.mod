@@ -1,3 +1,0 @@
-module example.com/calc
-
-go 1.22

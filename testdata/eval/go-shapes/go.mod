@@ -1,3 +1,0 @@
-module example.com/goexample
-
-go 1.22
