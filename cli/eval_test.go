@@ -24,6 +24,7 @@ import (
 
 	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/runner/langs"
 )
@@ -45,19 +46,6 @@ type datasetModel struct {
 
 type datasetFile struct {
 	problem, lang, numbered, answer string
-}
-
-// numbered is the file as the prompts show it, with line numbers.
-func numbered(text string) string {
-	var b strings.Builder
-	lines := strings.SplitAfter(text, "\n")
-	width := len(fmt.Sprint(len(lines)))
-	for i, l := range lines {
-		if l != "" {
-			fmt.Fprintf(&b, "%*d | %s", width, i+1, strings.TrimSuffix(l, "\n")+"\n")
-		}
-	}
-	return b.String()
 }
 
 // repairs maps each repair problem to the problem whose program is its
@@ -97,7 +85,7 @@ func newDatasetModel(t *testing.T, delay time.Duration) *datasetModel {
 				answer = read(programs[fixed])
 			}
 		}
-		m.originals = append(m.originals, datasetFile{problem: problem, lang: langs.Detect(path, ""), numbered: numbered(text), answer: answer})
+		m.originals = append(m.originals, datasetFile{problem: problem, lang: langs.Detect(path, ""), numbered: refactor.NumberedText(text), answer: answer})
 	}
 	// A file whose numbered text begins another's must not match that one.
 	sort.Slice(m.originals, func(i, j int) bool { return len(m.originals[i].numbered) > len(m.originals[j].numbered) })

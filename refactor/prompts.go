@@ -73,8 +73,9 @@ type failureLine struct {
 	Test, Message string
 }
 
-// numbered prefixes every line with its 1-based number.
-func numbered(text string) string {
+// NumberedText is text as the prompts show it: every line prefixed with its
+// 1-based number ("12 | ..."), the numbers right-aligned.
+func NumberedText(text string) string {
 	var b strings.Builder
 	lines := strings.SplitAfter(text, "\n")
 	width := len(fmt.Sprint(len(lines)))

@@ -157,7 +157,7 @@ func (s *session) baseline(ctx context.Context) error {
 		return err
 	}
 	d := s.data(0)
-	d.Numbered = numbered(s.rec.Original)
+	d.Numbered = NumberedText(s.rec.Original)
 	d.Alerts = alertLines(s.rec.Targets)
 	d.CompileErrors = compileLines(chk.CompileErrors)
 	d.Failures = failureLines(chk.Tests, nil)

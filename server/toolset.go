@@ -13,6 +13,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/internal/redact"
+	"github.com/fixloop/fixloop/refactor/model/rules"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/cpp"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
@@ -105,7 +106,7 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	if err != nil {
 		return nil, err
 	}
-	py, err := python.NewLinter(python.LinterOptions{Linters: cfg.Python.Linters, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	py, err := python.NewLinter(python.LinterOptions{Linters: cfg.Python.Linters, PylintCategories: cfg.Python.PylintCategories, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Python linters: %w", err)
 	}
@@ -281,6 +282,9 @@ func Discover(ctx context.Context, cfg config.Config) []tool.Status {
 	}
 	out := tool.Discover(ctx, all)
 	out = append(out, java.Discover(ctx)...)
+	// The rules provider's Java fixer: google-java-format's jar
+	// ($FIXLOOP_GOOGLE_JAVA_FORMAT) or a google-java-format on PATH.
+	out = append(out, rules.Tools(ctx)...)
 	var generic []tool.Tool
 	for _, spec := range cfg.Linters {
 		if g, err := lintcmd.New(commandSpec(spec), nil); err == nil {

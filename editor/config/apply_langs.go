@@ -12,10 +12,52 @@ import (
 // python applies the keys under "python".
 func (a *applier) python(p *Python, v *value, path string) {
 	a.fields(v, path, pythonKeys(), func(key, path string, val *value) {
-		if names, ok := a.pythonLinters(val, path); ok {
-			p.Linters = names
+		switch key {
+		case "linters":
+			if names, ok := a.pythonLinters(val, path); ok {
+				p.Linters = names
+			}
+		case "pylintCategories":
+			if names, ok := a.pylintCategories(val, path); ok {
+				p.PylintCategories = names
+			}
 		}
 	})
+}
+
+// pylintCategoryNames are the names python.pylintCategories accepts
+// (runner/python.PylintCategories).
+func pylintCategoryNames() []string {
+	return []string{"convention", "error", "info", "performance", "refactor", "warning"}
+}
+
+// pylintCategories validates python.pylintCategories: a non-empty list of
+// category names, or one string of comma-separated names.
+func (a *applier) pylintCategories(v *value, path string) ([]string, bool) {
+	items, ok := a.listItems(v, path, ",", true, `a list of pylint categories such as ["error", "performance", "refactor", "convention"]`)
+	if !ok {
+		return nil, false
+	}
+	if len(items) == 0 {
+		a.problemf(v.line, v.col, path, "%s would hide every pylint message; leave the key out for pylint's defaults", v.show())
+		return nil, false
+	}
+	names := make([]string, 0, len(items))
+	bad := false
+	for _, it := range items {
+		name, ok := a.itemOneOf(it, pylintCategoryNames())
+		if !ok {
+			bad = true
+			continue
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	if bad {
+		return nil, false
+	}
+	return names, true
 }
 
 // pythonLinters validates python.linters: a list of linter names, or one

@@ -9,7 +9,7 @@ func rootKeys() []string {
 }
 func testsKeys() []string       { return []string{"mode", "timeout"} }
 func staticcheckKeys() []string { return []string{"checks"} }
-func pythonKeys() []string      { return []string{"linters"} }
+func pythonKeys() []string      { return []string{"linters", "pylintCategories"} }
 func cppKeys() []string         { return []string{"checks", "flags", "test", "junitXml", "clangTidy"} }
 func javaKeys() []string        { return []string{"checkstyle", "classpath", "pmd"} }
 func judgeKeys() []string {

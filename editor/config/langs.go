@@ -13,6 +13,12 @@ type Python struct {
 	// and "pyright", in the order written. Nil means the defaults, pylint
 	// and flake8; an empty list means none.
 	Linters []string
+	// PylintCategories restricts pylint to these message categories (key
+	// "pylintCategories"): any of convention, refactor, warning, error,
+	// info and performance (the messages fixloop counts as Performance);
+	// [error, performance, refactor, convention] is the LintEval paper's
+	// choice. Nil means pylint's own defaults; fatal messages always show.
+	PylintCategories []string
 }
 
 // Python linter names.

@@ -183,6 +183,11 @@ func TestLanguageSpellings(t *testing.T) {
 			func(c *Config) { c.Python.Linters = []string{"flake8", "pylint"} }},
 		{"no python linters", "python: {linters: []}", `{"python": {"linters": []}}`,
 			func(c *Config) { c.Python.Linters = []string{} }},
+		{"the paper's pylint categories", "python: {pylintCategories: [error, performance, refactor, convention, error]}",
+			`{"python": {"pylintCategories": "error, performance,refactor,convention"}}`,
+			func(c *Config) {
+				c.Python.PylintCategories = []string{"error", "performance", "refactor", "convention"}
+			}},
 		{"clang-tidy checks as a list", "cpp: {checks: [' -*', bugprone-*, -bugprone-easily-swappable-parameters]}",
 			`{"cpp": {"checks": ["-*", "bugprone-*", "-bugprone-easily-swappable-parameters"]}}`,
 			func(c *Config) { c.Cpp.Checks = "-*,bugprone-*,-bugprone-easily-swappable-parameters" }},
@@ -267,7 +272,11 @@ func TestLanguageMistakes(t *testing.T) {
 		want      []string // substrings of the message
 	}{
 		// python
-		{"python not a map", "python: [pylint]\n", 1, 9, "python", []string{"must be a map with keys linters, not a list"}},
+		{"python not a map", "python: [pylint]\n", 1, 9, "python", []string{"must be a map with keys linters, pylintCategories, not a list"}},
+		{"unknown pylint category", "python:\n  pylintCategories: [error, style]\n", 2, 29, "python.pylintCategories[1]",
+			[]string{`"style" is not one of convention, error, info, performance, refactor, warning`}},
+		{"no pylint categories", "python:\n  pylintCategories: []\n", 2, 21, "python.pylintCategories",
+			[]string{"would hide every pylint message; leave the key out for pylint's defaults"}},
 		{"python unknown key", "python:\n  linter: [pylint]\n", 2, 3, "python.linter", []string{`did you mean "linters"?`}},
 		{"python unknown linter", "python:\n  linters: [pylint, pylnt]\n", 2, 21, "python.linters[1]",
 			[]string{`"pylnt" is not one of pylint, flake8, pyright; did you mean "pylint"?`}},

@@ -1,10 +1,12 @@
 package golang
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -12,7 +14,8 @@ import (
 // BenchmarkAnalyzeEditFile edits any Go file named by
 // $FIXLOOP_BENCH_FILE (it is skipped without one): each edit appends a
 // declaration, as bench/gopls.sh does, to a warm Analyzer with every
-// staticcheck check on. It is there to profile a real module's file:
+// staticcheck check on (FIXLOOP_BENCH_CHECKS=default: the server's default
+// set; or a comma-separated list). It is there to profile a real module's file:
 //
 //	FIXLOOP_BENCH_FILE=$PWD/x/y_test.go go test ./runner/golang -run '^$' \
 //	    -bench AnalyzeEditFile -cpuprofile cpu.out
@@ -25,7 +28,14 @@ func BenchmarkAnalyzeEditFile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir, Checks: []string{"all"}})
+	checks := []string{"all"}
+	if c := os.Getenv("FIXLOOP_BENCH_CHECKS"); c != "" {
+		checks = strings.Split(c, ",") // "default": the server's default set
+	}
+	if slices.Equal(checks, []string{"default"}) {
+		checks = nil
+	}
+	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir, Checks: checks})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,4 +56,88 @@ func BenchmarkAnalyzeEditFile(b *testing.B) {
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2])/float64(time.Millisecond), "p50-ms")
 	b.ReportMetric(float64(a.Stats().FullLoads-1), "fallbacks")
+}
+
+// BenchmarkAnalyzeDependent renames the exported function $FIXLOOP_BENCH_NAME
+// declared in $FIXLOOP_BENCH_FILE and back, as bench/gopls.sh's scenario b
+// does, and times the analysis of the open dependent $FIXLOOP_BENCH_DEP (in
+// another package) after the edited package's own analysis; with
+// FIXLOOP_BENCH_CONCURRENT set, beside it, as the server runs them (FIXLOOP_BENCH_BODY: add a function instead, an edit
+// that its dependents do not see). It is skipped without those variables.
+func BenchmarkAnalyzeDependent(b *testing.B) {
+	file, dep, name := os.Getenv("FIXLOOP_BENCH_FILE"), os.Getenv("FIXLOOP_BENCH_DEP"), os.Getenv("FIXLOOP_BENCH_NAME")
+	if file == "" || dep == "" || name == "" {
+		b.Skip("set FIXLOOP_BENCH_FILE, FIXLOOP_BENCH_DEP and FIXLOOP_BENCH_NAME")
+	}
+	orig, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	decl := []byte("func " + name + "(")
+	if !bytes.Contains(orig, decl) {
+		b.Fatalf("%s does not declare func %s", file, name)
+	}
+	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, f := range []string{file, dep} {
+		if _, err := a.Analyze(ctx, f, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var own, dependent []time.Duration
+	for b.Loop() {
+		n := len(own)
+		to := fmt.Appendf(nil, "func %sBench%d(", name, n)
+		if n%2 == 1 {
+			to = fmt.Appendf(nil, "func %s /* %d */ (", name, n)
+		}
+		overlay := map[string][]byte{file: bytes.Replace(orig, decl, to, 1)}
+		if os.Getenv("FIXLOOP_BENCH_BODY") != "" {
+			overlay[file] = fmt.Appendf(slices.Clone(orig), "\nfunc fixloopBench%d() {\n\tv := %d\n\tv = v\n\t_ = v\n}\n", n, n)
+		}
+		t0 := time.Now()
+		if os.Getenv("FIXLOOP_BENCH_CONCURRENT") != "" {
+			done := make(chan time.Duration)
+			go func() {
+				if _, err := a.Analyze(ctx, dep, overlay); err != nil {
+					b.Error(err)
+				}
+				done <- time.Since(t0)
+			}()
+			if _, err := a.Analyze(ctx, file, overlay); err != nil {
+				b.Fatal(err)
+			}
+			own = append(own, time.Since(t0))
+			dependent = append(dependent, <-done)
+			continue
+		}
+		if _, err := a.Analyze(ctx, file, overlay); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := a.Analyze(ctx, dep, overlay); err != nil {
+			b.Fatal(err)
+		}
+		own, dependent = append(own, t1.Sub(t0)), append(dependent, time.Since(t1))
+	}
+	b.StopTimer()
+	p50 := func(ds []time.Duration, odd int) float64 {
+		var s []time.Duration
+		for i := odd; i < len(ds); i += 2 {
+			s = append(s, ds[i])
+		}
+		if len(s) == 0 {
+			return 0
+		}
+		slices.Sort(s)
+		return float64(s[len(s)/2]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(p50(own, 0), "rename-own-ms")
+	b.ReportMetric(p50(dependent, 0), "rename-dep-ms")
+	b.ReportMetric(p50(own, 1), "restore-own-ms")
+	b.ReportMetric(p50(dependent, 1), "restore-dep-ms")
+	b.ReportMetric(float64(a.Stats().FullLoads-2), "fallbacks")
 }

@@ -11,7 +11,9 @@
 //     When there is one, the linters' copies of it (pylint E0001
 //     syntax-error, flake8 E999, pyright's rule-less errors) are dropped.
 //   - pylint (--from-stdin, run in the file's directory so sibling imports
-//     and the project's pylint configuration are found),
+//     and the project's pylint configuration are found; with
+//     LinterOptions.PylintCategories, only those message categories, and
+//     the fatal ones, see pylintSelection),
 //   - flake8 (reading stdin, also from the file's directory),
 //   - pyright, when selected: pyright cannot read stdin, so the text is
 //     written to a file of the same name in a temporary directory and

@@ -36,6 +36,11 @@ type LinterOptions struct {
 	MaxFileSize int
 	// ToolTimeout bounds each tool's run (0: tool.DefaultTimeout).
 	ToolTimeout time.Duration
+	// PylintCategories restricts pylint to these message categories
+	// (python.pylintCategories: any of PylintCategories(), such as
+	// LintEvalPylintCategories()); nil means pylint's defaults. Fatal
+	// messages are always reported.
+	PylintCategories []string
 }
 
 // Linter checks Python files with python3's compiler and the selected
@@ -45,6 +50,7 @@ type Linter struct {
 	log         *slog.Logger
 	maxFileSize int
 	toolTimeout time.Duration
+	pylintArgs  []string // see pylintSelection
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -73,7 +79,11 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	if size == 0 {
 		size = DefaultMaxFileSize
 	}
-	return &Linter{linters: selected, log: log, maxFileSize: size, toolTimeout: opts.ToolTimeout}, nil
+	pylintArgs, err := pylintSelection(opts.PylintCategories)
+	if err != nil {
+		return nil, err
+	}
+	return &Linter{linters: selected, log: log, maxFileSize: size, toolTimeout: opts.ToolTimeout, pylintArgs: pylintArgs}, nil
 }
 
 // Linters returns the names of the linters l runs.
@@ -84,6 +94,8 @@ type lintJob struct {
 	file string // absolute path
 	dir  string // the file's directory, where the tools run
 	text []byte // the text to check (overlay or disk)
+	// pylintArgs restrict pylint's messages (python.pylintCategories).
+	pylintArgs []string
 
 	linesOnce sync.Once
 	index     *runner.Lines
@@ -134,7 +146,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			"not linted: the file holds %d bytes, more than the limit of %d", len(text), l.maxFileSize))}
 		return res, nil
 	}
-	job := &lintJob{file: file, dir: filepath.Dir(file), text: text}
+	job := &lintJob{file: file, dir: filepath.Dir(file), text: text, pylintArgs: l.pylintArgs}
 	// results[0] is the syntax check's, results[i+1] the i-th linter's:
 	// each tool's alerts, or one note saying why there are none.
 	results := make([][]runner.Alert, len(l.linters)+1)

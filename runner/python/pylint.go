@@ -44,8 +44,8 @@ var pylintRuneColumns = map[string]bool{
 // runPylint lints text as file with pylint --from-stdin from the file's
 // directory.
 func runPylint(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
-	out, err := runLinter(ctx, job, job.text, nil, path,
-		"--output-format=json", "--score=n", "--persistent=n", "--from-stdin", job.file)
+	args := append([]string{"--output-format=json", "--score=n", "--persistent=n"}, job.pylintArgs...)
+	out, err := runLinter(ctx, job, job.text, nil, path, append(args, "--from-stdin", job.file)...)
 	if err != nil {
 		return nil, fmt.Errorf("running pylint: %w", err)
 	}

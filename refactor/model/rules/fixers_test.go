@@ -23,8 +23,8 @@ func TestProviderRunsAutopep8(t *testing.T) {
 	if got := FieldFixer("python"); got != "autopep8" {
 		t.Errorf("FieldFixer(python) = %q", got)
 	}
-	if got := FieldFixer("java"); got != "" {
-		t.Errorf("FieldFixer(java) = %q, want none", got)
+	if got := FieldFixer("cpp"); got != "" {
+		t.Errorf("FieldFixer(cpp) = %q, want none", got)
 	}
 	reply, err := New().Complete(context.Background(), model.Request{
 		Round: 1, File: "/p/a.py", Language: "python",

@@ -29,9 +29,10 @@ func (*Provider) Model() string { return "" }
 
 // Complete applies to req.Text the first fix of each alert in req.Alerts
 // that fits with the others (see PickFixesFor), then the language's own
-// fixer where one is installed (autopep8 for Python; see FieldFixer), and
-// answers with the result as one fenced code block in req.Language. When no
-// fix applies, the answer holds req.Text unchanged.
+// fixer where one is installed (autopep8 for Python, google-java-format for
+// Java; see FieldFixer), and answers with the result as one fenced code
+// block in req.Language. When no fix applies, the answer holds req.Text
+// unchanged; a Java text that does not parse keeps only the linters' fixes.
 //
 // For Go (req.Language "go"), fixes whose alerts overlap wait for a later
 // round (see pickGoFixes); the result of a gofmt-formatted text is

@@ -1,0 +1,1 @@
+../../eval/cpp-sum/sum.cc

@@ -1,0 +1,1 @@
+../../eval/java-sum/Main.java

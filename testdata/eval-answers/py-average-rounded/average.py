@@ -1,0 +1,1 @@
+../../eval/py-average/average.py

@@ -1,0 +1,1 @@
+../../eval/py-divisor/divisor.py

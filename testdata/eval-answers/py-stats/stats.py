@@ -1,0 +1,1 @@
+../../eval/py-stats-lint/stats.py

@@ -1,0 +1,1 @@
+../../eval/py-sum/sum.py
