@@ -79,6 +79,7 @@ type Analyzer struct {
 	depsCached  atomic.Int64
 	fallbacks   atomic.Int64
 	filesReused atomic.Int64
+	restored    atomic.Int64
 
 	costs analyzerCosts // for scheduling the roots' analyzers
 }
@@ -111,6 +112,11 @@ type Stats struct {
 	// FilesReused counts the files whose file-local diagnostics an
 	// incremental pass took from the previous check (see fileLocalChecks).
 	FilesReused int64
+	// RootsRestored counts the roots that an incremental pass took back
+	// in the state of their check before last, instead of checking them
+	// again, because their files and what they see of their imports were
+	// that state's again (see nodeMemo).
+	RootsRestored int64
 }
 
 // Result is what Analyze found in one package.
@@ -184,6 +190,7 @@ func (a *Analyzer) Stats() Stats {
 		DependenciesCached:  a.depsCached.Load(),
 		Fallbacks:           a.fallbacks.Load(),
 		FilesReused:         a.filesReused.Load(),
+		RootsRestored:       a.restored.Load(),
 	}
 }
 

@@ -158,4 +158,7 @@ func TestDifferentialRecording(t *testing.T) {
 	if st.IncrementalPasses == 0 {
 		t.Error("no incremental pass")
 	}
+	if st.RootsRestored == 0 {
+		t.Error("no root was restored from its memo: the undone renames should have taken the dependent's state back")
+	}
 }

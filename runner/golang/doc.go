@@ -61,7 +61,12 @@
 // positions, the facts that reach importers, whether it has errors), and
 // an importer of a package whose fingerprint did not change keeps its
 // results (a function body edited in the package does not check its
-// external tests again). The driver (driver.go) serves the cached facts,
+// external tests again). A root that its imports alone made check again
+// keeps the state it had before (graph.go: nodeMemo), and takes it back,
+// instead of checking again, when its imports' fingerprints are again
+// those that state saw: an exported function renamed and named back in an
+// imported package restores the open dependent's results of before the
+// rename. The driver (driver.go) serves the cached facts,
 // runs independent analyzers in parallel on up to GOMAXPROCS goroutines,
 // the longest remaining chain of work first (buildir, which the IR-based
 // checks wait for, before the short checks), and frees intermediate

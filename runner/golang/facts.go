@@ -87,6 +87,21 @@ func (s *factStore) drop(pkg *types.Package, analyzers []*analysis.Analyzer) {
 	}
 }
 
+// take removes the entries of pkg and returns them.
+func (s *factStore) take(pkg *types.Package, analyzers []*analysis.Analyzer) map[*analysis.Analyzer]*actionFacts {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[*analysis.Analyzer]*actionFacts)
+	for _, a := range analyzers {
+		k := factStoreKey{a, pkg}
+		if af := s.entries[k]; af != nil {
+			out[a] = af
+			delete(s.entries, k)
+		}
+	}
+	return out
+}
+
 // prune drops the entries of pkg that hold no facts and no failure: they
 // tell importers nothing that a missing entry does not.
 func (s *factStore) prune(pkg *types.Package, analyzers []*analysis.Analyzer) {

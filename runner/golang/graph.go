@@ -72,6 +72,39 @@ type node struct {
 	checksUsed   []*analysis.Analyzer
 	local        map[string][]runner.Alert
 	localForeign map[string]bool
+
+	// memo is a root's state before its last check, when that check was
+	// caused by its imports alone (its files were the same): see nodeMemo.
+	memo *nodeMemo
+}
+
+// A nodeMemo is the state a root had before a check that its imports
+// caused, with the facts its analysis left. An edit undone in a package the
+// root imports (an exported function renamed, then named back) gives the
+// imports the fingerprints they had before; the root's inputs are then
+// those of the memo again (the same files, the same checks, the same view
+// of every import), so its results are too, and a pass takes the memo back
+// (restorable) instead of checking the root again, which is what the
+// fingerprints already allow for imports that did not change at all. The
+// current state becomes the memo in turn, so an edit and its undo, done
+// again and again, alternate between the two.
+type nodeMemo struct {
+	spec         *rootSpec
+	files        []*srcFile
+	pkg          *types.Package
+	illTyped     bool
+	gen          int64
+	built        map[*node]int64
+	seen         map[*node]fingerprint
+	fp           fingerprint
+	fpOK         bool
+	alerts       []runner.Alert
+	foreign      bool
+	prints       map[string]string
+	checksUsed   []*analysis.Analyzer
+	local        map[string][]runner.Alert
+	localForeign map[string]bool
+	facts        map[*analysis.Analyzer]*actionFacts
 }
 
 // liveImports returns the node's imports that are nodes, in import order.
@@ -111,7 +144,8 @@ type update struct {
 	checksUsed   []*analysis.Analyzer
 	local        map[string][]runner.Alert
 	localForeign map[string]bool
-	reused       int // files whose file-local diagnostics were reused
+	reused       int  // files whose file-local diagnostics were reused
+	restored     bool // taken back from the node's memo
 }
 
 // A pass checks again the nodes whose inputs changed, in import order,
@@ -136,6 +170,7 @@ type pass struct {
 	consistent map[*node]bool
 	listErrs   bool // the roots have go list errors (full loads only)
 	rechecked  int
+	restored   int       // roots taken back from their memo
 	batch      bool      // check the changed nodes together (full loads)
 	mem        *memClaim // incremental passes: the collector's budget (see claimPass)
 	memNeed    int64
@@ -219,11 +254,76 @@ func (ps *pass) run(ctx context.Context) error {
 		if ps.up[n] != nil || !ps.needs(n) {
 			continue
 		}
+		if ps.restorable(n) {
+			ps.restore(n)
+			continue
+		}
 		if err := ps.recheck(ctx, n); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// restorable reports whether root n's memo has n's inputs as they are now:
+// n's files and spec unchanged since the memo (and in this pass), the same
+// checks, and every import looking to importers (its fingerprint) as it
+// did to the memo's check. The memo's alerts must refer to n's own files
+// only, whose positions have not moved.
+func (ps *pass) restorable(n *node) bool {
+	m := n.memo
+	if m == nil || n.kind != kindRoot || ps.changed[n] || ps.specs[n] != nil || m.spec != n.spec || m.foreign ||
+		!slices.Equal(m.checksUsed, ps.checks) || !slices.Equal(m.files, ps.filesOf(n)) {
+		return false
+	}
+	imports := n.spec.liveImports()
+	if len(m.seen) != len(imports) {
+		return false
+	}
+	for _, in := range imports {
+		fp, ok := in.fp, in.fpOK
+		if up := ps.up[in]; up != nil {
+			fp, ok = up.fp, up.fpOK
+		}
+		if seen, had := m.seen[in]; !ok || !had || seen != fp {
+			return false
+		}
+	}
+	return true
+}
+
+// restore stages n's memo as n's new state, its facts with it.
+func (ps *pass) restore(n *node) {
+	m := n.memo
+	ps.up[n] = &update{
+		files: ps.filesOf(n), stamps: ps.stampsOf(n),
+		pkg: m.pkg, illTyped: m.illTyped, gen: m.gen, built: m.built, seen: m.seen, fp: m.fp, fpOK: m.fpOK,
+		alerts: m.alerts, foreign: m.foreign,
+		prints: m.prints, checksUsed: m.checksUsed, local: m.local, localForeign: m.localForeign,
+		restored: true,
+	}
+	for a, af := range m.facts {
+		ps.store.put(a, m.pkg, af)
+	}
+	clear(ps.consistent) // n's generation changed
+	ps.restored++
+	ps.a.restored.Add(1)
+}
+
+// memoOf returns root n's current state as a memo, taking its facts out of
+// store, when up (its next state) has the same files: a check that its
+// imports alone caused. Otherwise it returns nil.
+func memoOf(n *node, up *update, store *factStore, analyzers []*analysis.Analyzer) *nodeMemo {
+	if n.kind != kindRoot || n.pkg == nil || n.pkg == up.pkg || !slices.Equal(n.files, up.files) {
+		return nil
+	}
+	return &nodeMemo{
+		spec: n.spec, files: n.files,
+		pkg: n.pkg, illTyped: n.illTyped, gen: n.gen, built: n.built, seen: n.seen, fp: n.fp, fpOK: n.fpOK,
+		alerts: n.alerts, foreign: n.foreign,
+		prints: n.prints, checksUsed: n.checksUsed, local: n.local, localForeign: n.localForeign,
+		facts: store.take(n.pkg, analyzers),
+	}
 }
 
 // needs reports whether n must be checked again: its files changed, or an
@@ -508,6 +608,12 @@ func (ps *pass) nodeAlerts(n *node, sp *rootSpec, c *checked, d *driver, up *upd
 // commit makes what the pass found the snapshot's state.
 func (ps *pass) commit() {
 	s := ps.s
+	memos := make(map[*node]*nodeMemo)
+	for n, up := range ps.up {
+		if ps.specs[n] == nil { // the memo's spec must be the one n keeps
+			memos[n] = memoOf(n, up, s.facts, ps.a.factCheckers)
+		}
+	}
 	for n, sp := range ps.specs {
 		n.spec = sp
 	}
@@ -540,6 +646,7 @@ func (ps *pass) commit() {
 			n.alerts, n.foreign = up.alerts, up.foreign
 			n.prints, n.checksUsed = up.prints, up.checksUsed
 			n.local, n.localForeign = up.local, up.localForeign
+			n.memo = memos[n]
 		}
 	}
 	// Files parsed in gather for nodes whose pass did not use them.

@@ -355,7 +355,7 @@ func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapsho
 	ps.commit()
 	s.result, s.resultFile = res, file
 	a.incremental.Add(1)
-	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", ps.rechecked,
+	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", ps.rechecked, "restored", ps.restored,
 		"gather", tGather, "total", time.Since(t0), "collections", gcCycles()-gc0)
 	return cloneResult(res), "", nil
 }
