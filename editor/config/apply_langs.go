@@ -39,7 +39,13 @@ func (a *applier) pylintCategories(v *value, path string) ([]string, bool) {
 		return nil, false
 	}
 	if len(items) == 0 {
-		a.problemf(v.line, v.col, path, "%s would hide every pylint message; leave the key out for pylint's defaults", v.show())
+		// Refused rather than read as "only fatal messages": an empty
+		// choice is more likely a mistake than a wish for silence.
+		shown := "[]"
+		if v.kind == kindString {
+			shown = v.show() + " names no category and"
+		}
+		a.problemf(v.line, v.col, path, "%s would hide every pylint message; leave the key out for pylint's defaults", shown)
 		return nil, false
 	}
 	names := make([]string, 0, len(items))

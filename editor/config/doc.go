@@ -25,6 +25,11 @@
 //	python:
 //	  linters: [pylint, flake8]   # a subset of pylint, flake8, pyright, or one string
 //	                              # "pylint,flake8"; absent = pylint and flake8; [] = none
+//	  pylintCategories: [error, performance, refactor, convention]  # pylint only
+//	                              # these: any of convention, refactor, warning, error,
+//	                              # info, performance (fixloop's Performance messages), or
+//	                              # one string; fatal messages always; absent = pylint's
+//	                              # defaults and the project's pylintrc; [] is refused
 //	cpp:
 //	  checks: "-*,bugprone-*"     # clang-tidy -checks, or a list joined with ","; "" = the
 //	                              # project's .clang-tidy, else the defaults

@@ -11,9 +11,7 @@
 //     When there is one, the linters' copies of it (pylint E0001
 //     syntax-error, flake8 E999, pyright's rule-less errors) are dropped.
 //   - pylint (--from-stdin, run in the file's directory so sibling imports
-//     and the project's pylint configuration are found; with
-//     LinterOptions.PylintCategories, only those message categories, and
-//     the fatal ones, see pylintSelection),
+//     and the project's pylint configuration are found),
 //   - flake8 (reading stdin, also from the file's directory),
 //   - pyright, when selected: pyright cannot read stdin, so the text is
 //     written to a file of the same name in a temporary directory and
@@ -43,6 +41,29 @@
 //
 // Categories and severities are documented on Category and in
 // CATEGORIES.md.
+//
+// # Pylint's message categories
+//
+// LinterOptions.PylintCategories (the configuration key
+// python.pylintCategories) restricts pylint to some of its message
+// categories. Nil runs pylint with its defaults and the project's
+// configuration, as without the option. A list of names among
+// PylintCategories() becomes --disable=all --enable=<letters and ids>
+// (see pylintSelection): convention C, refactor R, warning W, error E,
+// info I, and performance, which is not a pylint category but the message
+// ids CATEGORIES.md puts in Performance (C0201 ... R1736 and the logging
+// warnings W1201 W1202 W1203). Fatal messages (F: pylint could not analyse
+// the file) are always enabled. An empty list is refused by NewLinter (and
+// by the configuration) because it would hide every message; an unknown
+// name too. LintEvalPylintCategories() is the LintEval paper's choice,
+// [error, performance, refactor, convention]: E, F, R, C and the three
+// logging warnings, without pylint's other warnings.
+//
+// These options are given on pylint's command line, which takes precedence
+// over the project's .pylintrc, pylintrc, setup.cfg, tox.ini or
+// pyproject.toml: their disable= and enable= lists no longer count, while
+// their other settings (naming styles, plugins, limits) still do. Inline
+// "# pylint: disable=..." comments in the file still apply.
 //
 // # Testing
 //

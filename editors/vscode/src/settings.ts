@@ -13,7 +13,7 @@ export interface InitializationOptions {
   rounds?: { repair?: number; refactor?: number };
   applyMode?: string;
   sandbox?: string;
-  python?: { linters?: string[] };
+  python?: { linters?: string[]; pylintCategories?: string[] };
   cpp?: { checks?: string };
   java?: { checkstyle?: string };
 }
@@ -24,6 +24,7 @@ const TEST_MODES = ['off', 'save', 'open_save'];
 const APPLY_MODES = ['apply', 'ask'];
 const SANDBOX_MODES = ['bubblewrap', 'none'];
 const PYTHON_LINTERS = ['pylint', 'flake8', 'pyright'];
+const PYLINT_CATEGORIES = ['convention', 'refactor', 'warning', 'error', 'info', 'performance'];
 
 function str(cfg: ConfigLike, key: string): string | undefined {
   const v = cfg.get(key);
@@ -81,13 +82,24 @@ export function initializationOptions(cfg: ConfigLike): InitializationOptions {
   const sandbox = oneOf(cfg, 'sandbox', SANDBOX_MODES);
   if (sandbox === 'none') out.sandbox = sandbox;
 
+  const python: NonNullable<InitializationOptions['python']> = {};
   const pyLinters = cfg.get('python.linters');
   if (Array.isArray(pyLinters)) {
     const valid = pyLinters.filter((l): l is string => typeof l === 'string' && PYTHON_LINTERS.includes(l));
     // [] turns the Python linters off; a list of only unknown names is a
     // mistake, not a wish for none, so it keeps the server's defaults.
-    if (valid.length > 0 || pyLinters.length === 0) out.python = { linters: valid };
+    if (valid.length > 0 || pyLinters.length === 0) python.linters = valid;
   }
+  const pylintCategories = cfg.get('python.pylintCategories');
+  if (Array.isArray(pylintCategories)) {
+    const valid = pylintCategories.filter(
+      (c): c is string => typeof c === 'string' && PYLINT_CATEGORIES.includes(c),
+    );
+    // [] is sent so that the server says why it refuses it (it would hide
+    // every pylint message); only unknown names keep pylint's defaults.
+    if (valid.length > 0 || pylintCategories.length === 0) python.pylintCategories = [...new Set(valid)];
+  }
+  if (Object.keys(python).length > 0) out.python = python;
   const checks = str(cfg, 'cpp.checks');
   if (checks !== undefined) out.cpp = { checks };
   const checkstyle = str(cfg, 'java.checkstyle');

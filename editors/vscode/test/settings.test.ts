@@ -23,6 +23,7 @@ test('VS Code defaults (empty strings, nulls) are omitted except enums', () => {
       applyMode: 'apply',
       'tests.mode': 'open_save',
       'python.linters': null,
+      'python.pylintCategories': null,
       'cpp.checks': '',
       'java.checkstyle': '',
       logLevel: 'info',
@@ -105,6 +106,22 @@ test('language settings map to the server keys; unknown linters are dropped', ()
   // [] means no Python linters; only unknown names keep the defaults.
   assert.deepEqual(initializationOptions(cfg({ 'python.linters': [] })), { python: { linters: [] } });
   assert.deepEqual(initializationOptions(cfg({ 'python.linters': ['ruff'] })), {});
+});
+
+test('python.pylintCategories maps to the server key, beside python.linters', () => {
+  const paper = ['error', 'performance', 'refactor', 'convention'];
+  assert.deepEqual(initializationOptions(cfg({ 'python.pylintCategories': paper })), {
+    python: { pylintCategories: paper },
+  });
+  assert.deepEqual(
+    initializationOptions(cfg({ 'python.linters': ['pylint'], 'python.pylintCategories': ['performance', 'style', 'performance'] })),
+    { python: { linters: ['pylint'], pylintCategories: ['performance'] } },
+  );
+  // [] goes to the server, which refuses it with a message; only unknown
+  // names, or no setting, keep pylint's defaults.
+  assert.deepEqual(initializationOptions(cfg({ 'python.pylintCategories': [] })), { python: { pylintCategories: [] } });
+  assert.deepEqual(initializationOptions(cfg({ 'python.pylintCategories': ['style', 3] })), {});
+  assert.deepEqual(initializationOptions(cfg({ 'python.pylintCategories': 'error' })), {});
 });
 
 test('serverEnv puts a stored key in the named variable', () => {
