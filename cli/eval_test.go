@@ -13,9 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -23,29 +21,21 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/fixloop/fixloop/eval"
+	"github.com/fixloop/fixloop/eval/scripted"
 	"github.com/fixloop/fixloop/internal/sandboxtest"
-	"github.com/fixloop/fixloop/refactor"
-	"github.com/fixloop/fixloop/refactor/model/openaitest"
-	"github.com/fixloop/fixloop/runner/langs"
 )
 
 // bundledDataset is the dataset the README runs.
 const bundledDataset = "../testdata/eval"
 
-// datasetModel is a scripted OpenAI-compatible endpoint for the bundled
-// dataset: it finds the problem by the numbered file text in the prompt and answers
-// with that problem's correct program for repair (the sibling problem's
-// accepted solution) and the file unchanged for refactor, as a model that
-// only repairs would.
+// datasetModel is the scripted model of package scripted for the bundled
+// dataset, answering each repair problem with its correct program (the
+// sibling problem's accepted solution) and each refactor problem with the
+// file unchanged, as a model that only repairs would, each answer after
+// delay.
 type datasetModel struct {
-	srv       *httptest.Server
-	originals []datasetFile
-	delay     time.Duration
-	requests  atomic.Int32
-}
-
-type datasetFile struct {
-	problem, lang, numbered, answer string
+	srv   *httptest.Server
+	model *scripted.Model
 }
 
 // repairs maps each repair problem to the problem whose program is its
@@ -59,12 +49,11 @@ var repairs = map[string]string{
 
 func newDatasetModel(t *testing.T, delay time.Duration) *datasetModel {
 	t.Helper()
-	m := &datasetModel{delay: delay}
-	programs := map[string]string{} // problem -> program path, as eval finds them
 	loaded, err := eval.Load(bundledDataset)
 	if err != nil {
 		t.Fatal(err)
 	}
+	programs := map[string]string{} // problem -> program path, as eval finds them
 	for _, p := range loaded {
 		programs[p.ID] = p.File
 	}
@@ -75,66 +64,32 @@ func newDatasetModel(t *testing.T, delay time.Duration) *datasetModel {
 		}
 		return string(b)
 	}
-	for problem, path := range programs {
-		text := read(path)
-		answer := text
-		if fixed, ok := repairs[problem]; ok {
-			if fixed == "" {
-				answer = strings.Replace(text, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)", 1)
-			} else {
-				answer = read(programs[fixed])
-			}
+	answers := map[string]string{}
+	for problem, fixed := range repairs {
+		if fixed == "" {
+			answers[problem] = strings.Replace(read(programs[problem]), "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)", 1)
+		} else {
+			answers[problem] = read(programs[fixed])
 		}
-		m.originals = append(m.originals, datasetFile{problem: problem, lang: langs.Detect(path, ""), numbered: refactor.NumberedText(text), answer: answer})
 	}
-	// A file whose numbered text begins another's must not match that one.
-	sort.Slice(m.originals, func(i, j int) bool { return len(m.originals[i].numbered) > len(m.originals[j].numbered) })
-	m.srv = httptest.NewServer(http.HandlerFunc(m.handle))
+	model, err := scripted.NewAnswering(loaded, answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &datasetModel{model: model}
+	m.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+		model.ServeHTTP(w, r)
+	}))
 	t.Cleanup(m.srv.Close)
 	return m
 }
 
 func (m *datasetModel) url() string { return m.srv.URL + "/v1" }
-
-func (m *datasetModel) handle(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		} `json:"messages"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
-		http.Error(w, "bad request", http.StatusBadRequest)
-		return
-	}
-	m.requests.Add(1)
-	prompt := ""
-	for _, msg := range req.Messages {
-		if msg.Role == "user" {
-			prompt = msg.Content
-			break
-		}
-	}
-	content := "I cannot tell which file this is."
-	for _, f := range m.originals {
-		if strings.Contains(prompt, f.numbered) {
-			content = openaitest.CodeReply(f.lang, f.answer)
-			break
-		}
-	}
-	select {
-	case <-time.After(m.delay):
-	case <-r.Context().Done():
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{
-		"id": "x", "object": "chat.completion", "created": 0, "model": req.Model,
-		"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
-		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
-	})
-}
 
 // storedRuns returns, per problem, the ids of the sessions stored for run.
 func storedRuns(t *testing.T, db, run string) map[string][]string {
@@ -235,12 +190,12 @@ func TestEvalBundledDataset(t *testing.T) {
 	}
 
 	// Again: everything is stored already.
-	before := m.requests.Load()
+	before := m.model.Requests()
 	code, _, errOut = run(t, args...)
 	if code != ExitOK || !strings.Contains(errOut, "17 already stored") || !strings.Contains(errOut, "0 sessions ran, 0 given up, 17 stored before") {
 		t.Errorf("second run: exit %d\n%s", code, errOut)
 	}
-	if n := m.requests.Load(); n != before {
+	if n := m.model.Requests(); n != before {
 		t.Errorf("the second run asked the model %d times", n-before)
 	}
 

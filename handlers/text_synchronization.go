@@ -55,9 +55,6 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 		s.logger.Warn("didChange range past the end of the document: clamped to the text", "uri", id.URI, "version", id.Version)
 	}
 	s.scheduleLint(doc.URI, s.config().Debounce, runner.TriggerChange)
-	if isGo(doc) && doc.Path != "" {
-		s.relintDependents(doc)
-	}
 	return nil
 }
 

@@ -50,21 +50,33 @@ type problem struct {
 // New returns a Model for problems, with answers read from answers/ID/
 // (answers "" or a missing folder: every file answered unchanged).
 func New(problems []eval.Problem, answers string) (*Model, error) {
+	byID := make(map[string]string)
+	if answers != "" {
+		for _, p := range problems {
+			a, ok, err := readAnswer(filepath.Join(answers, p.ID))
+			if err != nil {
+				return nil, fmt.Errorf("reading the answer to %s: %w", p.ID, err)
+			}
+			if ok {
+				byID[p.ID] = a
+			}
+		}
+	}
+	return NewAnswering(problems, byID)
+}
+
+// NewAnswering returns a Model for problems that answers problem ID with
+// answers[ID], and a problem without one with its file unchanged.
+func NewAnswering(problems []eval.Problem, answers map[string]string) (*Model, error) {
 	m := &Model{}
 	for _, p := range problems {
 		text, err := os.ReadFile(p.File)
 		if err != nil {
 			return nil, fmt.Errorf("reading problem %s: %w", p.ID, err)
 		}
-		answer := string(text)
-		if answers != "" {
-			a, ok, err := readAnswer(filepath.Join(answers, p.ID))
-			if err != nil {
-				return nil, fmt.Errorf("reading the answer to %s: %w", p.ID, err)
-			}
-			if ok {
-				answer = a
-			}
+		answer, ok := answers[p.ID]
+		if !ok {
+			answer = string(text)
 		}
 		m.problems = append(m.problems, problem{id: p.ID, language: p.Language, numbered: refactor.NumberedText(string(text)), answer: answer})
 	}

@@ -89,22 +89,9 @@ type node struct {
 // current state becomes the memo in turn, so an edit and its undo, done
 // again and again, alternate between the two.
 type nodeMemo struct {
-	spec         *rootSpec
-	files        []*srcFile
-	pkg          *types.Package
-	illTyped     bool
-	gen          int64
-	built        map[*node]int64
-	seen         map[*node]fingerprint
-	fp           fingerprint
-	fpOK         bool
-	alerts       []runner.Alert
-	foreign      bool
-	prints       map[string]string
-	checksUsed   []*analysis.Analyzer
-	local        map[string][]runner.Alert
-	localForeign map[string]bool
-	facts        map[*analysis.Analyzer]*actionFacts
+	spec  *rootSpec
+	state *update // the root's committed state, as a pass stages it
+	facts map[*analysis.Analyzer]*actionFacts
 }
 
 // liveImports returns the node's imports that are nodes, in import order.
@@ -272,12 +259,12 @@ func (ps *pass) run(ctx context.Context) error {
 // only, whose positions have not moved.
 func (ps *pass) restorable(n *node) bool {
 	m := n.memo
-	if m == nil || n.kind != kindRoot || ps.changed[n] || ps.specs[n] != nil || m.spec != n.spec || m.foreign ||
-		!slices.Equal(m.checksUsed, ps.checks) || !slices.Equal(m.files, ps.filesOf(n)) {
+	if m == nil || n.kind != kindRoot || ps.changed[n] || ps.specs[n] != nil || m.spec != n.spec || m.state.foreign ||
+		!slices.Equal(m.state.checksUsed, ps.checks) || !slices.Equal(m.state.files, ps.filesOf(n)) {
 		return false
 	}
 	imports := n.spec.liveImports()
-	if len(m.seen) != len(imports) {
+	if len(m.state.seen) != len(imports) {
 		return false
 	}
 	for _, in := range imports {
@@ -285,7 +272,7 @@ func (ps *pass) restorable(n *node) bool {
 		if up := ps.up[in]; up != nil {
 			fp, ok = up.fp, up.fpOK
 		}
-		if seen, had := m.seen[in]; !ok || !had || seen != fp {
+		if seen, had := m.state.seen[in]; !ok || !had || seen != fp {
 			return false
 		}
 	}
@@ -295,15 +282,11 @@ func (ps *pass) restorable(n *node) bool {
 // restore stages n's memo as n's new state, its facts with it.
 func (ps *pass) restore(n *node) {
 	m := n.memo
-	ps.up[n] = &update{
-		files: ps.filesOf(n), stamps: ps.stampsOf(n),
-		pkg: m.pkg, illTyped: m.illTyped, gen: m.gen, built: m.built, seen: m.seen, fp: m.fp, fpOK: m.fpOK,
-		alerts: m.alerts, foreign: m.foreign,
-		prints: m.prints, checksUsed: m.checksUsed, local: m.local, localForeign: m.localForeign,
-		restored: true,
-	}
+	up := *m.state
+	up.files, up.stamps, up.restored = ps.filesOf(n), ps.stampsOf(n), true
+	ps.up[n] = &up
 	for a, af := range m.facts {
-		ps.store.put(a, m.pkg, af)
+		ps.store.put(a, m.state.pkg, af)
 	}
 	clear(ps.consistent) // n's generation changed
 	ps.restored++
@@ -317,12 +300,16 @@ func memoOf(n *node, up *update, store *factStore, analyzers []*analysis.Analyze
 	if n.kind != kindRoot || n.pkg == nil || n.pkg == up.pkg || !slices.Equal(n.files, up.files) {
 		return nil
 	}
-	return &nodeMemo{
-		spec: n.spec, files: n.files,
+	return &nodeMemo{spec: n.spec, state: n.state(), facts: store.take(n.pkg, analyzers)}
+}
+
+// state returns root n's committed state as an update.
+func (n *node) state() *update {
+	return &update{
+		files: n.files, stamps: n.stamps,
 		pkg: n.pkg, illTyped: n.illTyped, gen: n.gen, built: n.built, seen: n.seen, fp: n.fp, fpOK: n.fpOK,
 		alerts: n.alerts, foreign: n.foreign,
 		prints: n.prints, checksUsed: n.checksUsed, local: n.local, localForeign: n.localForeign,
-		facts: store.take(n.pkg, analyzers),
 	}
 }
 
