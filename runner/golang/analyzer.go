@@ -62,24 +62,29 @@ type Analyzer struct {
 	// factCheckers are the analyzers that run on dependencies: those that
 	// export facts, and those they require.
 	factCheckers []*analysis.Analyzer
-	cache        *depCache // nil: none
+	cache        *depCache   // nil: none
+	shared       *sharedDeps // the decoded dependencies of every state; nil without a cache
 	trimOnce     sync.Once
 
 	mu            sync.Mutex
-	states        map[string]*pkgState // by package directory
-	clock         int64                // for least-recently-used eviction
+	states        map[string]*pkgState             // by package directory
+	settling      map[*pkgState]context.CancelFunc // states settling in the background (settle.go)
+	noSettle      bool                             // tests: no settling
+	clock         int64                            // for least-recently-used eviction
 	fallbackKinds map[string]int64
 	checkSets     map[string][]*analysis.Analyzer // by merged checks list
 	builds        map[string]buildConfig          // by module root
 
-	fullLoads   atomic.Int64
-	incremental atomic.Int64
-	reused      atomic.Int64
-	depsChecked atomic.Int64
-	depsCached  atomic.Int64
-	fallbacks   atomic.Int64
-	filesReused atomic.Int64
-	restored    atomic.Int64
+	fullLoads    atomic.Int64
+	incremental  atomic.Int64
+	reused       atomic.Int64
+	depsChecked  atomic.Int64
+	depsCached   atomic.Int64
+	fallbacks    atomic.Int64
+	filesReused  atomic.Int64
+	restored     atomic.Int64
+	nodesChecked atomic.Int64
+	nodesSettled atomic.Int64
 
 	costs analyzerCosts // for scheduling the roots' analyzers
 }
@@ -117,6 +122,12 @@ type Stats struct {
 	// again, because their files and what they see of their imports were
 	// that state's again (see nodeMemo).
 	RootsRestored int64
+	// NodesChecked counts the packages that incremental passes checked
+	// again (the edited package, its test variants and the packages
+	// affected by the edit); NodesSettled those that settling checked in
+	// the background after passes that restored roots (see settle.go).
+	NodesChecked int64
+	NodesSettled int64
 }
 
 // Result is what Analyze found in one package.
@@ -143,6 +154,7 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 		userChecks:    slices.Clone(opts.Checks),
 		sources:       make(map[*analysis.Analyzer]string),
 		states:        make(map[string]*pkgState),
+		settling:      make(map[*pkgState]context.CancelFunc),
 		fallbackKinds: make(map[string]int64),
 		checkSets:     make(map[string][]*analysis.Analyzer),
 		builds:        make(map[string]buildConfig),
@@ -176,6 +188,9 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 	if dir != "" && dir != "off" {
 		a.cache = newDepCache(dir, a.factCheckers, a.log)
 	}
+	if a.cache != nil {
+		a.shared = newSharedDeps() // shared by cache key
+	}
 	return a, nil
 }
 
@@ -191,6 +206,8 @@ func (a *Analyzer) Stats() Stats {
 		Fallbacks:           a.fallbacks.Load(),
 		FilesReused:         a.filesReused.Load(),
 		RootsRestored:       a.restored.Load(),
+		NodesChecked:        a.nodesChecked.Load(),
+		NodesSettled:        a.nodesSettled.Load(),
 	}
 }
 
@@ -273,11 +290,13 @@ func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string]
 	}
 
 	st := a.state(dir, modRoot)
+	a.stopSettling()
 	if err := st.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer st.unlock()
 	res, err := a.analyzeRecovering(ctx, st, file, overlay)
+	a.startSettle(st)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}

@@ -37,12 +37,15 @@ type pkgState struct {
 // change (see node), their files, syntax and the results of their last
 // check.
 type snapshot struct {
-	fset  *token.FileSet
-	dir   string  // the package's directory
-	nodes []*node // imports first: the workspace's dependencies, then the roots and the mids
-	roots []*node // the package (or its test variant), then the external test package
-	facts *factStore
-	clock int64 // for node generations
+	fset *token.FileSet
+	// shared are the dependencies it shares with other snapshots (see
+	// sharedDeps), held for as long as it lives.
+	shared []*sharedDep
+	dir    string  // the package's directory
+	nodes  []*node // imports first: the workspace's dependencies, then the roots and the mids
+	roots  []*node // the package (or its test variant), then the external test package
+	facts  *factStore
+	clock  int64 // for node generations
 
 	// byPath finds what a new import may resolve to: the packages of the
 	// load by path, except the roots.
@@ -59,6 +62,11 @@ type snapshot struct {
 
 	result     *Result // last result, for unchanged inputs
 	resultFile string
+
+	// unsettled is set when a pass restored roots (see settle.go), and
+	// overlay is the last pass's, which settling reads files through.
+	unsettled bool
+	overlay   map[string][]byte
 }
 
 // importable is a package of the load that a new import may resolve to.

@@ -41,6 +41,11 @@ type depChecker struct {
 	facts []*analysis.Analyzer // the fact-producing analyzers (the driver adds what they require)
 	store *factStore
 	cache *depCache // nil: no cache
+	// shared, if set, holds the decoded dependencies that other snapshots
+	// decoded too (it needs the cache's keys); held are those this load
+	// took from it, which its snapshot keeps.
+	shared *sharedDeps
+	held   []*sharedDep
 	// live are the packages whose files to keep (see loaded.live).
 	live map[*packages.Package]bool
 	// checkRoot, if set, type-checks root i of the load; it is called in
@@ -374,7 +379,7 @@ func (dc *depChecker) keyOf(p *packages.Package) cacheKey {
 // install decodes a cache entry for p and makes its types and facts p's,
 // replacing any that type-checking and analysing p produced.
 func (dc *depChecker) install(p *packages.Package, key cacheKey, data []byte) error {
-	e, err := dc.decode(p, data)
+	e, err := dc.decode(p, key, data)
 	if err != nil {
 		return err
 	}
@@ -394,9 +399,11 @@ func (dc *depChecker) install(p *packages.Package, key cacheKey, data []byte) er
 	return nil
 }
 
-// decode decodes a cache entry for p. Export data is read one package at a
-// time, against the packages read before.
-func (dc *depChecker) decode(p *packages.Package, data []byte) (e *decodedEntry, err error) {
+// decode decodes a cache entry for p, whose key is key. Export data is read
+// one package at a time, against the packages read before; with shared
+// dependencies, a package that another snapshot decoded against the same
+// imports is taken from it.
+func (dc *depChecker) decode(p *packages.Package, key cacheKey, data []byte) (e *decodedEntry, err error) {
 	dc.decodeMu.Lock()
 	defer dc.decodeMu.Unlock()
 	defer func() {
@@ -408,7 +415,18 @@ func (dc *depChecker) decode(p *packages.Package, data []byte) (e *decodedEntry,
 	if dc.exported[p.PkgPath] != nil {
 		return nil, fmt.Errorf("two packages with path %s", p.PkgPath)
 	}
-	return decodeEntry(data, dc.fset, dc.exported, p.PkgPath, dc.byName)
+	if dc.shared == nil || key == (cacheKey{}) {
+		return decodeEntry(data, dc.fset, dc.exported, p.PkgPath, dc.byName)
+	}
+	sd, err := dc.shared.acquire(key, data, dc.exported, p.PkgPath, dc.byName)
+	if err != nil {
+		return nil, err
+	}
+	dc.fset.AddExistingFiles(sd.files...)
+	dc.mu.Lock()
+	dc.held = append(dc.held, sd)
+	dc.mu.Unlock()
+	return &decodedEntry{pkg: sd.pkg, facts: sd.facts}, nil
 }
 
 // typeCheck parses and type-checks dependency p the way go/packages does,

@@ -66,7 +66,11 @@
 // instead of checking again, when its imports' fingerprints are again
 // those that state saw: an exported function renamed and named back in an
 // imported package restores the open dependent's results of before the
-// rename. The driver (driver.go) serves the cached facts,
+// rename. A restored root's types are those of its earlier check, older
+// than its imports' current ones, so that the next check of a package
+// importing it would first check it again; after such a pass the Analyzer
+// does that in the background (settle.go), and the next call cancels it.
+// The driver (driver.go) serves the cached facts,
 // runs independent analyzers in parallel on up to GOMAXPROCS goroutines,
 // the longest remaining chain of work first (buildir, which the IR-based
 // checks wait for, before the short checks), and frees intermediate
@@ -102,7 +106,11 @@
 // (AnalyzerOptions.CacheDir), keyed by the contents of the package's files,
 // its imports' keys and the analyzers' versions, so that a later process,
 // or a load of another module, decodes them instead of checking the
-// standard library again. The roots and the test variants compiled against
+// standard library again. Within a process the decoded packages are shared
+// (shared.go): a package open beside others takes the types and facts that
+// they decoded under the same key, against the same imports, instead of
+// decoding its own copy (on client_golang, five open packages' live heap
+// went from 58 to 26 MB). The roots and the test variants compiled against
 // them are then checked and analysed together, by one driver.
 //
 // The incremental path gives exactly the diagnostics of a full load: the
@@ -119,7 +127,11 @@
 // pass turns the collector off while it runs, under a soft limit of what is
 // in use plus what the pass is expected to allocate, and has the garbage it
 // left collected right after, in the background (memory.go; about 20% of
-// an edit's time on two cores).
+// an edit's time on two cores). The passes that run at a time (an edited
+// package's and its open dependents') share that room, and it is at most
+// the live heap or 96 MB, whichever is larger, so that a large pass or
+// several at once are collected during the pass rather than take the
+// server's memory to the sum of their garbage.
 //
 // On the 13-file, 1,860-line testdata/benchpkg (126 packages with its
 // dependencies), on two cores: a full load with a warm dependency cache

@@ -155,8 +155,8 @@ type pass struct {
 	store      *factStore // facts of the nodes checked in this pass
 	up         map[*node]*update
 	consistent map[*node]bool
-	listErrs   bool // the roots have go list errors (full loads only)
-	rechecked  int
+	listErrs   bool      // the roots have go list errors (full loads only)
+	rechecked  []string  // the ids of the nodes checked, for the debug log
 	restored   int       // roots taken back from their memo
 	batch      bool      // check the changed nodes together (full loads)
 	mem        *memClaim // incremental passes: the collector's budget (see claimPass)
@@ -472,7 +472,7 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 				up.files[i] = f.withoutSyntax()
 			}
 		}
-		ps.rechecked++
+		ps.rechecked = append(ps.rechecked, ps.specOf(n).id)
 	}
 	return nil
 }

@@ -69,19 +69,23 @@ func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, over
 	stamps := l.stampLive() // before the files are read
 	read := readOverlay(overlay)
 	fset := token.NewFileSet()
+	if a.shared != nil {
+		fset = a.shared.fileSet()
+	}
 
 	mem := claimMemory()
 	defer mem.release()
 	store := newFactStore(nil)
 	dc := &depChecker{
-		log:   a.log,
-		fset:  fset,
-		read:  read,
-		facts: a.factCheckers,
-		store: store,
-		cache: a.cache,
-		mem:   mem,
-		live:  l.live,
+		log:    a.log,
+		fset:   fset,
+		read:   read,
+		facts:  a.factCheckers,
+		store:  store,
+		cache:  a.cache,
+		shared: a.shared,
+		mem:    mem,
+		live:   l.live,
 	}
 	if a.cache != nil {
 		a.trimOnce.Do(a.cache.trim)
@@ -172,6 +176,7 @@ func (l *loaded) stampLive() map[string]fileStamp {
 func (a *Analyzer) newSnapshot(dir string, fset *token.FileSet, store *factStore, l *loaded, dc *depChecker, stamps map[string]fileStamp, overlay map[string][]byte) (*snapshot, string, error) {
 	s := &snapshot{
 		fset:   fset,
+		shared: dc.held,
 		dir:    dir,
 		facts:  store,
 		byPath: make(map[string]importable),
@@ -354,8 +359,13 @@ func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapsho
 	res := ps.result(file, nil)
 	ps.commit()
 	s.result, s.resultFile = res, file
+	if ps.restored > 0 {
+		s.unsettled = true
+		s.keepOverlay(overlay)
+	}
 	a.incremental.Add(1)
-	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", ps.rechecked, "restored", ps.restored,
+	a.nodesChecked.Add(int64(len(ps.rechecked)))
+	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", len(ps.rechecked), "nodes", ps.rechecked, "restored", ps.restored,
 		"gather", tGather, "total", time.Since(t0), "collections", gcCycles()-gc0)
 	return cloneResult(res), "", nil
 }

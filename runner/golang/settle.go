@@ -1,0 +1,120 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"runtime/debug"
+	"time"
+)
+
+// A root that a pass restored from its memo (graph.go: nodeMemo) has its
+// earlier check's results, which are right, and its earlier check's types,
+// which were built against its imports as they were then. When an import
+// was checked again meanwhile (its text is new, though it looks the same to
+// importers), the next pass that checks a package importing the restored
+// root must first check the root again, and what imports it, for types
+// that agree: on go-toml, an edit of the external test file after an undone
+// rename in internal/characters checked three packages instead of one.
+//
+// settle does that work after such a pass, in the background, while the
+// editor waits for the next keystroke: it checks again every node of the
+// snapshot that is not consistent with its imports, and commits. The next
+// Analyze of the package cancels it (a node being checked finishes first);
+// what it had not committed is done again by the pass that needs it, as
+// before.
+
+// startSettle starts settling st's snapshot if its last pass restored
+// roots. st is locked by the caller, which unlocks it after; the settling
+// waits for the lock.
+func (a *Analyzer) startSettle(st *pkgState) {
+	s := st.snap
+	if s == nil || !s.unsettled || a.noSettle {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.mu.Lock()
+	if stop := a.settling[st]; stop != nil {
+		stop()
+	}
+	a.settling[st] = cancel
+	a.mu.Unlock()
+	go func() {
+		defer func() {
+			a.mu.Lock()
+			cancel()
+			delete(a.settling, st)
+			a.mu.Unlock()
+		}()
+		a.settle(ctx, st)
+	}()
+}
+
+// stopSettling cancels every settling that runs or waits: it is background
+// work, and a pass of any package comes first.
+func (a *Analyzer) stopSettling() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for st, stop := range a.settling {
+		stop()
+		delete(a.settling, st)
+	}
+}
+
+// settle checks again the nodes of st's snapshot that are not consistent
+// with their imports, unless ctx ends first.
+func (a *Analyzer) settle(ctx context.Context, st *pkgState) {
+	if err := st.lock(ctx); err != nil {
+		return
+	}
+	defer st.unlock()
+	s := st.snap
+	if s == nil || !s.unsettled || ctx.Err() != nil {
+		return
+	}
+	t0 := time.Now()
+	ps := s.newPass(a, readOverlay(s.overlay))
+	// Like a pass, it holds the collector back and has its garbage
+	// collected when it ends, not in the next pass.
+	ps.mem = claimPass(0)
+	defer ps.mem.release()
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				a.log.Error("settling panicked", "dir", st.dir, "panic", r, "stack", string(debug.Stack()))
+				st.snap = nil // the next call loads the package again
+				err = fmt.Errorf("internal error: %v", r)
+			}
+		}()
+		for _, n := range s.nodes {
+			if err := ps.ensureConsistent(ctx, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	}()
+	if err != nil {
+		ps.discard()
+		a.log.Debug("settle pass stopped", "dir", st.dir, "checked", len(ps.rechecked), "error", err)
+		return
+	}
+	s.unsettled = false
+	if len(ps.rechecked) == 0 {
+		return
+	}
+	// The roots' alerts were made again: the result kept for a call with
+	// unchanged inputs is made again from them.
+	var res *Result
+	if s.result != nil {
+		res = ps.result(s.resultFile, nil)
+	}
+	ps.commit()
+	s.result = res
+	a.nodesSettled.Add(int64(len(ps.rechecked)))
+	a.log.Debug("settle pass", "dir", st.dir, "checked", len(ps.rechecked), "nodes", ps.rechecked, "total", time.Since(t0))
+}
+
+// keepOverlay records the overlay of s's last pass, for settling.
+func (s *snapshot) keepOverlay(overlay map[string][]byte) {
+	s.overlay = maps.Clone(overlay)
+}
