@@ -67,10 +67,10 @@ type Analyzer struct {
 	trimOnce     sync.Once
 
 	mu            sync.Mutex
-	states        map[string]*pkgState             // by package directory
-	settling      map[*pkgState]context.CancelFunc // states settling in the background (settle.go)
-	noSettle      bool                             // tests: no settling
-	clock         int64                            // for least-recently-used eviction
+	states        map[string]*pkgState    // by package directory
+	settling      map[*pkgState]*settling // states settling in the background (settle.go)
+	noSettle      bool                    // tests: no settling
+	clock         int64                   // for least-recently-used eviction
 	fallbackKinds map[string]int64
 	checkSets     map[string][]*analysis.Analyzer // by merged checks list
 	builds        map[string]buildConfig          // by module root
@@ -154,7 +154,7 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 		userChecks:    slices.Clone(opts.Checks),
 		sources:       make(map[*analysis.Analyzer]string),
 		states:        make(map[string]*pkgState),
-		settling:      make(map[*pkgState]context.CancelFunc),
+		settling:      make(map[*pkgState]*settling),
 		fallbackKinds: make(map[string]int64),
 		checkSets:     make(map[string][]*analysis.Analyzer),
 		builds:        make(map[string]buildConfig),

@@ -20,9 +20,9 @@ import (
 // settle does that work after such a pass, in the background, while the
 // editor waits for the next keystroke: it checks again every node of the
 // snapshot that is not consistent with its imports, and commits. The next
-// Analyze of the package cancels it (a node being checked finishes first);
-// what it had not committed is done again by the pass that needs it, as
-// before.
+// Analyze call, of any package, cancels it (a node being checked finishes
+// first); what it had not committed is done again by the pass that needs
+// it, as before.
 
 // startSettle starts settling st's snapshot if its last pass restored
 // roots. st is locked by the caller, which unlocks it after; the settling
@@ -33,21 +33,29 @@ func (a *Analyzer) startSettle(st *pkgState) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	me := &settling{stop: cancel}
 	a.mu.Lock()
-	if stop := a.settling[st]; stop != nil {
-		stop()
+	if prev := a.settling[st]; prev != nil {
+		prev.stop()
 	}
-	a.settling[st] = cancel
+	a.settling[st] = me
 	a.mu.Unlock()
 	go func() {
 		defer func() {
 			a.mu.Lock()
 			cancel()
-			delete(a.settling, st)
+			if a.settling[st] == me {
+				delete(a.settling, st)
+			}
 			a.mu.Unlock()
 		}()
 		a.settle(ctx, st)
 	}()
+}
+
+// settling is one state's settling, running or waiting for the state.
+type settling struct {
+	stop context.CancelFunc
 }
 
 // stopSettling cancels every settling that runs or waits: it is background
@@ -55,8 +63,8 @@ func (a *Analyzer) startSettle(st *pkgState) {
 func (a *Analyzer) stopSettling() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for st, stop := range a.settling {
-		stop()
+	for st, sg := range a.settling {
+		sg.stop()
 		delete(a.settling, st)
 	}
 }
@@ -98,7 +106,7 @@ func (a *Analyzer) settle(ctx context.Context, st *pkgState) {
 		a.log.Debug("settle pass stopped", "dir", st.dir, "checked", len(ps.rechecked), "error", err)
 		return
 	}
-	s.unsettled = false
+	s.unsettled, s.overlay = false, nil
 	if len(ps.rechecked) == 0 {
 		return
 	}

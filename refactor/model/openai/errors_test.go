@@ -352,7 +352,16 @@ func TestCancel(t *testing.T) {
 			h := newHarness(t, tt.edit, tt.reply)
 			h.p.sleep = sleep
 			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(30*time.Millisecond, cancel)
+			// Cancel 30 ms after the server has the request, not 30 ms
+			// after the start: on a loaded machine the request could
+			// arrive later than that (CI saw 0 requests).
+			go func() {
+				for deadline := time.Now().Add(5 * time.Second); len(h.srv.Requests()) == 0 && time.Now().Before(deadline); {
+					time.Sleep(time.Millisecond)
+				}
+				time.Sleep(30 * time.Millisecond)
+				cancel()
+			}()
 			start := time.Now()
 			_, err := h.ask(ctx, nil)
 			if !errors.Is(err, context.Canceled) || model.KindOf(err) != "" {
