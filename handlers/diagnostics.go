@@ -100,8 +100,9 @@ func (s *Server) scheduleLint(u uri.URI, delay time.Duration, trigger runner.Tri
 // the edited package's full analysis would only delay them. They share the
 // cores with it (BenchmarkAnalyzeDependent on cobra: a dependent's
 // diagnostics after a rename is undone come in 0.37x the time they took
-// after the edited package's pass, which takes 1.03x as long as alone). The Go analyzer answers a package that the edit does not
-// reach from its last result.
+// after the edited package's pass, which takes 1.03x as long as alone).
+// The Go analyzer answers a package that the edit does not reach from its
+// last result.
 func (s *Server) relintDependents(u uri.URI) {
 	doc, ok := s.store.Get(u)
 	if !ok || doc.Path == "" || !isGo(doc) {

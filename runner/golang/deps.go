@@ -43,7 +43,7 @@ type depChecker struct {
 	cache *depCache // nil: no cache
 	// shared, if set, holds the decoded dependencies that other snapshots
 	// decoded too (it needs the cache's keys); held are those this load
-	// took from it, which its snapshot keeps.
+	// took from it, which its snapshot keeps (guarded by decodeMu).
 	shared *sharedDeps
 	held   []*sharedDep
 	// live are the packages whose files to keep (see loaded.live).
@@ -423,9 +423,7 @@ func (dc *depChecker) decode(p *packages.Package, key cacheKey, data []byte) (e 
 		return nil, err
 	}
 	dc.fset.AddExistingFiles(sd.files...)
-	dc.mu.Lock()
 	dc.held = append(dc.held, sd)
-	dc.mu.Unlock()
 	return &decodedEntry{pkg: sd.pkg, facts: sd.facts}, nil
 }
 

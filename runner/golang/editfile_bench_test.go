@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -140,4 +141,63 @@ func BenchmarkAnalyzeDependent(b *testing.B) {
 	b.ReportMetric(p50(own, 1), "restore-own-ms")
 	b.ReportMetric(p50(dependent, 1), "restore-dep-ms")
 	b.ReportMetric(float64(a.Stats().FullLoads-2), "fallbacks")
+}
+
+// BenchmarkAnalyzeOpenFiles opens the Go files $FIXLOOP_BENCH_FILES (a
+// comma-separated list, of packages of one module, as an editor with those
+// files open has them) in a new Analyzer, and reports the live heap after
+// that with the decoded dependencies shared by the packages (as the server
+// runs) and with each package decoding its own, alternately in each
+// iteration, and their ratio (see sharedDeps). It is skipped without the
+// variable:
+//
+//	FIXLOOP_BENCH_FILES=$PWD/a/a.go,$PWD/b/b.go go test ./runner/golang \
+//	    -run '^$' -bench AnalyzeOpenFiles -benchtime 3x
+func BenchmarkAnalyzeOpenFiles(b *testing.B) {
+	files := strings.Split(os.Getenv("FIXLOOP_BENCH_FILES"), ",")
+	if files[0] == "" {
+		b.Skip("set FIXLOOP_BENCH_FILES to Go files of a module")
+	}
+	ctx := context.Background()
+	// A first load fills the dependency cache.
+	if _, err := mustAnalyzer(b).Analyze(ctx, files[0], nil); err != nil {
+		b.Fatal(err)
+	}
+	live := func(share bool) float64 {
+		a := mustAnalyzer(b)
+		if !share {
+			a.shared = nil
+		}
+		for _, f := range files {
+			if _, err := a.Analyze(ctx, f, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		runtime.KeepAlive(a)
+		return float64(ms.HeapAlloc)
+	}
+	var shared, own []float64
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			shared, own = append(shared, live(true)), append(own, live(false))
+		} else {
+			own, shared = append(own, live(false)), append(shared, live(true))
+		}
+	}
+	slices.Sort(shared)
+	slices.Sort(own)
+	b.ReportMetric(shared[len(shared)/2]/1e6, "live-MB-shared")
+	b.ReportMetric(own[len(own)/2]/1e6, "live-MB-own")
+	b.ReportMetric(shared[len(shared)/2]/own[len(own)/2], "shared/own")
+}
+
+func mustAnalyzer(b *testing.B) *Analyzer {
+	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir, Checks: []string{"all"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a
 }

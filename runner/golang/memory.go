@@ -217,19 +217,6 @@ func applyLimitLocked() {
 	}
 	nonHeap := v(1) - v(2) - v(3) - v(4) - v(5)
 	limit := v(0) + max(nonHeap, 0)
-	if memBudget.holding > 0 {
-		// The space left in the heap's spans, which an earlier peak left
-		// in use and mostly empty, counts towards the limit too, and a
-		// pass allocates into it first. Leaving it out starts the pass at
-		// its limit: the collector then runs again and again during the
-		// pass, each cycle scanning the whole live heap (on client_golang,
-		// a 20 ms check of a test variant took 200 ms so). The free spans
-		// that an earlier peak left mapped are room too, but not room on
-		// top of the passes' (below): adding both let every pass grow the
-		// server's memory by its room again above the last peak. Garbage
-		// is not counted: the claims stand for what passes allocate.
-		limit += v(5)
-	}
 	var held int64
 	for c := range memBudget.active {
 		switch {
@@ -239,35 +226,42 @@ func applyLimitLocked() {
 			limit += c.need + memHeadroom
 		}
 	}
-	// The passes that run at a time (an edited package's and its open
-	// dependents') share one room, as large as the live heap (what GOGC=100
-	// would give them) and at least passRoom, which most single passes
-	// need no more than (cobra's largest file edit allocates about 95 MB):
-	// beyond it, a collection during the pass costs less than the memory.
-	// Without the bound the room was the sum of their claims, and they kept
-	// all their garbage until the last one ended: on client_golang an
-	// exported rename's five passes took the heap from 63 to 218 MB, and on
-	// cobra one pass took it from 13 to 153 MB.
-	held = min(held, max(passRoom, v(0)))
 	if memBudget.holding > 0 {
-		held = max(held, v(3)) // the free spans, which cost no more memory
+		// The space left in the heap's spans, which an earlier peak left
+		// in use and mostly empty, counts towards the limit too, and a
+		// pass allocates into it first. Leaving it out starts the pass at
+		// its limit: the collector then runs again and again during the
+		// pass, each cycle scanning the whole live heap (on client_golang,
+		// a check of a test variant took 10x as long so). Garbage is not
+		// counted: the claims stand for what passes allocate.
+		limit += v(5)
+		// The passes that run at a time (an edited package's and its open
+		// dependents') share one room, as large as the live heap (what
+		// GOGC=100 would give them) and at least passRoom, which most
+		// single passes need no more than (cobra's largest file edit
+		// allocates about 95 MB): beyond it, a collection during the pass
+		// costs less than the memory. Without the bound the room was the
+		// sum of their claims, and they kept all their garbage until the
+		// last one ended: on client_golang an exported rename's five
+		// passes took the heap to 3.5x what was live, and on cobra one
+		// pass to 12x. The free spans that an earlier peak left mapped are
+		// room too, which costs no more memory, but not room on top of
+		// the passes': adding both let every pass grow the server's memory
+		// by its room again above the last peak.
+		held = max(min(held, max(passRoom, v(0))), v(3))
 	}
 	debug.SetMemoryLimit(min(limit+held, memBudget.saved))
 }
 
 // heapAllocs is what the heap has allocated since the process started.
-func heapAllocs() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
-}
+func heapAllocs() uint64 { return runtimeCounter("/gc/heap/allocs:bytes") }
 
 // gcCycles is the number of collections the process has completed.
-func gcCycles() uint64 {
-	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+func gcCycles() uint64 { return runtimeCounter("/gc/cycles/total:gc-cycles") }
+
+// runtimeCounter reads one of the runtime's cumulative metrics.
+func runtimeCounter(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0

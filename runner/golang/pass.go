@@ -8,6 +8,7 @@ import (
 	"go/build"
 	"go/token"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -360,8 +361,7 @@ func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapsho
 	ps.commit()
 	s.result, s.resultFile = res, file
 	if ps.restored > 0 {
-		s.unsettled = true
-		s.keepOverlay(overlay)
+		s.unsettled, s.overlay = true, maps.Clone(overlay) // for settle
 	}
 	a.incremental.Add(1)
 	a.nodesChecked.Add(int64(len(ps.rechecked)))

@@ -3,7 +3,6 @@ package golang
 import (
 	"context"
 	"fmt"
-	"maps"
 	"runtime/debug"
 	"time"
 )
@@ -120,9 +119,4 @@ func (a *Analyzer) settle(ctx context.Context, st *pkgState) {
 	s.result = res
 	a.nodesSettled.Add(int64(len(ps.rechecked)))
 	a.log.Debug("settle pass", "dir", st.dir, "checked", len(ps.rechecked), "nodes", ps.rechecked, "total", time.Since(t0))
-}
-
-// keepOverlay records the overlay of s's last pass, for settling.
-func (s *snapshot) keepOverlay(overlay map[string][]byte) {
-	s.overlay = maps.Clone(overlay)
 }
