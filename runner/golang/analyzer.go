@@ -82,6 +82,9 @@ type Analyzer struct {
 	depsCached   atomic.Int64
 	fallbacks    atomic.Int64
 	filesReused  atomic.Int64
+	irPartial    atomic.Int64
+	declsKept    atomic.Int64
+	irRebuilt    atomic.Int64
 	restored     atomic.Int64
 	nodesChecked atomic.Int64
 	nodesSettled atomic.Int64
@@ -117,6 +120,16 @@ type Stats struct {
 	// FilesReused counts the files whose file-local diagnostics an
 	// incremental pass took from the previous check (see fileLocalChecks).
 	FilesReused int64
+	// DeclsKept counts the declarations of changed files whose
+	// diagnostics an incremental pass took from the previous check (see
+	// keptDecls).
+	DeclsKept int64
+	// PartialIR counts the checks that built staticcheck's IR for the
+	// functions of the changed files only (see irpartial.go);
+	// PartialIRRebuilt those that built it again for the whole package
+	// because the facts of the functions built had changed.
+	PartialIR        int64
+	PartialIRRebuilt int64
 	// RootsRestored counts the roots that an incremental pass took back
 	// in the state of their check before last, instead of checking them
 	// again, because their files and what they see of their imports were
@@ -205,6 +218,9 @@ func (a *Analyzer) Stats() Stats {
 		DependenciesCached:  a.depsCached.Load(),
 		Fallbacks:           a.fallbacks.Load(),
 		FilesReused:         a.filesReused.Load(),
+		DeclsKept:           a.declsKept.Load(),
+		PartialIR:           a.irPartial.Load(),
+		PartialIRRebuilt:    a.irRebuilt.Load(),
 		RootsRestored:       a.restored.Load(),
 		NodesChecked:        a.nodesChecked.Load(),
 		NodesSettled:        a.nodesSettled.Load(),

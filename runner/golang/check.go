@@ -221,12 +221,17 @@ func typeCheckNode(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev [
 }
 
 // subset returns u restricted to files (of all, its files in order) that
-// are not in skip.
-func (u *unit) subset(all []*srcFile, skip map[string]bool) *unit {
+// are not in skip, without their kept declarations.
+func (u *unit) subset(all []*srcFile, skip map[string]bool, keep kept) *unit {
 	sub := *u
-	sub.files = nil
+	sub.files, sub.parent = nil, u
 	for _, f := range all {
-		if f.ast != nil && !skip[f.name] {
+		if f.ast == nil || skip[f.name] {
+			continue
+		}
+		if k := keep[f.name]; k != nil {
+			sub.files = append(sub.files, withoutDecls(f.ast, k.decls))
+		} else {
 			sub.files = append(sub.files, f.ast)
 		}
 	}

@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,8 +36,15 @@ type recording struct {
 // of golang.org/x/tools, from the module cache, where building fixloop put
 // it) and after every step checks that the long-lived Analyzer's
 // incremental results equal a from-scratch analysis of the same texts,
-// and that no step needed a full load.
+// and that no step needed a full load: with the default checks and with
+// every check on.
 func TestDifferentialRecording(t *testing.T) {
+	for _, checks := range [][]string{nil, {"all"}} {
+		t.Run(fmt.Sprint(checks), func(t *testing.T) { differentialRecording(t, AnalyzerOptions{Checks: checks}) })
+	}
+}
+
+func differentialRecording(t *testing.T, opts AnalyzerOptions) {
 	data, err := os.ReadFile(filepath.Join("testdata", "recordings", "xtools-edits.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +84,7 @@ func TestDifferentialRecording(t *testing.T) {
 		return src
 	}
 
-	a := newAnalyzer(t, AnalyzerOptions{})
+	a := newAnalyzer(t, opts)
 	overlay := make(map[string][]byte) // the editor's unsaved texts
 	onDisk := make(map[string]bool)    // files the recording wrote
 	text := func(name string) []byte {
@@ -141,7 +149,7 @@ func TestDifferentialRecording(t *testing.T) {
 			if i > 0 && a.Stats().FullLoads != before.FullLoads {
 				t.Errorf("step %d (%s), %s: a full load (%v)", i, s.Name, name, a.FallbackReasons())
 			}
-			want := fullResult(t, target, overlay)
+			want := fullResultWith(t, opts, target, overlay)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("step %d (%s), %s: incremental and full results differ", i, s.Name, name)
 				sameResults(t, got, want)
@@ -157,6 +165,12 @@ func TestDifferentialRecording(t *testing.T) {
 	t.Logf("%+v", st)
 	if st.IncrementalPasses == 0 {
 		t.Error("no incremental pass")
+	}
+	if st.PartialIR == 0 {
+		t.Error("no pass built a partial IR")
+	}
+	if st.DeclsKept == 0 {
+		t.Error("no declaration of a changed file was kept")
 	}
 	if st.RootsRestored == 0 {
 		t.Error("no root was restored from its memo: the undone renames should have taken the dependent's state back")

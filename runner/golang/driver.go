@@ -35,6 +35,18 @@ type unit struct {
 	// readFile reads the package's files for Pass.ReadFile, honouring the
 	// overlay.
 	readFile func(string) ([]byte, error)
+	// parent is the whole unit of a subset (see subset): what the checks
+	// on the subset require, but for the file-local prerequisites, runs on
+	// the parent.
+	parent *unit
+	// irPlan says what part of the IR to build (see irpartial.go); nil:
+	// all of it.
+	irPlan *irPlan
+	// keepIR asks to keep what buildir returned in ir (for irProps, once
+	// the facts are known), which is otherwise dropped as soon as the
+	// checks that use it are done.
+	keepIR bool
+	ir     any
 }
 
 // An action applies one analyzer to one unit.
@@ -113,7 +125,11 @@ func (d *driver) action(a *analysis.Analyzer, u *unit) *action {
 	act := &action{a: a, u: u}
 	d.actions[k] = act
 	for _, req := range a.Requires {
-		act.deps = append(act.deps, d.action(req, u))
+		ru := u
+		if u.parent != nil && !fileLocalPrereqs[req.Name] {
+			ru = u.parent
+		}
+		act.deps = append(act.deps, d.action(req, ru))
 	}
 	if len(a.FactTypes) > 0 {
 		for _, imp := range u.pkg.Imports() {
@@ -350,7 +366,7 @@ func (d *driver) exec(act *action) {
 
 	inputs := make(map[*analysis.Analyzer]any, len(act.a.Requires))
 	for _, dep := range act.deps {
-		if dep.u == act.u {
+		if dep.u == act.u || dep.u == act.u.parent {
 			inputs[dep.a] = dep.result
 		}
 	}
@@ -378,7 +394,11 @@ func (d *driver) exec(act *action) {
 	pass.AllObjectFacts = fv.allObjectFacts
 	pass.AllPackageFacts = fv.allPackageFacts
 
-	result, err := act.a.Run(pass)
+	run := act.a.Run
+	if act.a.Name == "buildir" && u.irPlan != nil {
+		run = func(pass *analysis.Pass) (any, error) { return buildPartialIR(act.a, pass, u.irPlan) }
+	}
+	result, err := run(pass)
 	if err != nil {
 		act.err = err
 		d.log.Debug("analyzer failed", "analyzer", act.a.Name, "package", u.pkg.Path(), "error", err)
@@ -389,6 +409,9 @@ func (d *driver) exec(act *action) {
 		return
 	}
 	act.result = result
+	if act.a.Name == "buildir" && u.keepIR {
+		u.ir = result
+	}
 }
 
 // readFile implements Pass.ReadFile: only the package's own files may be

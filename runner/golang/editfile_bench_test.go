@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 	"slices"
@@ -36,7 +37,7 @@ func BenchmarkAnalyzeEditFile(b *testing.B) {
 	if slices.Equal(checks, []string{"default"}) {
 		checks = nil
 	}
-	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir, Checks: checks})
+	a, err := NewAnalyzer(AnalyzerOptions{CacheDir: testCacheDir, Checks: checks, Logger: benchLogger()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,6 +58,7 @@ func BenchmarkAnalyzeEditFile(b *testing.B) {
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2])/float64(time.Millisecond), "p50-ms")
 	b.ReportMetric(float64(a.Stats().FullLoads-1), "fallbacks")
+	b.ReportMetric(float64(a.Stats().PartialIR)/float64(len(times)), "partial-IR/op")
 }
 
 // BenchmarkAnalyzeDependent renames the exported function $FIXLOOP_BENCH_NAME
@@ -200,4 +202,11 @@ func mustAnalyzer(b *testing.B) *Analyzer {
 		b.Fatal(err)
 	}
 	return a
+}
+
+func benchLogger() *slog.Logger {
+	if os.Getenv("FIXLOOP_BENCH_DEBUG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }

@@ -28,20 +28,37 @@ import (
 // last check, if the types those files see cannot have changed (see
 // reusable). Everything else runs on the whole package.
 var fileLocalChecks = map[string]bool{
-	// staticcheck, by cost
-	"S1038": true, "QF1010": true, "SA1012": true, "S1008": true, "QF1012": true,
-	"S1001": true, "SA9006": true, "S1019": true, "S1005": true, "QF1008": true,
-	"SA4026": true, "SA4000": true, "SA6005": true, "SA4021": true, "SA4004": true,
-	"SA4001": true, "SA1013": true, "SA4029": true, "SA4027": true, "SA4003": true,
-	"SA1006": true, "S1032": true, "S1012": true, "ST1018": true, "ST1017": true,
-	"SA4028": true, "SA4024": true, "SA4013": true, "SA3001": true, "S1036": true,
+	// staticcheck
+	"QF1001": true, "QF1002": true, "QF1003": true, "QF1004": true, "QF1005": true, "QF1006": true,
+	"QF1007": true, "QF1008": true, "QF1009": true, "QF1010": true, "QF1011": true, "QF1012": true,
+	"S1000": true, "S1001": true, "S1002": true, "S1003": true, "S1004": true, "S1005": true,
+	"S1006": true, "S1007": true, "S1008": true, "S1009": true, "S1010": true, "S1012": true,
+	"S1016": true, "S1017": true, "S1018": true, "S1019": true, "S1020": true, "S1021": true,
+	"S1023": true, "S1024": true, "S1028": true, "S1030": true, "S1031": true, "S1032": true,
+	"S1033": true, "S1034": true, "S1035": true, "S1036": true, "S1037": true, "S1038": true,
+	"S1039": true, "S1040": true,
+	"SA1001": true, "SA1004": true, "SA1005": true, "SA1006": true, "SA1008": true, "SA1012": true,
+	"SA1013": true, "SA1016": true, "SA2000": true, "SA2001": true, "SA3001": true, "SA4000": true,
+	"SA4001": true, "SA4003": true, "SA4004": true, "SA4011": true, "SA4013": true, "SA4014": true,
+	"SA4019": true, "SA4020": true, "SA4021": true, "SA4022": true, "SA4024": true, "SA4025": true,
+	"SA4026": true, "SA4027": true, "SA4028": true, "SA4029": true, "SA4030": true, "SA4032": true,
+	"SA5001": true, "SA5002": true, "SA5003": true, "SA5004": true, "SA6005": true, "SA6006": true,
+	"SA9001": true, "SA9002": true, "SA9004": true, "SA9006": true, "SA9009": true, "SA9010": true,
+	"ST1001": true, "ST1003": true, "ST1011": true, "ST1012": true, "ST1013": true, "ST1015": true,
+	"ST1017": true, "ST1018": true, "ST1019": true, "ST1020": true, "ST1021": true, "ST1022": true,
 	// go vet
-	"stdversion": true, "nilfunc": true, "unreachable": true, "shift": true,
-	"bools": true, "appends": true, "assign": true, "unsafeptr": true, "stringintconv": true,
+	"appends": true, "assign": true, "atomic": true, "bools": true, "composites": true, "copylocks": true,
+	"defers": true, "errorsas": true, "httpresponse": true, "ifaceassert": true, "loopclosure": true,
+	"nilfunc": true, "shift": true, "sigchanyzer": true, "slog": true, "stdmethods": true,
+	"stdversion": true, "stringintconv": true, "structtag": true, "timeformat": true, "unmarshal": true,
+	"unreachable": true, "unsafeptr": true, "unusedresult": true, "waitgroup": true,
 }
 
 // fileLocalPrereqs are the only analyzers fileLocalChecks may require.
-var fileLocalPrereqs = map[string]bool{"inspect": true, "typeindex": true, "isgenerated": true, "tokenfileanalyzer": true}
+// config (staticcheck's configuration, for ST1001, ST1003, ST1013) is
+// that of the package's directory: a pass that reads staticcheck.conf
+// again reuses nothing (see reusable).
+var fileLocalPrereqs = map[string]bool{"inspect": true, "typeindex": true, "isgenerated": true, "tokenfileanalyzer": true, "config": true}
 
 func isFileLocal(a *analysis.Analyzer) bool { return fileLocalChecks[a.Name] && len(a.FactTypes) == 0 }
 
@@ -80,6 +97,22 @@ func declPrints(pkg *types.Package) map[string]string {
 	return out
 }
 
+// changedNames returns the names declared in one of old and now only.
+func changedNames(old, now map[string]string) map[string]bool {
+	out := make(map[string]bool)
+	for name := range now {
+		if _, ok := old[name]; !ok {
+			out[name] = true
+		}
+	}
+	for name := range old {
+		if _, ok := now[name]; !ok {
+			out[name] = true
+		}
+	}
+	return out
+}
+
 // identifiers returns the names a file mentions (lazily, once).
 func (sf *srcFile) identifiers() map[string]bool {
 	if sf.idents == nil && sf.ast != nil {
@@ -103,7 +136,7 @@ func (sf *srcFile) identifiers() map[string]bool {
 // then each file that did not change, mentions none of those names, and
 // whose diagnostics refer to no other file.
 func (ps *pass) reusable(n *node, c *checked, prints map[string]string) map[string]bool {
-	if n.kind != kindRoot || n.prints == nil || n.illTyped || c.illTyped || !slices.Equal(n.checksUsed, ps.checks) {
+	if n.kind != kindRoot || n.prints == nil || n.illTyped || c.illTyped || !slices.Equal(n.checksUsed, ps.checks) || ps.conf != nil {
 		return nil
 	}
 	if len(c.files) != len(n.files) {
@@ -114,7 +147,11 @@ func (ps *pass) reusable(n *node, c *checked, prints map[string]string) map[stri
 			return nil
 		}
 	}
-	for _, in := range ps.specOf(n).liveImports() {
+	imports := ps.specOf(n).liveImports()
+	if len(imports) != len(n.seen) {
+		return nil // some checks look at the package's imports (httpresponse, waitgroup)
+	}
+	for _, in := range imports {
 		var fp fingerprint
 		ok := false
 		if up := ps.up[in]; up != nil {
@@ -126,19 +163,12 @@ func (ps *pass) reusable(n *node, c *checked, prints map[string]string) map[stri
 			return nil
 		}
 	}
-	changedNames := make(map[string]bool)
 	for name, p := range prints {
-		if old, ok := n.prints[name]; !ok {
-			changedNames[name] = true
-		} else if old != p {
+		if old, ok := n.prints[name]; ok && old != p {
 			return nil // a declaration changed
 		}
 	}
-	for name := range n.prints {
-		if _, ok := prints[name]; !ok {
-			changedNames[name] = true
-		}
-	}
+	changedNames := changedNames(n.prints, prints)
 	out := make(map[string]bool)
 	for i, f := range c.files {
 		old := n.files[i]
@@ -189,4 +219,34 @@ func splitLocal(alerts []runner.Alert, files []*srcFile) (map[string][]runner.Al
 		}
 	}
 	return local, foreign
+}
+
+// fileRefs returns, per file of alerts, the other files they refer to
+// (related information, fixes); "" stands for a position written into a
+// message, which may be in any file.
+func fileRefs(alerts []runner.Alert) map[string]map[string]bool {
+	out := make(map[string]map[string]bool)
+	add := func(from, to string) {
+		if from == to {
+			return
+		}
+		if out[from] == nil {
+			out[from] = make(map[string]bool)
+		}
+		out[from][to] = true
+	}
+	for _, al := range alerts {
+		if foreignRef.MatchString(al.Message) {
+			add(al.File, "")
+		}
+		for _, r := range al.Related {
+			add(al.File, r.File)
+		}
+		for _, fx := range al.Fixes {
+			for _, e := range fx.Edits {
+				add(al.File, e.File)
+			}
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"regexp"
 	"slices"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -72,6 +73,8 @@ type node struct {
 	checksUsed   []*analysis.Analyzer
 	local        map[string][]runner.Alert
 	localForeign map[string]bool
+	// and for building part of the IR (see irpartial.go)
+	ir *irMemo
 
 	// memo is a root's state before its last check, when that check was
 	// caused by its imports alone (its files were the same): see nodeMemo.
@@ -131,7 +134,9 @@ type update struct {
 	checksUsed   []*analysis.Analyzer
 	local        map[string][]runner.Alert
 	localForeign map[string]bool
+	ir           *irMemo
 	reused       int  // files whose file-local diagnostics were reused
+	declsKept    int  // declarations of changed files whose diagnostics were (see keptDecls)
 	restored     bool // taken back from the node's memo
 }
 
@@ -155,9 +160,11 @@ type pass struct {
 	store      *factStore // facts of the nodes checked in this pass
 	up         map[*node]*update
 	consistent map[*node]bool
-	listErrs   bool      // the roots have go list errors (full loads only)
-	rechecked  []string  // the ids of the nodes checked, for the debug log
-	restored   int       // roots taken back from their memo
+	listErrs   bool     // the roots have go list errors (full loads only)
+	rechecked  []string // the ids of the nodes checked, for the debug log
+	restored   int      // roots taken back from their memo
+	typeCheck  time.Duration
+	analysis   time.Duration
 	batch      bool      // check the changed nodes together (full loads)
 	mem        *memClaim // incremental passes: the collector's budget (see claimPass)
 	memNeed    int64
@@ -309,7 +316,7 @@ func (n *node) state() *update {
 		files: n.files, stamps: n.stamps,
 		pkg: n.pkg, illTyped: n.illTyped, gen: n.gen, built: n.built, seen: n.seen, fp: n.fp, fpOK: n.fpOK,
 		alerts: n.alerts, foreign: n.foreign,
-		prints: n.prints, checksUsed: n.checksUsed, local: n.local, localForeign: n.localForeign,
+		prints: n.prints, checksUsed: n.checksUsed, local: n.local, localForeign: n.localForeign, ir: n.ir,
 	}
 }
 
@@ -396,7 +403,9 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 			}
 			ps.mem.set(ps.memNeed)
 		}
+		t0 := time.Now()
 		c := typeCheckNode(ps.s.fset, sp, files, nil, ps.current)
+		ps.typeCheck += time.Since(t0)
 		cs[i], units[i] = c, c.unit(ps.s.fset, ps.read)
 		ps.s.clock++
 		imports := sp.liveImports()
@@ -415,39 +424,46 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 		ps.up[n] = up // later nodes are checked against it
 	}
 	clear(ps.consistent) // generations changed
-	d := newDriver(ps.a.log, ps.store, units)
-	d.costs = &ps.a.costs
 	reuse := make([]map[string]bool, len(nodes))
+	var plan *irPlan // a partial IR for nodes[0] (see irpartial.go)
+	var keep kept    // nodes[0]'s kept declarations (see keptdecls.go)
 	for i, n := range nodes {
 		if n.kind == kindRoot {
 			up := ps.up[n]
 			up.prints = declPrints(cs[i].pkg)
 			up.checksUsed = ps.checks
-			sub := units[i]
+			var refs *refGraph
+			if slices.ContainsFunc(ps.checks, usesIR) {
+				refs = newRefGraph(ps.s.fset, cs[i].pkg, cs[i].info, units[i].files)
+				up.ir = &irMemo{reach: refs.unsafe()}
+			}
 			if len(nodes) == 1 {
-				if reuse[i] = ps.reusable(n, cs[i], up.prints); len(reuse[i]) > 0 {
-					sub = units[i].subset(cs[i].files, reuse[i])
+				if reuse[i] = ps.reusable(n, cs[i], up.prints); reuse[i] != nil {
+					names := changedNames(n.prints, up.prints)
+					keep = ps.keepDecls(n, cs[i], reuse[i], names)
 					up.reused = len(reuse[i])
+					for _, k := range keep {
+						up.declsKept += len(k.decls)
+					}
+					if len(reuse[i]) > 0 || len(keep) > 0 {
+						plan = ps.irReusable(n, up, &irPlan{skip: reuse[i], kept: keep, names: names})
+					}
+					if plan != nil {
+						plan.bodies = refs.bodies(plan, neverNil(n.ir.facts))
+					}
 				}
-			}
-			for _, an := range ps.checks {
-				if isFileLocal(an) {
-					d.addRoot(an, sub)
-				} else {
-					d.addRoot(an, units[i])
-				}
-			}
-		} else {
-			for _, an := range ps.a.factCheckers {
-				d.action(an, units[i])
 			}
 		}
 	}
-	if err := d.run(ctx); err != nil {
+	t0 := time.Now()
+	d, plan, err := ps.runDriver(ctx, nodes, units, cs, reuse, keep, plan)
+	ps.analysis += time.Since(t0)
+	if err != nil {
 		return err
 	}
 	for i, n := range nodes {
 		c, up := cs[i], ps.up[n]
+		ok := false
 		ps.store.prune(c.pkg, ps.a.factCheckers)
 		for _, in := range ps.specOf(n).liveImports() {
 			if iu := ps.up[in]; iu != nil {
@@ -462,9 +478,23 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 			up.fp, up.fpOK = ps.a.fingerprint(c.pkg, ps.store, c.illTyped)
 		}
 		if n.kind == kindRoot {
-			ps.nodeAlerts(n, ps.specOf(n), c, d, up, reuse[i])
+			if up.ir != nil {
+				if up.ir.facts, ok = collectFacts(d, units[i]); !ok || units[i].ir == nil {
+					up.ir.facts = nil
+				}
+				up.ir.props = irProps(units[i].ir, ps.s.fset, plan, neverNil(up.ir.facts))
+				if plan != nil && i == 0 {
+					up.ir.props = mergeProps(up.ir.props, n.ir.props, plan)
+				}
+			}
+			var k kept
+			if i == 0 {
+				k = keep
+			}
+			ps.nodeAlerts(n, ps.specOf(n), c, d, up, reuse[i], k, plan)
 			up.checked = c
 			ps.a.filesReused.Add(int64(up.reused))
+			ps.a.declsKept.Add(int64(up.declsKept))
 		} else if n.kind == kindWork {
 			// Only roots and mids keep syntax; the token.Files stay, for
 			// positions.
@@ -508,7 +538,7 @@ var foreignRef = regexp.MustCompile(`\.go:\d+`)
 // any of them refers to a file that is not n's own (diagnostics about
 // another root's syntax, related information or fixes elsewhere, or a
 // position written into the message).
-func (ps *pass) nodeAlerts(n *node, sp *rootSpec, c *checked, d *driver, up *update, reuse map[string]bool) {
+func (ps *pass) nodeAlerts(n *node, sp *rootSpec, c *checked, d *driver, up *update, reuse map[string]bool, keep kept, plan *irPlan) {
 	sink := newAlertSink(ps.s.fset, nil)
 	for _, r := range ps.s.roots {
 		files := ps.filesOf(r)
@@ -545,31 +575,67 @@ func (ps *pass) nodeAlerts(n *node, sp *rootSpec, c *checked, d *driver, up *upd
 		sink.addTypeError(e)
 	}
 	localSink := &alertSink{fset: sink.fset, files: sink.files, other: sink.other}
+	irSink := &alertSink{fset: sink.fset, files: sink.files, other: sink.other}
 	for _, act := range d.all {
 		source := ps.a.sources[act.a]
 		if !act.root || source == "" || act.u.pkg != c.pkg {
 			continue
 		}
 		to := sink
-		if isFileLocal(act.a) {
+		switch {
+		case isFileLocal(act.a):
 			to = localSink
+		case up.ir != nil && isIRLocal(act.a):
+			to = irSink
 		}
 		for _, diag := range act.diags {
+			l := locOf(ps.s.fset, diag.Pos)
+			if to == irSink && plan.covers(l.file, l.off) || to == localSink && keep.covers(l.file, l.off) {
+				continue // the last check's stand for these
+			}
 			to.addDiagnostic(source, act.a, diag)
 		}
 	}
-	var analysed []*srcFile
-	for _, f := range c.files {
-		if !reuse[f.name] {
-			analysed = append(analysed, f)
+	analysed := func(skip map[string]bool) []*srcFile {
+		var out []*srcFile
+		for _, f := range c.files {
+			if !skip[f.name] {
+				out = append(out, f)
+			}
 		}
+		return out
 	}
-	up.local, up.localForeign = splitLocal(localSink.alerts, analysed)
+	up.local, up.localForeign = splitLocal(localSink.alerts, analysed(reuse))
 	for name := range reuse {
 		up.local[name] = n.local[name]
 	}
+	for name, k := range keep {
+		up.local[name] = mergeKept(up.local[name], n.local[name], k)
+	}
+	if up.ir != nil {
+		var skip map[string]bool
+		if plan != nil {
+			skip = plan.skip
+		}
+		up.ir.local, _ = splitLocal(irSink.alerts, analysed(skip))
+		var built []runner.Alert
+		for name, k := range plan.keptDecls() {
+			up.ir.local[name] = mergeKept(up.ir.local[name], n.ir.local[name], k)
+		}
+		for _, f := range analysed(skip) {
+			built = append(built, up.ir.local[f.name]...)
+		}
+		up.ir.refs = fileRefs(built)
+		for name := range skip {
+			up.ir.local[name] = n.ir.local[name]
+			up.ir.refs[name] = n.ir.refs[name]
+		}
+	}
 	for _, f := range c.files {
 		sink.alerts = append(sink.alerts, up.local[f.name]...)
+		if up.ir != nil {
+			sink.alerts = append(sink.alerts, up.ir.local[f.name]...)
+		}
 	}
 	foreign := false
 	for _, al := range sink.alerts {
@@ -633,6 +699,7 @@ func (ps *pass) commit() {
 			n.alerts, n.foreign = up.alerts, up.foreign
 			n.prints, n.checksUsed = up.prints, up.checksUsed
 			n.local, n.localForeign = up.local, up.localForeign
+			n.ir = up.ir
 			n.memo = memos[n]
 		}
 	}
@@ -670,4 +737,117 @@ func (ps *pass) discard() {
 		ps.s.fset.RemoveFile(tf)
 	}
 	ps.added = nil
+}
+
+// irReusable returns plan if root n may build the IR of the functions
+// that plan does not cover only (see irpartial.go): the last check left
+// what that needs, every check takes a partial IR, the findings it left
+// for the files plan skips refer to no file that changed, and no function
+// that plan builds is unsafe, now (up) or then. Otherwise nil.
+func (ps *pass) irReusable(n *node, up *update, plan *irPlan) *irPlan {
+	old := n.ir
+	if old == nil || old.facts == nil || up.ir == nil || !partialIROK(ps.checks) {
+		return nil
+	}
+	for name := range plan.skip {
+		if _, ok := old.local[name]; !ok {
+			return nil
+		}
+		for to := range old.refs[name] {
+			if !plan.skip[to] {
+				return nil // positions there may have moved
+			}
+		}
+	}
+	for name := range plan.kept {
+		if _, ok := old.local[name]; !ok {
+			return nil
+		}
+	}
+	if !orderFree(up.ir.reach, old.reach, plan) {
+		return nil
+	}
+	return plan
+}
+
+// runDriver runs the checks on the roots among nodes and the fact
+// analyzers on the others. With a plan, the IR of nodes[0] is built for
+// the functions of the other files only, with the last check's facts for
+// the rest; if the facts of the functions built differ from the last
+// check's, the IR is built again for all. It returns the plan followed,
+// nil if the IR was built for all.
+func (ps *pass) runDriver(ctx context.Context, nodes []*node, units []*unit, cs []*checked, reuse []map[string]bool, keep kept, plan *irPlan) (*driver, *irPlan, error) {
+	if plan != nil {
+		d := ps.newDriver(nodes, units, cs, reuse, keep, plan)
+		old := nodes[0].ir.facts
+		why := ""
+		if err := carryFacts(d, units[0], old, plan); err != nil {
+			why = err.Error()
+		} else {
+			if err := d.run(ctx); err != nil {
+				return nil, nil, err
+			}
+			now, ok := collectFacts(d, units[0])
+			switch {
+			case !ok || units[0].ir == nil:
+				why = "an analyzer failed"
+			case irFactsChanged(old, now, plan):
+				why = "the facts of the functions built changed"
+			case propsChanged(nodes[0].ir.props, irProps(units[0].ir, ps.s.fset, plan, neverNil(now)), plan):
+				why = "a function built changed for its callers (trivial, or calls to testing.T)"
+			default:
+				ps.a.irPartial.Add(1)
+				ps.a.log.Debug("partial IR", "package", units[0].pkg.Path(), "files skipped", len(plan.skip), "files with kept declarations", len(plan.kept), "bodies built in them", len(plan.bodies))
+				return d, plan, nil
+			}
+		}
+		ps.a.irRebuilt.Add(1)
+		ps.a.log.Debug("partial IR not used", "package", units[0].pkg.Path(), "why", why)
+	}
+	d := ps.newDriver(nodes, units, cs, reuse, keep, nil)
+	return d, nil, d.run(ctx)
+}
+
+// newDriver schedules the checks on the roots among nodes, the file-local
+// ones on the files not in reuse (and, with a plan, those that use the IR
+// of a node's enclosing function only), and the fact analyzers on the
+// other nodes.
+func (ps *pass) newDriver(nodes []*node, units []*unit, cs []*checked, reuse []map[string]bool, keep kept, plan *irPlan) *driver {
+	d := newDriver(ps.a.log, ps.store, units)
+	d.costs = &ps.a.costs
+	for i, n := range nodes {
+		u := units[i]
+		if n.kind != kindRoot {
+			for _, an := range ps.a.factCheckers {
+				d.action(an, u)
+			}
+			continue
+		}
+		u.irPlan, u.ir, u.keepIR = nil, nil, ps.up[n].ir != nil
+		if i == 0 {
+			u.irPlan = plan
+		}
+		sub := u
+		if i > 0 {
+			keep = nil
+		}
+		if len(reuse[i]) > 0 || len(keep) > 0 {
+			sub = u.subset(cs[i].files, reuse[i], keep)
+		}
+		irSub := u
+		if u.irPlan != nil {
+			irSub = sub
+		}
+		for _, an := range ps.checks {
+			switch {
+			case isFileLocal(an):
+				d.addRoot(an, sub)
+			case irClass(an) == "file":
+				d.addRoot(an, irSub)
+			default:
+				d.addRoot(an, u)
+			}
+		}
+	}
+	return d
 }

@@ -12,7 +12,13 @@ import (
 // fullResult analyses file with a new Analyzer, that is, with a full load.
 func fullResult(t *testing.T, file string, overlay map[string][]byte) *Result {
 	t.Helper()
-	a := newAnalyzer(t, AnalyzerOptions{})
+	return fullResultWith(t, AnalyzerOptions{}, file, overlay)
+}
+
+// fullResultWith is fullResult with opts.
+func fullResultWith(t *testing.T, opts AnalyzerOptions, file string, overlay map[string][]byte) *Result {
+	t.Helper()
+	a := newAnalyzer(t, opts)
 	res := analyze(t, a, file, overlay)
 	if st := a.Stats(); st.FullLoads != 1 || st.IncrementalPasses != 0 {
 		t.Fatalf("Stats = %+v, want one full load", st)
@@ -155,6 +161,7 @@ func TestStatsAndFallbacks(t *testing.T) {
 		analyze(t, a, f, s.overlay)
 		got := a.Stats()
 		got.DependenciesChecked, got.DependenciesCached, got.FilesReused, got.NodesChecked = 0, 0, 0, 0
+		got.PartialIR, got.PartialIRRebuilt = 0, 0
 		s.want.Fallbacks = s.want.FullLoads - 1 // every load but the first replaced an incremental pass
 		if got != s.want {
 			t.Fatalf("%s: Stats = %+v, want %+v", s.name, got, s.want)

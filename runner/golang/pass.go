@@ -366,7 +366,7 @@ func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapsho
 	a.incremental.Add(1)
 	a.nodesChecked.Add(int64(len(ps.rechecked)))
 	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", len(ps.rechecked), "nodes", ps.rechecked, "restored", ps.restored,
-		"gather", tGather, "total", time.Since(t0), "collections", gcCycles()-gc0)
+		"gather", tGather, "typecheck", ps.typeCheck, "analysis", ps.analysis, "total", time.Since(t0), "collections", gcCycles()-gc0)
 	return cloneResult(res), "", nil
 }
 
