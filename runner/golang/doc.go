@@ -77,8 +77,14 @@
 // results early. A root's file-local checks (filelocal.go: pattern checks
 // that look at one node with the file's type information) run only on the
 // files that changed when the others' type information cannot have
-// changed, and their diagnostics in the other files are the last check's.
-// When nothing changed, the previous result is returned.
+// changed, and their diagnostics in the other files are the last check's;
+// so are those in the declarations of a changed file that precede the
+// edit (keptdecls.go). The checks that use staticcheck's IR then get an IR
+// built for the other functions only, with the last check's facts for the
+// rest (irpartial.go), when that is exact: the functions built keep their
+// facts, and none is sensitive to the order in which the fact analyzers
+// go through the functions. When nothing changed, the previous result is
+// returned.
 //
 // Files that appear, go, or change their build constraints in the
 // package's directory are placed as go list would place them (build

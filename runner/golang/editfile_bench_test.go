@@ -17,7 +17,10 @@ import (
 // $FIXLOOP_BENCH_FILE (it is skipped without one): each edit appends a
 // declaration, as bench/gopls.sh does, to a warm Analyzer with every
 // staticcheck check on (FIXLOOP_BENCH_CHECKS=default: the server's default
-// set; or a comma-separated list). It is there to profile a real module's file:
+// set; or a comma-separated list); FIXLOOP_BENCH_DEBUG=1 prints the
+// Analyzer's debug log (each pass's type-check and analysis times). It
+// reports the share of edits whose IR was partial (partial-IR/op). It is
+// there to profile a real module's file:
 //
 //	FIXLOOP_BENCH_FILE=$PWD/x/y_test.go go test ./runner/golang -run '^$' \
 //	    -bench AnalyzeEditFile -cpuprofile cpu.out
