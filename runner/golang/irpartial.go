@@ -367,7 +367,7 @@ func irFactsChanged(old, now map[irFactKey]irFact, plan *irPlan) bool {
 				continue
 			}
 			o, ok := b[k]
-			if !ok || o.irLoc != f.irLoc || !reflect.DeepEqual(o.fact, f.fact) {
+			if !ok || o.file != f.file || !reflect.DeepEqual(o.fact, f.fact) { // offsets move with edits above them
 				return true
 			}
 		}
@@ -782,7 +782,7 @@ func propsChanged(old, now map[string]irProp, plan *irPlan) bool {
 			if plan.covers(p.file, p.off) || plan.names[topName(k)] {
 				continue
 			}
-			if b[k] != p {
+			if o, ok := b[k]; !ok || o.desc != p.desc || o.file != p.file {
 				return true
 			}
 		}

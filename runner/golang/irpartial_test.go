@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -298,5 +299,70 @@ func TestPartialIR(t *testing.T) {
 	}
 	if an.Stats().DeclsKept == 0 {
 		t.Error("no declaration of a changed file was kept")
+	}
+}
+
+// TestRealModulePartial edits go-toml with every check on, in the middle
+// of files (so that the declarations above an edit are kept and those
+// below move), in the package, its tests and a dependency, and checks
+// after each edit that the incremental result equals a full analysis, and
+// that declarations were kept and IRs partial along the way.
+func TestRealModulePartial(t *testing.T) {
+	dir := realModule(t, goToml)
+	opts := AnalyzerOptions{Checks: []string{"all"}}
+	an := newAnalyzer(t, opts)
+	target := filepath.Join(dir, "decode.go")
+	analyze(t, an, target, nil)
+	// middle returns name's text with text inserted before its middle
+	// declaration (before), or at the start of its body (inside).
+	middle := func(name, text string, inside bool) map[string][]byte {
+		file := filepath.Join(dir, name)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var funcs []*ast.FuncDecl
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				funcs = append(funcs, fd)
+			}
+		}
+		fd := funcs[len(funcs)/2]
+		off := int(fd.Pos()) - 1
+		if fd.Doc != nil {
+			off = int(fd.Doc.Pos()) - 1
+		}
+		if inside {
+			off = int(fd.Body.Lbrace) // just after "{"
+		}
+		return map[string][]byte{file: slices.Concat(src[:off], []byte(text), src[off:])}
+	}
+	for _, tt := range []struct {
+		name    string
+		file    string
+		overlay map[string][]byte
+	}{
+		{"a function inserted in the middle", "decode.go", middle("decode.go", "func fixloopMid() string { return fmt.Sprint(1) }\n\n", false)},
+		{"a statement in the middle function", "decode.go", middle("decode.go", "\n\tv := 1\n\tv = v\n\t_ = v", true)},
+		{"a body edit in unmarshaler.go", "unmarshaler.go", middle("unmarshaler.go", "\n\t_ = fmt.Sprintf(\"%d\", \"x\")", true)},
+		{"a test in the middle of a test file", "unmarshaler_test.go", middle("unmarshaler_test.go", "func TestFixloopMid(t *testing.T) { t.Errorf(\"%d\", \"x\") }\n\n", false)},
+		{"back", "decode.go", nil},
+		{"a dependency's body", "unstable/parser.go", middle("unstable/parser.go", "\n\t_ = 0", true)},
+	} {
+		file := filepath.Join(dir, tt.file)
+		res := analyze(t, an, file, tt.overlay)
+		sameResults(t, res, fullResultWith(t, opts, file, tt.overlay))
+		if t.Failed() {
+			t.Fatalf("%s: the results differ", tt.name)
+		}
+	}
+	st := an.Stats()
+	t.Logf("%+v", st)
+	if st.DeclsKept == 0 || st.PartialIR == 0 {
+		t.Errorf("no declaration kept or no partial IR: %+v", st)
 	}
 }

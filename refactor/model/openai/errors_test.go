@@ -272,10 +272,30 @@ func TestResetKeptAliveConnectionIsResent(t *testing.T) {
 	for try := 1; try <= 5; try++ {
 		h := newHarness(t, func(o *Options) { o.Stream = ptr(false) },
 			openaitest.Reply{Content: "first"}, openaitest.Reply{Reset: true}, openaitest.Reply{Content: "second"})
-		if reply, err := h.ask(context.Background(), nil); err != nil || reply.Content != "first" {
+		idle := make(chan error, 1)
+		first := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+			PutIdleConn: func(err error) {
+				select {
+				case idle <- err:
+				default:
+				}
+			},
+		})
+		if reply, err := h.ask(first, nil); err != nil || reply.Content != "first" {
 			t.Fatalf("Complete = %q, %v; want %q", reply.Content, err, "first")
 		}
-		time.Sleep(20 * time.Millisecond) // the first connection back in the pool
+		// The first connection back in the pool: the transport puts it
+		// there once the body is read, in its own goroutine.
+		select {
+		case err := <-idle:
+			if err != nil {
+				t.Logf("try %d: the first connection did not go back to the pool: %v", try, err)
+				continue
+			}
+		case <-time.After(5 * time.Second):
+			t.Logf("try %d: the first connection did not go back to the pool", try)
+			continue
+		}
 		var mu sync.Mutex
 		var reused []bool
 		ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
