@@ -47,6 +47,7 @@ type unit struct {
 	// checks that use it are done.
 	keepIR bool
 	ir     any
+	irRes  *irResults // see unit.irResults
 }
 
 // An action applies one analyzer to one unit.

@@ -13,13 +13,7 @@ import (
 // check, uses no facts, and requires only analyzers that index the files
 // of the pass.
 func TestFileLocalChecks(t *testing.T) {
-	all := make(map[string]*analysis.Analyzer)
-	for _, a := range vetSuite() {
-		all[a.Name] = a
-	}
-	for _, c := range staticcheckChecks() {
-		all[c.Analyzer.Name] = c.Analyzer
-	}
+	all := checksByName()
 	var visit func(a *analysis.Analyzer, of string)
 	visit = func(a *analysis.Analyzer, of string) {
 		for _, r := range a.Requires {

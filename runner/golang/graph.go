@@ -425,8 +425,10 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 	}
 	clear(ps.consistent) // generations changed
 	reuse := make([]map[string]bool, len(nodes))
-	var plan *irPlan // a partial IR for nodes[0] (see irpartial.go)
-	var keep kept    // nodes[0]'s kept declarations (see keptdecls.go)
+	// A single root may reuse what its last check found: its kept
+	// declarations (keptdecls.go) and a partial IR (irpartial.go).
+	var plan *irPlan
+	var keep kept
 	for i, n := range nodes {
 		if n.kind == kindRoot {
 			up := ps.up[n]
@@ -463,7 +465,6 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 	}
 	for i, n := range nodes {
 		c, up := cs[i], ps.up[n]
-		ok := false
 		ps.store.prune(c.pkg, ps.a.factCheckers)
 		for _, in := range ps.specOf(n).liveImports() {
 			if iu := ps.up[in]; iu != nil {
@@ -479,19 +480,16 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 		}
 		if n.kind == kindRoot {
 			if up.ir != nil {
-				if up.ir.facts, ok = collectFacts(d, units[i]); !ok || units[i].ir == nil {
+				res := units[i].irResults(d, ps.s.fset)
+				up.ir.facts, up.ir.props = res.facts, res.props
+				if !res.complete {
 					up.ir.facts = nil
 				}
-				up.ir.props = irProps(units[i].ir, ps.s.fset, plan, neverNil(up.ir.facts))
-				if plan != nil && i == 0 {
+				if plan != nil {
 					up.ir.props = mergeProps(up.ir.props, n.ir.props, plan)
 				}
 			}
-			var k kept
-			if i == 0 {
-				k = keep
-			}
-			ps.nodeAlerts(n, ps.specOf(n), c, d, up, reuse[i], k, plan)
+			ps.nodeAlerts(n, ps.specOf(n), c, d, up, reuse[i], keep, plan)
 			up.checked = c
 			ps.a.filesReused.Add(int64(up.reused))
 			ps.a.declsKept.Add(int64(up.declsKept))
@@ -619,8 +617,10 @@ func (ps *pass) nodeAlerts(n *node, sp *rootSpec, c *checked, d *driver, up *upd
 		}
 		up.ir.local, _ = splitLocal(irSink.alerts, analysed(skip))
 		var built []runner.Alert
-		for name, k := range plan.keptDecls() {
-			up.ir.local[name] = mergeKept(up.ir.local[name], n.ir.local[name], k)
+		if plan != nil {
+			for name, k := range keep {
+				up.ir.local[name] = mergeKept(up.ir.local[name], n.ir.local[name], k)
+			}
 		}
 		for _, f := range analysed(skip) {
 			built = append(built, up.ir.local[f.name]...)
@@ -771,11 +771,11 @@ func (ps *pass) irReusable(n *node, up *update, plan *irPlan) *irPlan {
 }
 
 // runDriver runs the checks on the roots among nodes and the fact
-// analyzers on the others. With a plan, the IR of nodes[0] is built for
-// the functions of the other files only, with the last check's facts for
-// the rest; if the facts of the functions built differ from the last
-// check's, the IR is built again for all. It returns the plan followed,
-// nil if the IR was built for all.
+// analyzers on the others. With a plan (nodes is then its one root), the
+// IR is built for the functions that plan does not cover, with the last
+// check's facts for the rest; if the facts or descriptions of the
+// functions built differ from the last check's, the IR is built again for
+// all. It returns the plan followed, nil if the IR was built for all.
 func (ps *pass) runDriver(ctx context.Context, nodes []*node, units []*unit, cs []*checked, reuse []map[string]bool, keep kept, plan *irPlan) (*driver, *irPlan, error) {
 	if plan != nil {
 		d := ps.newDriver(nodes, units, cs, reuse, keep, plan)
@@ -787,13 +787,13 @@ func (ps *pass) runDriver(ctx context.Context, nodes []*node, units []*unit, cs 
 			if err := d.run(ctx); err != nil {
 				return nil, nil, err
 			}
-			now, ok := collectFacts(d, units[0])
+			res := units[0].irResults(d, ps.s.fset)
 			switch {
-			case !ok || units[0].ir == nil:
+			case !res.complete:
 				why = "an analyzer failed"
-			case irFactsChanged(old, now, plan):
+			case irFactsChanged(old, res.facts, plan):
 				why = "the facts of the functions built changed"
-			case propsChanged(nodes[0].ir.props, irProps(units[0].ir, ps.s.fset, plan, neverNil(now)), plan):
+			case propsChanged(nodes[0].ir.props, res.props, plan):
 				why = "a function built changed for its callers (trivial, or calls to testing.T)"
 			default:
 				ps.a.irPartial.Add(1)
@@ -823,14 +823,8 @@ func (ps *pass) newDriver(nodes []*node, units []*unit, cs []*checked, reuse []m
 			}
 			continue
 		}
-		u.irPlan, u.ir, u.keepIR = nil, nil, ps.up[n].ir != nil
-		if i == 0 {
-			u.irPlan = plan
-		}
+		u.irPlan, u.ir, u.irRes, u.keepIR = plan, nil, nil, ps.up[n].ir != nil
 		sub := u
-		if i > 0 {
-			keep = nil
-		}
 		if len(reuse[i]) > 0 || len(keep) > 0 {
 			sub = u.subset(cs[i].files, reuse[i], keep)
 		}

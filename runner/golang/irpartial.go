@@ -26,8 +26,8 @@ import (
 // edit leaves the other files' types as they were (see reusable), most of
 // that is what the last check found. A partial IR (irPlan) has every
 // function, but builds the bodies of those declared in the changed files
-// only, and of the functions they refer to, directly or not (checks look
-// into callees); the others are as if declared without a body. The checks
+// and declarations only, and of the few callees that checks look into
+// (refGraph.bodies); the others are as if declared without a body. The checks
 // that use the IR report from the bodies built what a whole IR gives them
 // there (irFuncChecks, irFileChecks, irPackageChecks: each was read for
 // this, staticcheck v0.8.2); in the other files their findings are the
@@ -42,7 +42,7 @@ import (
 // through the order in which the fact analyzers go through the functions,
 // which matters where calls form cycles or go through wrappers: a changed
 // function that is sensitive to it, before or after the edit, is built
-// with the whole package (orderFree, refGraph.sensitive). Where facts or
+// with the whole package (orderFree, refGraph.unsafe). Where facts or
 // descriptions differ, the pass builds the whole IR again and runs the
 // checks on it. Findings that refer to another file (related information,
 // fixes) are reused only if that file did not change either.
@@ -96,7 +96,7 @@ func irClass(a *analysis.Analyzer) string {
 		return "none"
 	case a.Name == "buildir":
 		return "build"
-	case a.Name == "fact_purity" || a.Name == "nilness":
+	case irFactAnalyzers[a.Name] && !irFuncChecks[a.Name]:
 		return "fact"
 	case len(a.FactTypes) > 0 && !irFactAnalyzers[a.Name]:
 		return ""
@@ -156,21 +156,12 @@ func (p *irPlan) builds(file string, fd *ast.FuncDecl) bool {
 	return !p.skip[file] && !p.kept[file].hasDecl(fd) || p.bodies[fd]
 }
 
-// keptDecls returns the plan's kept declarations (nil: none).
-func (p *irPlan) keptDecls() kept {
-	if p == nil {
-		return nil
-	}
-	return p.kept
-}
-
 // hasDecl reports whether d is kept.
 func (k *keptDecls) hasDecl(d ast.Decl) bool { return k != nil && k.decls[d] }
 
 // buildPartialIR does what staticcheck's buildir does (internal/passes/
-// buildir, v0.8.2), but builds the bodies that plan says only, and lists
-// the functions of the files not skipped only; it returns a value of
-// a.ResultType.
+// buildir, v0.8.2), but builds the bodies that plan says only; it returns
+// a value of a.ResultType.
 func buildPartialIR(a *analysis.Analyzer, pass *analysis.Pass, plan *irPlan) (any, error) {
 	cfgs, ok := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
 	if !ok {
@@ -244,7 +235,8 @@ func withoutBodies(f *ast.File, keep func(*ast.FuncDecl) bool) *ast.File {
 
 // irMemo is what a root's check leaves for a later partial pass: the
 // findings of the IR-local checks by file, the facts of the package's
-// objects, and the functions that reach a cycle of calls.
+// objects, the descriptions of its functions (irProps), and the unsafe
+// functions.
 type irMemo struct {
 	local map[string][]runner.Alert
 	refs  map[string]map[string]bool // see fileRefs
@@ -291,6 +283,28 @@ func objKey(enc *objectpath.Encoder, obj types.Object) string {
 	return "P" + string(p)
 }
 
+// irResults are what a driver's run left of root unit u for a partial IR
+// to compare with, and the next one to carry over: the facts its actions
+// exported (complete: none failed, and buildir ran) and irProps of its IR.
+type irResults struct {
+	facts    map[irFactKey]irFact
+	props    map[string]irProp
+	complete bool
+}
+
+// irResults computes u's irResults once per driver run.
+func (u *unit) irResults(d *driver, fset *token.FileSet) *irResults {
+	if u.irRes == nil {
+		facts, ok := collectFacts(d, u)
+		u.irRes = &irResults{
+			facts:    facts,
+			props:    irProps(u.ir, fset, u.irPlan, neverNil(facts)),
+			complete: ok && u.ir != nil,
+		}
+	}
+	return u.irRes
+}
+
 // collectFacts returns the facts that the actions of unit u exported.
 func collectFacts(d *driver, u *unit) (map[irFactKey]irFact, bool) {
 	var enc objectpath.Encoder
@@ -319,24 +333,26 @@ func collectFacts(d *driver, u *unit) (map[irFactKey]irFact, bool) {
 // carryFacts gives the IR fact analyzers' actions on u the facts of the
 // last check about the objects whose declarations plan covers.
 func carryFacts(d *driver, u *unit, old map[irFactKey]irFact, plan *irPlan) error {
-	byKey := make(map[string]types.Object)
+	funcs := make(map[string]types.Object) // by objKey
 	scope := u.pkg.Scope()
-	var enc objectpath.Encoder
-	index := func(obj types.Object) {
-		if k := objKey(&enc, obj); k != "" {
-			byKey[k] = obj
-		}
-	}
 	for _, name := range scope.Names() {
-		obj := scope.Lookup(name)
-		index(obj)
-		if tn, ok := obj.(*types.TypeName); ok {
-			if named, ok := tn.Type().(*types.Named); ok {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			funcs["F"+obj.FullName()] = obj
+		case *types.TypeName:
+			if named, ok := obj.Type().(*types.Named); ok {
 				for m := range named.Methods() {
-					index(m)
+					funcs["F"+m.FullName()] = m
 				}
 			}
 		}
+	}
+	resolve := func(key string) types.Object {
+		if path, ok := strings.CutPrefix(key, "P"); ok {
+			obj, _ := objectpath.Object(u.pkg, objectpath.Path(path))
+			return obj
+		}
+		return funcs[key]
 	}
 	for _, act := range d.all {
 		if act.u != u || act.facts == nil || !irFactAnalyzers[act.a.Name] {
@@ -346,7 +362,7 @@ func carryFacts(d *driver, u *unit, old map[irFactKey]irFact, plan *irPlan) erro
 			if k.a != act.a || !plan.covers(f.file, f.off) {
 				continue
 			}
-			obj := byKey[k.obj]
+			obj := resolve(k.obj)
 			if obj == nil {
 				return fmt.Errorf("no object %s for a fact of %s", k.obj, k.a.Name)
 			}

@@ -20,10 +20,7 @@ import (
 // that uses the IR, no check is in two of them, and every check that uses
 // the IR is in one (a new staticcheck version must be read again).
 func TestIRClasses(t *testing.T) {
-	all := make(map[string]*analysis.Analyzer)
-	for _, c := range staticcheckChecks() {
-		all[c.Analyzer.Name] = c.Analyzer
-	}
+	all := checksByName()
 	seen := make(map[string]string)
 	for class, names := range map[string]map[string]bool{"func": irFuncChecks, "file": irFileChecks, "package": irPackageChecks} {
 		for name := range names {

@@ -2,8 +2,10 @@ package golang
 
 import (
 	"bytes"
+	"cmp"
 	"go/ast"
 	"go/token"
+	"slices"
 
 	"github.com/fixloop/fixloop/runner"
 )
@@ -32,12 +34,13 @@ func (k *keptDecls) covers(off int) bool {
 	if k == nil {
 		return false
 	}
-	for _, s := range k.spans {
-		if s[0] <= off && off < s[1] {
-			return true
-		}
+	// The spans are in order and do not overlap: the last one starting at
+	// or before off is the only one that may hold it.
+	i, found := slices.BinarySearchFunc(k.spans, off, func(s [2]int, off int) int { return cmp.Compare(s[0], off) })
+	if !found {
+		i--
 	}
-	return false
+	return i >= 0 && off < k.spans[i][1]
 }
 
 // kept holds the keptDecls of changed files, by file name.
