@@ -28,8 +28,10 @@ type hierarchy struct {
 	// v2 is set for the unified hierarchy (memory.max, memory.peak,
 	// cgroup.kill); otherwise the files are cgroup v1's.
 	v2 bool
-	// pids and memory say which limits this hierarchy sets.
-	pids, memory bool
+	// pids and memory say which limits this hierarchy sets; cpu that it
+	// counts the CPU time of a cgroup's processes (v1's cpuacct.usage,
+	// v2's cpu.stat).
+	pids, memory, cpu bool
 }
 
 // cgroupSetup is the cgroup hierarchies this machine lets fixloop use: one
@@ -47,6 +49,15 @@ func (s cgroupSetup) pids() bool {
 	return false
 }
 
+func (s cgroupSetup) cpu() bool {
+	for _, h := range s.hiers {
+		if h.cpu {
+			return true
+		}
+	}
+	return false
+}
+
 func (s cgroupSetup) memory() bool {
 	for _, h := range s.hiers {
 		if h.memory {
@@ -57,21 +68,23 @@ func (s cgroupSetup) memory() bool {
 }
 
 // findCgroups probes, by creating and removing a cgroup, where fixloop may
-// make cgroups that cap processes and memory. It prefers the cgroup v2
-// tree when it has both controllers, else cgroup v1's pids and memory
-// controllers, each under fixloop's own cgroup when it may write there
-// (so that a container's limit still holds), else under the mount's root.
+// make cgroups that cap processes and memory and count CPU time. It
+// prefers the cgroup v2 tree when it has the pids and memory controllers
+// (every v2 cgroup counts its CPU time in cpu.stat), else cgroup v1's
+// pids, memory and cpuacct controllers, each under fixloop's own cgroup
+// when it may write there (so that a container's limit still holds), else
+// under the mount's root.
 func findCgroups() cgroupSetup {
 	own := ownCgroups()
 	if h, ok := probeV2(own[""]); ok {
 		return cgroupSetup{hiers: []hierarchy{h}}
 	}
 	var s cgroupSetup
-	for _, ctl := range []string{"pids", "memory"} {
+	for _, ctl := range []string{"pids", "memory", "cpuacct"} {
 		mount := filepath.Join("/sys/fs/cgroup", ctl)
 		for _, base := range []string{filepath.Join(mount, own[ctl]), mount} {
-			if probeDir(base, ctl+".max", ctl+".limit_in_bytes") {
-				s.hiers = append(s.hiers, hierarchy{base: base, pids: ctl == "pids", memory: ctl == "memory"})
+			if probeDir(base, ctl+".max", ctl+".limit_in_bytes", ctl+".usage") {
+				s.hiers = append(s.hiers, hierarchy{base: base, pids: ctl == "pids", memory: ctl == "memory", cpu: ctl == "cpuacct"})
 				break
 			}
 		}
@@ -92,7 +105,7 @@ func probeV2(own string) (hierarchy, bool) {
 	for _, base := range []string{filepath.Join(root, own), root} {
 		_ = os.WriteFile(filepath.Join(base, "cgroup.subtree_control"), []byte("+pids +memory"), 0o644)
 		if probeDir(base, "pids.max", "memory.max") {
-			return hierarchy{base: base, v2: true, pids: true, memory: true}, true
+			return hierarchy{base: base, v2: true, pids: true, memory: true, cpu: true}, true
 		}
 	}
 	return hierarchy{}, false
@@ -163,12 +176,12 @@ type cgroupDir struct {
 
 // newRunCgroup makes a cgroup in every hierarchy of s that caps processes
 // at maxProcs (when > 0) and memory at maxMem bytes (when > 0), memory
-// and swap together.
+// and swap together, or that counts CPU time.
 func newRunCgroup(s cgroupSetup, maxProcs int, maxMem int64) (*runCgroup, error) {
 	name := fmt.Sprintf("%s%d-%s", cgroupPrefix, os.Getpid(), randomID())
 	cg := &runCgroup{}
 	for _, h := range s.hiers {
-		if !(h.pids && maxProcs > 0) && !(h.memory && maxMem > 0) {
+		if !(h.pids && maxProcs > 0) && !(h.memory && maxMem > 0) && !h.cpu {
 			continue
 		}
 		d := cgroupDir{hierarchy: h, dir: filepath.Join(h.base, name)}
@@ -249,6 +262,32 @@ func (c *runCgroup) memoryDir() (cgroupDir, bool) {
 		}
 	}
 	return cgroupDir{}, false
+}
+
+// cpuTime returns the CPU time (user and system) every process of the
+// cgroup has used so far, those that ended included, and whether the
+// cgroup counts it.
+func (c *runCgroup) cpuTime() (time.Duration, bool) {
+	if c == nil {
+		return 0, false
+	}
+	for _, d := range c.dirs {
+		if !d.cpu {
+			continue
+		}
+		if !d.v2 {
+			ns, err := strconv.ParseInt(readTrim(filepath.Join(d.dir, "cpuacct.usage")), 10, 64)
+			return time.Duration(ns), err == nil
+		}
+		for line := range strings.Lines(readTrim(filepath.Join(d.dir, "cpu.stat"))) {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "usage_usec "); ok {
+				us, err := strconv.ParseInt(v, 10, 64)
+				return time.Duration(us) * time.Microsecond, err == nil
+			}
+		}
+		return 0, false
+	}
+	return 0, false
 }
 
 // peak returns the highest memory use the cgroup saw, in bytes: every page

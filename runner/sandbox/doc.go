@@ -41,21 +41,33 @@
 //     cgroup is killed when the run ends. The data segment (RLIMIT_DATA) is
 //     capped too, so that most allocations fail in the program's own
 //     runtime (std::bad_alloc, MemoryError) before the kernel kills it.
-//   - A wall-clock limit; at it the process group and the cgroup are
-//     killed.
+//   - Time counted as judges count it (Limits.CPU): the CPU time of every
+//     process of the run, read from its cgroup (cpuacct.usage on v1,
+//     cpu.stat on v2) every 10 ms; past the limit the run is killed and
+//     reported as CPUExceeded. So a verdict depends on the program, not on
+//     what else the machine runs. A wall-clock limit (Limits.Time, by
+//     default WallLimit: 3 × the CPU limit + 10 s) is the safety net for a
+//     program that sleeps or waits; at either limit the process group and
+//     the cgroup are killed. Result carries both times and both limits.
+//   - Standard input (Cmd.Stdin) is an unlinked, read-only regular file,
+//     as judges give a case's input: fstat(0) tells its size, and it can
+//     be sought.
 //
 // Where no cgroup can be made (an unprivileged fixloop on cgroup v1, or
 // without delegation), the process cap is RLIMIT_NPROC (the kernel counts
 // every task of the user, so the user's tasks are added to the cap; root is
 // not held to it) and the memory cap RLIMIT_DATA, which does not count
-// shared mappings; the peak memory is then unknown (0). Where bubblewrap is
+// shared mappings; the peak memory is then unknown (0). The CPU limit is
+// then RLIMIT_CPU per process (a second above the limit), and the run's
+// CPU time is read from the rusage of its reaped processes when it ends: a
+// run over the limit in total is CPUExceeded all the same, but a run of
+// many processes is only stopped by the wall clock. Where bubblewrap is
 // missing or user namespaces are disabled, nothing but the limits applies:
 // RequireConfinement then fails, and refactor sessions refuse to run a
 // model's candidates unless the user chose `sandbox: none` (Unconfined).
 //
 // Not enforced: disk use inside the work directory and the private tmpfs
-// (/tmp and /dev/shm are capped at the memory limit's size); CPU time apart
-// from the wall clock; what the read-only view shows can be read (the
+// (/tmp and /dev/shm are capped at the memory limit's size); what the read-only view shows can be read (the
 // user's project beside the copy, the toolchains); ptrace of the processes
 // inside the same sandbox.
 //

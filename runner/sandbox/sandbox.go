@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -33,7 +34,17 @@ const (
 
 // Limits confine one command.
 type Limits struct {
-	// Time is the wall-clock limit; 0 means none.
+	// CPU is the CPU-time limit: the user and system time of every
+	// process of the run together, those that ended included, as a judge
+	// counts it; 0 means none. It is read from the run's cgroup where
+	// fixloop may make one (cpuacct on cgroup v1, cpu.stat on v2), and
+	// the run is killed when it passes the limit. Elsewhere each process
+	// is held to it by RLIMIT_CPU, and the run's total is read from the
+	// rusage of its reaped processes when it ends: a run whose total is
+	// over the limit timed out too.
+	CPU time.Duration
+	// Time is the wall-clock limit, the safety net for a program that
+	// sleeps or waits; 0 means none, or WallLimit(CPU) when CPU is set.
 	Time time.Duration
 	// Memory caps the command's memory in bytes; 0 means none. Where
 	// fixloop may make a memory cgroup, every page the command's processes
@@ -92,8 +103,12 @@ type Result struct {
 	// StdoutBytes is how many bytes the command printed on stdout, kept
 	// or not: more than the limit means Stdout is cut.
 	StdoutBytes int
-	// TimedOut is set when the time limit ended the command.
+	// TimedOut is set when a time limit ended the command: the CPU-time
+	// limit when CPUExceeded is set, else the wall-clock limit.
 	TimedOut bool
+	// CPUExceeded is set when the run used more CPU time than
+	// Limits.CPU.
+	CPUExceeded bool
 	// MemoryExceeded is set when the command failed for lack of memory
 	// under the limit: the kernel killed it at its cgroup's cap, or its
 	// runtime said an allocation failed.
@@ -102,8 +117,34 @@ type Result struct {
 	// memory cgroup (every page its processes used); 0 where fixloop may
 	// make no memory cgroup. It never counts fixloop's own memory.
 	MaxRSS int64
-	Wall   time.Duration
+	// Wall is the run's wall-clock time; CPU the CPU time of all its
+	// processes (see Limits.CPU for how it is counted).
+	Wall time.Duration
+	CPU  time.Duration
+	// TimeLimit and CPULimit are the limits the run had (0: none).
+	TimeLimit, CPULimit time.Duration
 }
+
+// WallFactor and WallSlack make the default wall-clock limit of a run with
+// a CPU-time limit: WallFactor times the CPU limit plus WallSlack. A
+// program that computes reaches its CPU limit first even when it gets a
+// tenth of a core; one that sleeps or waits is stopped at the wall limit.
+const (
+	WallFactor = 3
+	WallSlack  = 10 * time.Second
+)
+
+// WallLimit is the default wall-clock limit of a run whose CPU time is
+// limited to cpu.
+func WallLimit(cpu time.Duration) time.Duration {
+	if cpu <= 0 {
+		return 0
+	}
+	return WallFactor*cpu + WallSlack
+}
+
+// cpuPoll is how often a run's cgroup is read for its CPU time.
+const cpuPoll = 10 * time.Millisecond
 
 // OK reports whether the command exited 0 within its limits.
 func (r *Result) OK() bool {
@@ -124,6 +165,8 @@ type Capabilities struct {
 	Processes bool
 	// Memory: a memory cgroup caps and measures all of a command's memory.
 	Memory bool
+	// CPU: a cgroup counts the CPU time of all of a command's processes.
+	CPU bool
 	// Problem says why commands cannot be confined here, and what to
 	// install or change; "" when Confined.
 	Problem string
@@ -144,6 +187,10 @@ func (c Capabilities) String() string {
 		}
 	}
 	add(true, "wall-clock limit and process-group kill")
+	add(c.CPU, "CPU-time limit counting every process (cgroup)")
+	if !c.CPU {
+		add(c.Rlimits, "CPU-time rlimit per process, the run's total from rusage")
+	}
 	add(c.Confined, "bubblewrap (own file system view, no network but loopback, own pid namespace, no capabilities)")
 	add(c.Processes, "process cap (pids cgroup)")
 	add(c.Memory, "memory cap counting every page (memory cgroup)")
@@ -174,7 +221,7 @@ var probe = sync.OnceValue(func() Capabilities {
 		return c
 	}
 	c.cg = findCgroups()
-	c.Processes, c.Memory = c.cg.pids(), c.cg.memory()
+	c.Processes, c.Memory, c.CPU = c.cg.pids(), c.cg.memory(), c.cg.cpu()
 	c.Bwrap = lookBwrap()
 	if c.Bwrap == "" {
 		c.Problem = "bubblewrap is not installed (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)"
@@ -368,15 +415,19 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	if cg == nil || !caps.Processes {
 		nproc = userProcessCap(processCap(c.Limits.Processes))
 	}
-	if caps.sh != "" && (cg != nil || c.Limits.Memory > 0 || nproc > 0) {
+	if caps.sh != "" && (cg != nil || c.Limits.Memory > 0 || nproc > 0 || c.Limits.CPU > 0) {
 		argv = append([]string{caps.sh, "-c", limitScript(c.Limits, cg, nproc), "fixloop-sandbox"}, argv...)
 	}
 	env := runEnv(os.Environ(), c.Env, caps.view.home, confined, dir)
 
-	runCtx := ctx
-	var cancel context.CancelFunc
-	if c.Limits.Time > 0 {
-		runCtx, cancel = context.WithTimeout(ctx, c.Limits.Time)
+	wallLimit := c.Limits.Time
+	if wallLimit <= 0 {
+		wallLimit = WallLimit(c.Limits.CPU)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if wallLimit > 0 {
+		runCtx, cancel = context.WithTimeout(runCtx, wallLimit)
 		defer cancel()
 	}
 	limit := c.OutputLimit
@@ -388,7 +439,12 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Stdin != nil {
-		cmd.Stdin = bytes.NewReader(c.Stdin)
+		in, err := inputFile(c.Stdin)
+		if err != nil {
+			return nil, err
+		}
+		defer in.Close()
+		cmd.Stdin = in
 	}
 	var status *os.File
 	if confined {
@@ -413,8 +469,11 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		started = make(chan bool, 1)
 		go func() { started <- childStarted(status) }()
 	}
+	var cpuOver atomic.Bool
 	if err == nil {
+		stop := watchCPU(cg, c.Limits.CPU, func() { cpuOver.Store(true); cancel() })
 		err = cmd.Wait()
+		stop()
 	}
 	wall := time.Since(start)
 	proc.KillGroup(cmd)
@@ -422,7 +481,8 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	res := &Result{Stdout: stdout.String(), Stderr: stderr.String(), StdoutBytes: stdout.Len(), Wall: wall}
+	res := &Result{Stdout: stdout.String(), Stderr: stderr.String(), StdoutBytes: stdout.Len(), Wall: wall,
+		TimeLimit: wallLimit, CPULimit: c.Limits.CPU}
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil:
@@ -437,12 +497,18 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 			res.Signal = ws.Signal().String()
 		}
 	}
+	res.CPU = runCPU(cg, cmd.ProcessState)
 	if confined && res.Signal == "" && res.ExitCode > 128 && res.ExitCode < 128+65 {
 		// bwrap exits 128+N when a signal N ended the command, as a shell
 		// does (a program that exits 139 itself reads as SIGSEGV too).
 		res.Signal, res.ExitCode = syscall.Signal(res.ExitCode-128).String(), -1
 	}
-	if runCtx.Err() != nil {
+	switch {
+	case c.Limits.CPU > 0 && (cpuOver.Load() || res.CPU > c.Limits.CPU || res.Signal == syscall.SIGXCPU.String()):
+		// The CPU limit decides over the wall clock: a run over both
+		// computed too long, whatever else ran on the machine.
+		res.TimedOut, res.CPUExceeded = true, true
+	case runCtx.Err() != nil:
 		res.TimedOut = true
 	}
 	if res.ExitCode == 125 {
@@ -458,6 +524,76 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		res.MemoryExceeded = cg.oomKilled() || (!res.OK() && OutOfMemory(res.Stderr+res.Stdout))
 	}
 	return res, nil
+}
+
+// inputFile returns a read-only file holding data, already unlinked, to
+// be a run's standard input: as a judge gives a case's input, a seekable
+// file whose size fstat tells (os.read(0, os.fstat(0).st_size) reads it
+// whole), not a pipe.
+func inputFile(data []byte) (*os.File, error) {
+	w, err := os.CreateTemp("", TempPattern("fixloop-stdin-"))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: writing the standard input: %w", err)
+	}
+	defer os.Remove(w.Name())
+	_, err = w.Write(data)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: writing the standard input: %w", err)
+	}
+	r, err := os.Open(w.Name())
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: opening the standard input: %w", err)
+	}
+	return r, nil
+}
+
+// watchCPU reads the CPU time of cg's processes every cpuPoll and calls
+// over once it passes limit. The returned function stops it. With no limit
+// or no cgroup that counts CPU time it does nothing: RLIMIT_CPU and the
+// reaped processes' rusage stand in (runCPU).
+func watchCPU(cg *runCgroup, limit time.Duration, over func()) (stop func()) {
+	if limit <= 0 {
+		return func() {}
+	}
+	if _, ok := cg.cpuTime(); !ok {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(cpuPoll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if used, _ := cg.cpuTime(); used > limit {
+					over()
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// runCPU is the CPU time of a run that ended: its cgroup's count where
+// there is one, else the rusage of the reaped process, which holds that of
+// every descendant reaped before it (bubblewrap's init reaps the orphans of
+// its pid namespace).
+func runCPU(cg *runCgroup, ps *os.ProcessState) time.Duration {
+	if t, ok := cg.cpuTime(); ok {
+		return t
+	}
+	if ps == nil {
+		return 0
+	}
+	return ps.UserTime() + ps.SystemTime()
 }
 
 // childStarted reads bwrap's JSON status and reports whether it started
@@ -539,7 +675,9 @@ func userTasks(uid int) int {
 // arguments (bwrap, or the command itself).
 //
 // nproc > 0 sets RLIMIT_NPROC, the process cap where no pids cgroup can
-// be made.
+// be made. A CPU-time limit sets RLIMIT_CPU a second above it, rounded
+// up: where a cgroup counts the run's CPU time, the run is stopped at the
+// limit before that; elsewhere it stops each process.
 func limitScript(l Limits, cg *runCgroup, nproc int) string {
 	var s strings.Builder
 	s.WriteString("fail() { echo \"" + SetupErrorPrefix + "$1\" >&2; exit 125; }\n")
@@ -552,6 +690,10 @@ func limitScript(l Limits, cg *runCgroup, nproc int) string {
 	if nproc > 0 {
 		// bash spells it -u, dash -p.
 		fmt.Fprintf(&s, "ulimit -u %[1]d 2>/dev/null || ulimit -p %[1]d || fail 'cannot set the process limit'\n", nproc)
+	}
+	if l.CPU > 0 {
+		secs := int64((l.CPU+time.Second-1)/time.Second) + 1
+		fmt.Fprintf(&s, "ulimit -t %d || fail 'cannot set the CPU-time limit'\n", secs)
 	}
 	s.WriteString("exec \"$@\"\n")
 	return s.String()
@@ -643,12 +785,19 @@ func program(dir, name string) (string, error) {
 // "killed by signal segmentation fault".
 func (r *Result) ExitText() string {
 	switch {
+	case r.CPUExceeded:
+		return fmt.Sprintf("CPU time limit of %v exceeded (%s of CPU time in %s)", r.CPULimit, Seconds(r.CPU), Seconds(r.Wall))
 	case r.TimedOut:
-		return "time limit exceeded"
+		return fmt.Sprintf("wall-clock limit of %v exceeded (%s of CPU time in %s)", r.TimeLimit, Seconds(r.CPU), Seconds(r.Wall))
 	case r.Signal != "":
 		return "killed by signal " + r.Signal
 	}
 	return "exit status " + strconv.Itoa(r.ExitCode)
+}
+
+// Seconds formats a duration as seconds with two decimals: "1.03 s".
+func Seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + " s"
 }
 
 // ConfineTool makes cmd, a linter or compiler fixloop runs on a file (the
