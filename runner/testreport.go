@@ -70,8 +70,10 @@ type CaseResult struct {
 	// Message is the first line of a failed case's message, or why a case
 	// did not run.
 	Message string `json:"message,omitempty"`
-	// TimeMS is the program's wall time on the case; MemoryBytes its peak
-	// memory, where the machine lets fixloop measure it (else 0).
+	// CPUMS is the CPU time of the program's processes on the case, what
+	// its time limit counts; TimeMS its wall-clock time; MemoryBytes its
+	// peak memory, where the machine lets fixloop measure it (else 0).
+	CPUMS       int64 `json:"cpu_ms"`
 	TimeMS      int64 `json:"time_ms"`
 	MemoryBytes int64 `json:"memory_bytes,omitempty"`
 }

@@ -23,7 +23,7 @@ func (j *judgement) build(ctx context.Context, rep *runner.TestReport) (built bo
 		Args:        args,
 		OutputLimit: 256 << 10,
 		Limits: sandbox.Limits{
-			Time:   j.spec.BuildTimeout,
+			CPU:    j.spec.BuildTimeout,
 			Memory: max(BuildMemoryLimit, j.spec.MemoryLimit),
 		},
 	})
@@ -53,7 +53,7 @@ func (j *judgement) buildNote(res *sandbox.Result, output string) runner.Alert {
 	var msg string
 	switch {
 	case res.TimedOut:
-		msg = fmt.Sprintf("the build did not finish within %v", j.spec.BuildTimeout)
+		msg = "the build did not finish: " + res.ExitText()
 	case res.MemoryExceeded:
 		msg = fmt.Sprintf("the build ran out of memory (limit %s)", formatBytes(max(BuildMemoryLimit, j.spec.MemoryLimit)))
 	default:

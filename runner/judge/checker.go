@@ -105,7 +105,7 @@ func (j *judgement) prepareChecker(ctx context.Context) error {
 			Dir:         work,
 			Args:        args,
 			OutputLimit: 64 << 10,
-			Limits:      sandbox.Limits{Time: j.spec.BuildTimeout, Memory: max(BuildMemoryLimit, rc.memory)},
+			Limits:      sandbox.Limits{CPU: j.spec.BuildTimeout, Memory: max(BuildMemoryLimit, rc.memory)},
 		})
 		if err != nil {
 			return fmt.Errorf("building the checker %s: %w", c.Path, err)
@@ -115,7 +115,7 @@ func (j *judgement) prepareChecker(ctx context.Context) error {
 			out := rc.userText(strings.TrimSpace(res.Stdout + "\n" + res.Stderr))
 			what := res.ExitText()
 			if res.TimedOut {
-				what = fmt.Sprintf("did not finish within %v", j.spec.BuildTimeout)
+				what = "did not finish: " + res.ExitText()
 			}
 			return fmt.Errorf("building the checker %s failed (%s):\n%s", c.Path, what, headLines(out, 20))
 		}
@@ -205,7 +205,7 @@ func (j *judgement) check(ctx context.Context, c Case, output string) (checkerVe
 		Dir:         rc.work,
 		Args:        args,
 		OutputLimit: 64 << 10,
-		Limits:      sandbox.Limits{Time: rc.spec.TimeLimit, Memory: rc.memory},
+		Limits:      sandbox.Limits{CPU: rc.spec.TimeLimit, Memory: rc.memory},
 	})
 	if err != nil {
 		return checkerVerdict{}, fmt.Errorf("running the checker %s on %s: %w", rc.spec.Path, c.Name, err)
@@ -216,7 +216,7 @@ func (j *judgement) check(ctx context.Context, c Case, output string) (checkerVe
 	switch {
 	case res.TimedOut:
 		return checkerVerdict{kind: runner.FailureCheckerError, message: withText(
-			fmt.Sprintf("the checker did not finish within %v", rc.spec.TimeLimit), msg)}, nil
+			"the checker did not finish: "+res.ExitText(), msg)}, nil
 	case res.Signal == "" && res.ExitCode == checkerOK:
 		return checkerVerdict{accepted: true, message: msg}, nil
 	case res.Signal == "" && res.ExitCode == checkerWA && crashed(res.Stderr):

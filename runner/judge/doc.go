@@ -3,6 +3,15 @@
 // once per case with the case's input on stdin, under a time and a memory
 // limit, and its stdout is compared with the case's expected output.
 //
+// Time is counted as judges count it: a case's time limit (Spec.TimeLimit)
+// bounds the CPU time of all the program's processes, so the verdict does
+// not depend on what else the machine runs; a separate wall-clock limit
+// (Spec.WallTimeLimit, by default 3 × the time limit + 10 s) stops a
+// program that sleeps or waits, and its verdict says which limit it hit,
+// with both times. The input reaches the program as a read-only file on
+// stdin, so fstat(0) gives its size. Each case's CPU and wall time are in
+// its CaseResult. Builds and checkers are bounded by CPU time too.
+//
 // Each case ends with one of the judge verdicts (see the paper on iterative
 // feedback in code correction): Accepted, Runtime Error, Wrong Answer, Time
 // Limit Exceeded or Memory Limit Exceeded (or Checker Error, when the

@@ -242,7 +242,7 @@ func TestCheckerFailures(t *testing.T) {
 		{"too slow", map[string]string{
 			"check.py":  "while True:\n    pass\n",
 			ProblemFile: "checker: check.py\nchecker_time_limit: 300ms\n",
-		}, CheckerError, "the checker did not finish within 300ms", false},
+		}, CheckerError, "the checker did not finish: CPU time limit of 300ms exceeded", false},
 		{"presentation error", map[string]string{
 			"check.py":  "import sys\nsys.exit(2)\n",
 			ProblemFile: "checker: check.py\n",
@@ -448,11 +448,12 @@ func TestWholeRunBoundFollowsTheCases(t *testing.T) {
 
 func TestRunBound(t *testing.T) {
 	s := Spec{Build: []string{"make"}, TimeLimit: 10 * time.Second, BuildTimeout: time.Minute}
-	if got, want := RunBound(s, 10), setupMargin+time.Minute+runMargin+10*(10*time.Second+runMargin); got != want {
+	// Wall-clock bounds: 3 × the CPU limit + 10 s (sandbox.WallLimit).
+	if got, want := RunBound(s, 10), setupMargin+190*time.Second+runMargin+10*(40*time.Second+runMargin); got != want {
 		t.Errorf("RunBound = %v, want %v", got, want)
 	}
 	s.Compare, s.Checker.TimeLimit = CompareChecker, 5*time.Second
-	if got, want := RunBound(s, 2), setupMargin+2*(time.Minute+runMargin)+2*(15*time.Second+2*runMargin); got != want {
+	if got, want := RunBound(s, 2), setupMargin+2*(190*time.Second+runMargin)+2*(40*time.Second+25*time.Second+2*runMargin); got != want {
 		t.Errorf("RunBound with a checker = %v, want %v", got, want)
 	}
 	// 10 cases of 6.5 s under a 10 s limit: more than the old 60 s cap.

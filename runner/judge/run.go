@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
@@ -26,7 +25,7 @@ func (j *judgement) runCase(ctx context.Context, c Case, rep *runner.TestReport)
 		Args:        args,
 		Stdin:       c.Input,
 		OutputLimit: outputLimit(c),
-		Limits:      sandbox.Limits{Time: j.spec.TimeLimit, Memory: j.spec.MemoryLimit},
+		Limits:      sandbox.Limits{CPU: j.spec.TimeLimit, Time: j.spec.WallTimeLimit, Memory: j.spec.MemoryLimit},
 	})
 	if err != nil {
 		return fmt.Errorf("running %s on %s: %w", j.file, c.Name, err)
@@ -36,12 +35,12 @@ func (j *judgement) runCase(ctx context.Context, c Case, rep *runner.TestReport)
 		return err
 	}
 	j.done++
-	result := runner.CaseResult{Name: c.Name, Verdict: Accepted, TimeMS: res.Wall.Milliseconds(), MemoryBytes: res.MaxRSS}
+	result := runner.CaseResult{Name: c.Name, Verdict: Accepted, CPUMS: res.CPU.Milliseconds(), TimeMS: res.Wall.Milliseconds(), MemoryBytes: res.MaxRSS}
 	if !failed {
 		rep.Passed++
 		rep.PassedTests = append(rep.PassedTests, c.Name)
 		rep.Cases = append(rep.Cases, result)
-		fmt.Fprintf(&j.out, "%s: passed in %v\n", c.Name, res.Wall.Round(time.Millisecond))
+		fmt.Fprintf(&j.out, "%s: passed in %s of CPU time (%s wall)\n", c.Name, sandbox.Seconds(res.CPU), sandbox.Seconds(res.Wall))
 		return nil
 	}
 	rep.Failed++
@@ -58,9 +57,13 @@ func (j *judgement) verdict(ctx context.Context, c Case, res *sandbox.Result) (f
 	f = runner.TestFailure{Test: c.Name}
 	stderr := j.userText(res.Stderr)
 	switch {
+	case res.CPUExceeded:
+		f.Kind = runner.FailureTimeLimit
+		f.Message = fmt.Sprintf("time limit %v exceeded: %s of CPU time (%s wall)", j.spec.TimeLimit, sandbox.Seconds(res.CPU), sandbox.Seconds(res.Wall))
 	case res.TimedOut:
 		f.Kind = runner.FailureTimeLimit
-		f.Message = fmt.Sprintf("time limit %v exceeded", j.spec.TimeLimit)
+		f.Message = fmt.Sprintf("wall-clock limit %v exceeded: the program used %s of CPU time in %s, so it was waiting or sleeping (time limit %v of CPU time)",
+			j.spec.WallTimeLimit, sandbox.Seconds(res.CPU), sandbox.Seconds(res.Wall), j.spec.TimeLimit)
 	case res.MemoryExceeded:
 		f.Kind = runner.FailureMemoryLimit
 		f.Message = fmt.Sprintf("memory limit %s exceeded: an allocation failed", formatBytes(j.spec.MemoryLimit))

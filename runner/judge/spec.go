@@ -51,12 +51,18 @@ type Spec struct {
 	// Run runs the program for one case, e.g. ["./prog"] or
 	// ["python3", "${file}"].
 	Run []string
-	// TimeLimit bounds one case's run (0: sandbox.DefaultTimeLimit).
+	// TimeLimit bounds one case's CPU time: that of every process of the
+	// run, as judges count it (0: sandbox.DefaultTimeLimit).
 	TimeLimit time.Duration
+	// WallTimeLimit bounds one case's wall-clock time, the safety net for
+	// a program that sleeps or waits (0: sandbox.WallLimit(TimeLimit),
+	// 3 × TimeLimit + 10 s).
+	WallTimeLimit time.Duration
 	// MemoryLimit bounds one case's memory in bytes
 	// (0: sandbox.DefaultMemoryLimit).
 	MemoryLimit int64
-	// BuildTimeout bounds the build (0: DefaultBuildTimeout).
+	// BuildTimeout bounds the build's CPU time (0: DefaultBuildTimeout);
+	// its wall-clock time is bounded by sandbox.WallLimit(BuildTimeout).
 	BuildTimeout time.Duration
 	// Compare is how output is compared: CompareWhitespace (or "", or
 	// CompareTokens), CompareExact, CompareLines, CompareFloat or
@@ -96,7 +102,9 @@ type Checker struct {
 	// none of those three, they are appended in that order. Nil means its
 	// language's default run, or the executable itself.
 	Run []string
-	// TimeLimit bounds one run of the checker (0: DefaultCheckerTimeLimit).
+	// TimeLimit bounds the CPU time of one run of the checker
+	// (0: DefaultCheckerTimeLimit); its wall-clock time is bounded by
+	// sandbox.WallLimit(TimeLimit).
 	TimeLimit time.Duration
 }
 
@@ -182,6 +190,9 @@ func DefaultSpec(language string) Spec {
 func (s Spec) withDefaults(base string) Spec {
 	if s.TimeLimit <= 0 {
 		s.TimeLimit = sandbox.DefaultTimeLimit
+	}
+	if s.WallTimeLimit <= 0 {
+		s.WallTimeLimit = sandbox.WallLimit(s.TimeLimit)
 	}
 	if s.MemoryLimit <= 0 {
 		s.MemoryLimit = sandbox.DefaultMemoryLimit

@@ -51,20 +51,24 @@ const (
 	runMargin = 2 * time.Second
 )
 
-// RunBound is the time a whole run of n cases under spec (with its
-// defaults) may take: the builds' timeouts (the program's and the
-// checker's), n times the time limit of a case (and of the checker on it),
-// a margin for each run and one for the setup. Test stops a run that takes
+// RunBound is the wall-clock time a whole run of n cases under spec (with
+// its defaults) may take: the builds' wall-clock bounds (the program's and
+// the checker's), n times the wall-clock limit of a case (and of the
+// checker on it), a margin for each run and one for the setup. Test stops a run that takes
 // longer, or longer than its timeout argument when that is longer still.
 func RunBound(spec Spec, n int) time.Duration {
 	b := setupMargin
 	if len(spec.Build) > 0 {
-		b += spec.BuildTimeout + runMargin
+		b += sandbox.WallLimit(spec.BuildTimeout) + runMargin
 	}
-	perCase := spec.TimeLimit + runMargin
+	wall := spec.WallTimeLimit
+	if wall <= 0 {
+		wall = sandbox.WallLimit(spec.TimeLimit)
+	}
+	perCase := wall + runMargin
 	if spec.Compare == CompareChecker {
-		b += spec.BuildTimeout + runMargin
-		perCase += spec.Checker.TimeLimit + runMargin
+		b += sandbox.WallLimit(spec.BuildTimeout) + runMargin
+		perCase += sandbox.WallLimit(spec.Checker.TimeLimit) + runMargin
 	}
 	return b + time.Duration(n)*perCase
 }
