@@ -18,6 +18,7 @@ import (
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/judge"
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server"
 )
 
@@ -158,7 +159,7 @@ names no package).`,
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON instead of a table")
 	cmd.Flags().BoolVar(&f.tests, "tests", true, "run the tests")
 	cmd.Flags().BoolVar(&f.tools, "tools", false, "list the linters and test tools found, with versions, instead of checking files")
-	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "timeout of each test run (default: tests.timeout from .fixloop.yaml, else 60s)")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "CPU-time limit of each test run, every process counted (default: tests.timeout from .fixloop.yaml, else 60s)")
 	return cmd
 }
 
@@ -199,7 +200,7 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 		out.Tests.Message = testsNotRun
 		return out, nil
 	}
-	tests, err := runTests(ctx, newTester(cfg), abs, testTimeout(f, cfg))
+	tests, err := runTests(sandbox.WithWallLimit(ctx, cfg.Tests.WallTimeout), newTester(cfg), abs, testTimeout(f, cfg))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/langs"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // A checkTarget is one argument of a project check: a file, or a Go
@@ -321,6 +322,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 	if f.tests {
 		tester := newTester(cfg)
 		timeout := testTimeout(f, cfg)
+		ctx := sandbox.WithWallLimit(ctx, cfg.Tests.WallTimeout)
 		sem := make(chan struct{}, 2)
 		var wg sync.WaitGroup
 		errs := make([]error, len(pkgs))

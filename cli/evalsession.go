@@ -161,7 +161,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout}
+	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout}
 	baseline, err := checker.Check(ctx, abs, string(original))
 	if err != nil {
 		if ctx.Err() != nil {

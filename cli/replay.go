@@ -103,7 +103,7 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 					return nil, err
 				}
 				_, candidates := ts.Testers(cfg)
-				return &refactor.Checker{Linter: a, Tester: candidates, TestTimeout: cfg.Tests.Timeout}, nil
+				return &refactor.Checker{Linter: a, Tester: candidates, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout}, nil
 			}
 			if f.out != "" {
 				if err := os.MkdirAll(f.out, 0o755); err != nil {

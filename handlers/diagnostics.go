@@ -14,6 +14,7 @@ import (
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/runner/langs"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // fileState holds the latest results for one open document. Lint alerts
@@ -333,7 +334,8 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 		return
 	}
 	timeout := s.config().Tests.Timeout
-	rep, err := tester.Test(runner.WithLanguage(ctx, string(doc.LanguageID)), doc.Path, overlay, timeout)
+	tctx := sandbox.WithWallLimit(runner.WithLanguage(ctx, string(doc.LanguageID)), s.config().Tests.WallTimeout)
+	rep, err := tester.Test(tctx, doc.Path, overlay, timeout)
 	if ctx.Err() != nil {
 		s.logger.Debug("test run cancelled", "uri", u)
 		return

@@ -101,7 +101,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	}
 	opts := refactor.Options{
 		Goal: goal, Rounds: rounds, Scope: s.scopeFor(doc, args), Provider: provider,
-		Checker:  &refactor.Checker{Linter: linter, Tester: candidates, TestTimeout: cfg.Tests.Timeout},
+		Checker:  &refactor.Checker{Linter: linter, Tester: candidates, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout},
 		Settings: refactor.Settings{BaseURL: cfg.Model.BaseURL, Temperature: cfg.Model.Temperature, TopP: cfg.Model.TopP, MaxTokens: cfg.Model.MaxTokens},
 		Tools:    s.toolVersions(),
 		Logger:   s.logger,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -60,9 +61,12 @@ func (c *Check) passed() []string {
 // Checker runs the compiler, analyzers and tests on a version of a file. The
 // version goes in as an overlay: the user's file is never written.
 type Checker struct {
-	Linter      runner.Linter
-	Tester      runner.Tester
-	TestTimeout time.Duration
+	Linter runner.Linter
+	Tester runner.Tester
+	// TestTimeout bounds the CPU time of a test run; TestWallTimeout its
+	// wall-clock time (0: sandbox.WallLimit(TestTimeout)).
+	TestTimeout     time.Duration
+	TestWallTimeout time.Duration
 }
 
 // Check lints and tests text as the content of file, both at once.
@@ -91,7 +95,7 @@ func (c *Checker) Check(ctx context.Context, file, text string) (*Check, error) 
 			return
 		}
 		t := time.Now()
-		tests, testErr = c.Tester.Test(ctx, file, overlay, c.TestTimeout)
+		tests, testErr = c.Tester.Test(sandbox.WithWallLimit(ctx, c.TestWallTimeout), file, overlay, c.TestTimeout)
 		testTime = time.Since(t)
 	}()
 	wg.Wait()

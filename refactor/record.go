@@ -68,12 +68,15 @@ type EvalRef struct {
 
 // Settings are the session's settings, as recorded (no secrets).
 type Settings struct {
-	Rounds        int      `json:"rounds"`
-	TestTimeoutMS int64    `json:"test_timeout_ms"`
-	BaseURL       string   `json:"base_url,omitempty"`
-	Temperature   *float32 `json:"temperature,omitempty"`
-	TopP          *float32 `json:"top_p,omitempty"`
-	MaxTokens     int      `json:"max_tokens,omitempty"`
+	Rounds        int   `json:"rounds"`
+	TestTimeoutMS int64 `json:"test_timeout_ms"`
+	// TestWallTimeoutMS is tests.wallTimeout (0: derived from the CPU
+	// limit).
+	TestWallTimeoutMS int64    `json:"test_wall_timeout_ms,omitempty"`
+	BaseURL           string   `json:"base_url,omitempty"`
+	Temperature       *float32 `json:"temperature,omitempty"`
+	TopP              *float32 `json:"top_p,omitempty"`
+	MaxTokens         int      `json:"max_tokens,omitempty"`
 }
 
 // Round is one round: the question, the answer, the check and the verdict.

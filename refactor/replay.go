@@ -21,7 +21,8 @@ func RecordedChecker(rec *Record) *Checker {
 		}
 	}
 	tools := recordedTools{file: rec.File, checks: checks}
-	return &Checker{Linter: tools, Tester: tools, TestTimeout: time.Duration(rec.Settings.TestTimeoutMS) * time.Millisecond}
+	return &Checker{Linter: tools, Tester: tools, TestTimeout: time.Duration(rec.Settings.TestTimeoutMS) * time.Millisecond,
+		TestWallTimeout: time.Duration(rec.Settings.TestWallTimeoutMS) * time.Millisecond}
 }
 
 // recorded reports whether c only plays back recorded checks: it runs

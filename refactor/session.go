@@ -125,6 +125,7 @@ func newSession(ctx context.Context, file, original string, opts Options) (*sess
 	settings := opts.Settings
 	settings.Rounds = opts.Rounds
 	settings.TestTimeoutMS = opts.Checker.TestTimeout.Milliseconds()
+	settings.TestWallTimeoutMS = opts.Checker.TestWallTimeout.Milliseconds()
 	return &session{
 		opts: opts, prompts: p, logger: logger, start: time.Now(), lang: lang, fence: fence,
 		base: original,

@@ -232,7 +232,7 @@ func (j judgeSpecs) spec(file string) (judge.Spec, bool) {
 	for _, cs := range c.Cases {
 		spec.Cases = append(spec.Cases, judge.Case{Name: cs.Name, Input: []byte(cs.Input), Output: []byte(cs.Output)})
 	}
-	spec.TimeLimit, spec.MemoryLimit, spec.Compare = c.TimeLimit, c.MemoryLimit, c.Compare
+	spec.TimeLimit, spec.WallTimeLimit, spec.MemoryLimit, spec.Compare = c.TimeLimit, c.WallTimeLimit, c.MemoryLimit, c.Compare
 	if c.Mode == "on" {
 		return spec, true
 	}

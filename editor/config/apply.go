@@ -154,6 +154,10 @@ func (a *applier) tests(t *Tests, v *value, path string) {
 			if d, ok := a.duration(val, path, timeoutSpec()); ok {
 				t.Timeout = d
 			}
+		case "wallTimeout":
+			if d, ok := a.duration(val, path, wallTimeoutSpec()); ok {
+				t.WallTimeout = d
+			}
 		}
 	})
 }
@@ -194,6 +198,10 @@ func debounceSpec() durationSpec {
 
 func timeoutSpec() durationSpec {
 	return durationSpec{time.Second, "seconds", `"60s"`, 0, MaxTestTimeout, false}
+}
+
+func wallTimeoutSpec() durationSpec {
+	return durationSpec{time.Second, "seconds", `"3m"`, 0, MaxWallTimeout, false}
 }
 
 // duration validates a duration given as a Go duration string or as a

@@ -310,6 +310,10 @@ func (a *applier) judge(j *Judge, v *value, path string) {
 			if d, ok := a.duration(val, path, timeLimitSpec()); ok {
 				j.TimeLimit = d
 			}
+		case "wallTimeLimit":
+			if d, ok := a.duration(val, path, wallTimeLimitSpec()); ok {
+				j.WallTimeLimit = d
+			}
 		case "memoryLimit":
 			if n, ok := a.memory(val, path); ok {
 				j.MemoryLimit = n
@@ -324,6 +328,10 @@ func (a *applier) judge(j *Judge, v *value, path string) {
 			}
 		}
 	})
+}
+
+func wallTimeLimitSpec() durationSpec {
+	return durationSpec{time.Second, "seconds", `"30s"`, 0, MaxJudgeWallTimeLimit, false}
 }
 
 func timeLimitSpec() durationSpec {

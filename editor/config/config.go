@@ -74,8 +74,13 @@ const (
 type Tests struct {
 	// Mode says when tests run.
 	Mode TestMode
-	// Timeout bounds one test run; more than 0s, up to 30m.
+	// Timeout bounds the CPU time of one test run (every process of it);
+	// more than 0s, up to 30m.
 	Timeout time.Duration
+	// WallTimeout bounds its wall-clock time, the safety net for tests
+	// that sleep or wait; 0 (the default) means 3 × Timeout + 10s; else
+	// more than 0s, up to 2h.
+	WallTimeout time.Duration
 }
 
 // Staticcheck configures staticcheck.
@@ -93,6 +98,7 @@ const (
 	MaxDebounce        = 10 * time.Second
 	DefaultTestTimeout = 60 * time.Second
 	MaxTestTimeout     = 30 * time.Minute
+	MaxWallTimeout     = 2 * time.Hour
 	DefaultMaxFileSize = 2 << 20 // 2 MiB
 )
 

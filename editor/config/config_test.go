@@ -146,7 +146,7 @@ func TestLoadFileMistakes(t *testing.T) {
 			[]string{`unknown key "timeot"`, `did you mean "timeout"?`, "allowed keys: mode, timeout"}},
 		{"unknown key without suggestion", "colour: red\n", 1, 1, "colour", []string{`unknown key "colour"; allowed keys:`}},
 		{"map expected", "tests: yes\n", 1, 8, "tests",
-			[]string{"must be a map with keys mode, timeout, not a string"}},
+			[]string{"must be a map with keys mode, timeout, wallTimeout, not a string"}},
 		{"duration wrong type", "debounce: true\n", 1, 11, "debounce",
 			[]string{`must be a duration such as "150ms" or a number of milliseconds, not true/false`}},
 		{"bad duration", "debounce: fast\n", 1, 11, "debounce",
@@ -436,4 +436,27 @@ func loadOneProblem(t *testing.T, content string) (string, Problem) {
 		t.Fatalf("got %d problems, want 1:\n%v", len(ps), ps)
 	}
 	return path, ps[0]
+}
+
+// TestWallLimits: tests.wallTimeout and judge.wallTimeLimit, the
+// wall-clock bounds beside the CPU-time limits (issue 23).
+func TestWallLimits(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	if err := os.WriteFile(path, []byte("tests:\n  timeout: 30s\n  wallTimeout: 5m\njudge:\n  timeLimit: 1s\n  wallTimeLimit: 20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, problems := LoadFile(path, Default())
+	if len(problems) > 0 {
+		t.Fatalf("LoadFile: %v", problems)
+	}
+	if cfg.Tests.Timeout != 30*time.Second || cfg.Tests.WallTimeout != 5*time.Minute {
+		t.Errorf("tests = %+v, want timeout 30s, wallTimeout 5m", cfg.Tests)
+	}
+	if cfg.Judge.TimeLimit != time.Second || cfg.Judge.WallTimeLimit != 20*time.Second {
+		t.Errorf("judge time limits %v, %v; want 1s, 20s", cfg.Judge.TimeLimit, cfg.Judge.WallTimeLimit)
+	}
+	if def := Default(); def.Tests.WallTimeout != 0 || def.Judge.WallTimeLimit != 0 {
+		t.Errorf("default wall limits %v, %v; want 0 (derived from the CPU limits)", def.Tests.WallTimeout, def.Judge.WallTimeLimit)
+	}
 }

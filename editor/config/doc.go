@@ -16,7 +16,10 @@
 //	debounce: 150ms          # duration string, or a number of milliseconds; 0s to 10s
 //	tests:
 //	  mode: open_save        # off | save | open_save
-//	  timeout: 60s           # duration string, or a number of seconds; more than 0s, up to 30m
+//	  timeout: 60s           # CPU time of a run, every process counted; duration string,
+//	                         # or a number of seconds; more than 0s, up to 30m
+//	  wallTimeout: 3m10s     # wall-clock bound of a run, for tests that sleep or wait;
+//	                         # absent = 3 × timeout + 10s; more than 0s, up to 2h
 //	staticcheck:
 //	  checks: ["all", "-ST1000"]  # staticcheck's "checks" syntax, or one string
 //	                              # "all,-ST1000", on top of the staticcheck.conf files
@@ -75,7 +78,10 @@
 //	    - {name: sample, input: "1 2\n", output: "3\n"}
 //	  build: g++ -O2 -o main main.cpp  # absent = the language's default; [] = no build
 //	  run: ./main                 # absent = the language's default
-//	  timeLimit: 10s              # per case; duration or seconds; more than 0s, up to 10m
+//	  timeLimit: 10s              # CPU time per case, every process counted; duration or
+//	                              # seconds; more than 0s, up to 10m
+//	  wallTimeLimit: 40s          # wall-clock bound per case, for programs that sleep or
+//	                              # wait; absent = 3 × timeLimit + 10s; up to 1h
 //	  memoryLimit: 1GiB           # per case; bytes or a size; 16MiB to 64GiB
 //	  compare: whitespace         # whitespace | exact | lines
 //	  mode: auto                  # auto (when dir holds inputs or cases are listed) | on | off

@@ -7,13 +7,13 @@ func rootKeys() []string {
 	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "model", "rounds", "applyMode", "store",
 		"python", "cpp", "java", "linters", "judge", "sandbox"}
 }
-func testsKeys() []string       { return []string{"mode", "timeout"} }
+func testsKeys() []string       { return []string{"mode", "timeout", "wallTimeout"} }
 func staticcheckKeys() []string { return []string{"checks"} }
 func pythonKeys() []string      { return []string{"linters", "pylintCategories"} }
 func cppKeys() []string         { return []string{"checks", "flags", "test", "junitXml", "clangTidy"} }
 func javaKeys() []string        { return []string{"checkstyle", "classpath", "pmd"} }
 func judgeKeys() []string {
-	return []string{"dir", "cases", "build", "run", "timeLimit", "memoryLimit", "compare", "mode"}
+	return []string{"dir", "cases", "build", "run", "timeLimit", "wallTimeLimit", "memoryLimit", "compare", "mode"}
 }
 func judgeCaseKeys() []string { return []string{"name", "input", "output"} }
 func linterKeys() []string {

@@ -106,8 +106,13 @@ type Judge struct {
 	// Run is the argv that runs the program; nil means the language's
 	// default.
 	Run []string
-	// TimeLimit bounds one case's run; more than 0s, up to 10m. Default 10s.
+	// TimeLimit bounds one case's CPU time (every process of the run);
+	// more than 0s, up to 10m. Default 10s.
 	TimeLimit time.Duration
+	// WallTimeLimit bounds one case's wall-clock time, the safety net for
+	// a program that sleeps or waits; 0 (the default) means 3 × TimeLimit
+	// + 10s; else more than 0s, up to 1h.
+	WallTimeLimit time.Duration
 	// MemoryLimit bounds one case's memory, in bytes; 16 MiB to 64 GiB.
 	// Default 1 GiB.
 	MemoryLimit int64
@@ -154,6 +159,7 @@ const (
 	DefaultJudgeDir         = "tests"
 	DefaultJudgeTimeLimit   = 10 * time.Second
 	MaxJudgeTimeLimit       = 10 * time.Minute
+	MaxJudgeWallTimeLimit   = time.Hour
 	DefaultJudgeMemoryLimit = int64(1) << 30 // 1 GiB
 	MinJudgeMemoryLimit     = int64(16) << 20
 	MaxJudgeMemoryLimit     = int64(64) << 30

@@ -132,10 +132,10 @@ maxFileSize: 1000
 		{"defaults only", "", "", func(*Config) {}},
 		{"no file in root", t.TempDir(), "", func(*Config) {}},
 		{"file over defaults", root, "", func(c *Config) {
-			c.Debounce, c.Tests, c.MaxFileSize = 300*time.Millisecond, Tests{TestsOnSave, 2 * time.Minute}, 1000
+			c.Debounce, c.Tests, c.MaxFileSize = 300*time.Millisecond, Tests{Mode: TestsOnSave, Timeout: 2 * time.Minute}, 1000
 		}},
 		{"settings over file, explicit keys only", root, `{"fixloop": {"tests": {"mode": "off"}, "debounce": null}}`, func(c *Config) {
-			c.Debounce, c.Tests, c.MaxFileSize = 300*time.Millisecond, Tests{TestsOff, 2 * time.Minute}, 1000
+			c.Debounce, c.Tests, c.MaxFileSize = 300*time.Millisecond, Tests{Mode: TestsOff, Timeout: 2 * time.Minute}, 1000
 		}},
 		{"settings over defaults", "", `{"maxFileSize": 5}`, func(c *Config) { c.MaxFileSize = 5 }},
 	}

@@ -91,8 +91,10 @@ func ProjectRoot(file string) string {
 }
 
 // Test runs the test command in a temporary copy of file's project root
-// with the overlay applied, under timeout (0: no limit but ctx) and the
-// memory limit, without network and without write access outside the copy
+// with the overlay applied, under timeout (the CPU time of all its
+// processes; 0: no limit but ctx; its wall-clock time is bounded by ctx's
+// sandbox.WithWallLimit, else sandbox.WallLimit(timeout)) and the memory
+// limit, without network and without write access outside the copy
 // (where the sandbox can enforce it). A missing program makes it return an
 // error wrapping a *tool.MissingError.
 func (t *CommandTester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
@@ -162,7 +164,7 @@ func (t *CommandTester) run(ctx context.Context, work string, timeout time.Durat
 		Dir:    work,
 		Args:   slices.Clone(t.command),
 		Env:    []string{"TMPDIR=" + tmp},
-		Limits: sandbox.Limits{Time: timeout, Memory: t.memory},
+		Limits: sandbox.Limits{CPU: timeout, Memory: t.memory},
 	})
 	if errors.Is(err, sandbox.ErrNotFound) {
 		return nil, fmt.Errorf("running the C++ tests: %w", &tool.MissingError{Tool: commandTool(t.command[0])})

@@ -1,12 +1,10 @@
 package java
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
@@ -141,7 +139,7 @@ var (
 // runtime_error (a test that called System.exit, a crash). A launcher that
 // ended without running any test, not at the time limit, is one failure
 // named after the project.
-func addPartial(rep *runner.TestReport, res *sandbox.Result, timeout time.Duration) {
+func addPartial(rep *runner.TestReport, res *sandbox.Result) {
 	lastID, caught := "", ""
 	for _, line := range strings.Split(res.Stdout, "\n") {
 		line = strings.TrimLeft(line, "│├└─╷ \t")
@@ -170,7 +168,7 @@ func addPartial(rep *runner.TestReport, res *sandbox.Result, timeout time.Durati
 	case running != "":
 		rep.Total++
 		rep.Failed++
-		rep.Failures = append(rep.Failures, cutShort(running, res, timeout))
+		rep.Failures = append(rep.Failures, cutShort(running, res))
 	case !res.TimedOut && !res.OK() && rep.Total == 0:
 		addLauncherFailure(rep, res)
 	}
@@ -192,12 +190,12 @@ func addStatus(rep *runner.TestReport, name, status, caught string) {
 }
 
 // cutShort is the failure of the test that was running when the run ended.
-func cutShort(name string, res *sandbox.Result, timeout time.Duration) runner.TestFailure {
+func cutShort(name string, res *sandbox.Result) runner.TestFailure {
 	f := runner.TestFailure{Test: name}
 	switch {
 	case res.TimedOut:
 		f.Kind = runner.FailureTimeLimit
-		f.Message = fmt.Sprintf("test did not finish: the run exceeded its time limit of %s", timeout)
+		f.Message = "test did not finish: the run's " + res.ExitText()
 	case res.MemoryExceeded:
 		f.Kind = runner.FailureMemoryLimit
 		f.Message = "test did not finish: out of memory"

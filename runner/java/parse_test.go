@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
@@ -307,7 +306,7 @@ func TestAddPartial(t *testing.T) {
 	}
 	for _, tt := range tests {
 		rep := &runner.TestReport{}
-		addPartial(rep, &tt.res, 5*time.Second)
+		addPartial(rep, &tt.res)
 		if rep.Total != 3 || rep.Passed != 1 || rep.Failed != 2 || !slices.Equal(rep.PassedTests, []string{"limits.LoopTest.aPasses"}) {
 			t.Fatalf("%s: report %+v", tt.name, rep)
 		}
@@ -320,7 +319,7 @@ func TestAddPartial(t *testing.T) {
 		}
 	}
 	rep := &runner.TestReport{Package: "/p"}
-	addPartial(rep, &sandbox.Result{ExitCode: 1, Stderr: "Error: Could not find or load main class"}, time.Second)
+	addPartial(rep, &sandbox.Result{ExitCode: 1, Stderr: "Error: Could not find or load main class"})
 	if rep.Failed != 1 || rep.Failures[0].Test != "/p" || !strings.Contains(rep.Failures[0].Message, "Could not find") {
 		t.Errorf("launcher failure: %+v", rep)
 	}

@@ -86,9 +86,11 @@ type testRun struct {
 	javac, java, jar string
 	classpath        []string
 	memory           int64
-	timeout          time.Duration
-	deadline         time.Time
-	logger           *slog.Logger
+	// timeout bounds the CPU time of the whole run, javac's and the
+	// tests'; cpuUsed is what the steps so far used of it.
+	timeout time.Duration
+	cpuUsed time.Duration
+	logger  *slog.Logger
 
 	file    string   // the file whose tests were asked for
 	root    string   // the user's project root
@@ -199,7 +201,7 @@ func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]
 	}
 	run := &testRun{
 		javac: paths[0], java: paths[1], jar: jar, classpath: t.classpath(ctx, file),
-		memory: t.opts.MemoryLimit, timeout: timeout, deadline: start.Add(timeout), logger: t.logger,
+		memory: t.opts.MemoryLimit, timeout: timeout, logger: t.logger,
 		file: file, root: root, work: work, out: filepath.Join(work, workSubdir),
 	}
 	if err := run.listSources(); err != nil {
@@ -296,10 +298,12 @@ func (r *testRun) execute(ctx context.Context, rep *runner.TestReport) error {
 	return r.runTests(ctx, rep)
 }
 
-// remaining is the time left before the run's deadline (at least a
-// millisecond, so that a zero limit never means "none").
-func (r *testRun) remaining() time.Duration {
-	return max(time.Until(r.deadline), time.Millisecond)
+// cpuLeft is the CPU time left of the run's timeout (at least a
+// millisecond, so that a zero limit never means "none"). Each step's
+// wall-clock time is bounded by ctx's sandbox.WithWallLimit, else by
+// sandbox.WallLimit of its CPU limit.
+func (r *testRun) cpuLeft() time.Duration {
+	return max(r.timeout-r.cpuUsed, time.Millisecond)
 }
 
 // compile runs javac on every source of the copy. It returns false when
@@ -318,10 +322,11 @@ func (r *testRun) compile(ctx context.Context, rep *runner.TestReport) (bool, er
 		"-cp", strings.Join(append([]string{r.jar}, r.classpath...), string(filepath.ListSeparator)),
 		"@" + argfile,
 	})
-	res, err := sandbox.Run(ctx, sandbox.Cmd{Dir: r.work, Args: args, ReadOnly: r.readOnly(), Limits: sandbox.Limits{Time: r.remaining()}})
+	res, err := sandbox.Run(ctx, sandbox.Cmd{Dir: r.work, Args: args, ReadOnly: r.readOnly(), Limits: sandbox.Limits{CPU: r.cpuLeft()}})
 	if err != nil {
 		return false, fmt.Errorf("compiling: %w", err)
 	}
+	r.cpuUsed += res.CPU
 	if res.TimedOut {
 		rep.TimedOut = true
 		rep.Output = tail(res.Stdout + res.Stderr)
@@ -385,7 +390,7 @@ func (r *testRun) runTests(ctx context.Context, rep *runner.TestReport) error {
 		"--disable-banner", "--disable-ansi-colors", "--details=verbose")
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir: r.work, Args: args, ReadOnly: r.readOnly(),
-		Limits: sandbox.Limits{Time: r.remaining(), Memory: r.memory},
+		Limits: sandbox.Limits{CPU: r.cpuLeft(), Memory: r.memory},
 	})
 	if err != nil {
 		return fmt.Errorf("running the JUnit console launcher: %w", err)
@@ -399,7 +404,7 @@ func (r *testRun) runTests(ctx context.Context, rep *runner.TestReport) error {
 		// The XML reports of an engine are written when it finishes, so
 		// a run cut short (time limit, OutOfMemoryError, System.exit) has
 		// none for the engine that was running: read the console instead.
-		addPartial(rep, res, r.timeout)
+		addPartial(rep, res)
 	}
 	r.placeFailures(rep)
 	return nil

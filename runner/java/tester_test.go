@@ -145,13 +145,11 @@ class HogTest {
 	t.Run("time", func(t *testing.T) {
 		t.Parallel()
 		overlay := map[string][]byte{filepath.Join(dir, "memory", "HogTest.java"): []byte("package memory;\n")}
-		start := time.Now()
+		// 6 s of CPU time for javac and the tests together: bLoops spins
+		// until the run has used them.
 		rep, err := NewTester(TesterOptions{}).Test(context.Background(), filepath.Join(dir, "limits", "LoopTest.java"), overlay, 6*time.Second)
 		if err != nil {
 			t.Fatal(err)
-		}
-		if elapsed := time.Since(start); elapsed > 15*time.Second {
-			t.Errorf("the run took %s with a limit of 6s", elapsed)
 		}
 		if !rep.TimedOut || rep.Failed != 1 || rep.Failures[0].Test != "limits.LoopTest.bLoops" || rep.Failures[0].Kind != runner.FailureTimeLimit {
 			t.Fatalf("report %+v, want bLoops timed out\n%s", rep, rep.Output)

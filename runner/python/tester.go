@@ -100,8 +100,10 @@ func exists(path string) bool {
 
 // Test runs the tests of the project holding file (see ProjectRoot) with
 // pytest, in a temporary copy of the project with overlay applied, under
-// the sandbox's limits: timeout for the whole run (0 means
-// DefaultTestTimeout) and the Tester's memory limit. Failure locations and
+// the sandbox's limits: timeout for the whole run's CPU time (0 means
+// DefaultTestTimeout; its wall-clock time is bounded by ctx's
+// sandbox.WithWallLimit, else sandbox.WallLimit(timeout)) and the
+// Tester's memory limit. Failure locations and
 // build errors name files of the original tree. A missing pytest is an
 // error wrapping *tool.MissingError.
 func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
@@ -134,7 +136,7 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 		// The project itself, read-only: its virtual environment is not
 		// copied, tests import from it where it is.
 		ReadOnly: []string{root},
-		Limits:   sandbox.Limits{Time: timeout, Memory: t.memLimit},
+		Limits:   sandbox.Limits{CPU: timeout, Memory: t.memLimit},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("running pytest in a copy of %s: %w", root, err)

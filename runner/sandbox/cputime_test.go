@@ -124,3 +124,24 @@ func stdinHelper() int {
 	os.Stdout.WriteString(kind + " " + strconv.FormatInt(st.Size(), 10) + " read " + strconv.Itoa(n) + " " + write + "\n")
 	return 0
 }
+
+func TestWallLimitOfContext(t *testing.T) {
+	ctx := WithWallLimit(t.Context(), 7*time.Second)
+	for _, tt := range []struct {
+		name string
+		l    Limits
+		want time.Duration
+	}{
+		{"no limits", Limits{}, 0},
+		{"a wall-clock limit only", Limits{Time: time.Second}, time.Second},
+		{"its own wall-clock limit wins", Limits{CPU: time.Second, Time: 2 * time.Second}, 2 * time.Second},
+		{"the context's", Limits{CPU: time.Second}, 7 * time.Second},
+	} {
+		if got := wallLimit(ctx, tt.l); got != tt.want {
+			t.Errorf("%s: wallLimit = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if got := wallLimit(WithWallLimit(t.Context(), 0), Limits{CPU: time.Second}); got != WallLimit(time.Second) {
+		t.Errorf("no wall limit in the context: %v, want the default %v", got, WallLimit(time.Second))
+	}
+}

@@ -44,7 +44,8 @@ type Limits struct {
 	// over the limit timed out too.
 	CPU time.Duration
 	// Time is the wall-clock limit, the safety net for a program that
-	// sleeps or waits; 0 means none, or WallLimit(CPU) when CPU is set.
+	// sleeps or waits; 0 means none, or when CPU is set the limit of ctx
+	// (WithWallLimit) or else WallLimit(CPU).
 	Time time.Duration
 	// Memory caps the command's memory in bytes; 0 means none. Where
 	// fixloop may make a memory cgroup, every page the command's processes
@@ -141,6 +142,37 @@ func WallLimit(cpu time.Duration) time.Duration {
 		return 0
 	}
 	return WallFactor*cpu + WallSlack
+}
+
+type wallLimitKey struct{}
+
+// WithWallLimit returns a context under which the runs with a CPU-time
+// limit and no wall-clock limit of their own get wall as their wall-clock
+// limit: the user's tests.wallTimeout for every step of a test run. A
+// wall of 0 or less leaves ctx as it is.
+func WithWallLimit(ctx context.Context, wall time.Duration) context.Context {
+	if wall <= 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, wallLimitKey{}, wall)
+}
+
+// WallLimitOf returns the wall-clock limit WithWallLimit put in ctx, 0
+// when none.
+func WallLimitOf(ctx context.Context) time.Duration {
+	wall, _ := ctx.Value(wallLimitKey{}).(time.Duration)
+	return wall
+}
+
+// wallLimit is the wall-clock limit of a run under ctx with limits l.
+func wallLimit(ctx context.Context, l Limits) time.Duration {
+	if l.Time > 0 || l.CPU <= 0 {
+		return l.Time
+	}
+	if wall := WallLimitOf(ctx); wall > 0 {
+		return wall
+	}
+	return WallLimit(l.CPU)
 }
 
 // cpuPoll is how often a run's cgroup is read for its CPU time.
@@ -420,10 +452,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	}
 	env := runEnv(os.Environ(), c.Env, caps.view.home, confined, dir)
 
-	wallLimit := c.Limits.Time
-	if wallLimit <= 0 {
-		wallLimit = WallLimit(c.Limits.CPU)
-	}
+	wallLimit := wallLimit(ctx, c.Limits)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if wallLimit > 0 {

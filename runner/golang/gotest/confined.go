@@ -68,7 +68,6 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 	if err != nil {
 		return false, fmt.Errorf("sandbox: %w", err)
 	}
-	deadline := time.Now().Add(req.timeout)
 	bin := filepath.Join(tmp, "bin", "pkg.test")
 	if err := os.MkdirAll(filepath.Dir(bin), 0o700); err != nil {
 		return false, fmt.Errorf("sandbox: %w", err)
@@ -89,7 +88,11 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 		Dir: tmp, Args: args, Env: env,
 		ReadOnly: readOnly, Writable: []string{tools.cache},
 		OutputLimit: runOutputLimit,
-		Limits:      sandbox.Limits{Time: time.Until(deadline), Memory: max(buildMemoryLimit, req.sandbox.MemoryLimit)},
+		// req.timeout bounds the CPU time of the build and the run
+		// together; each one's wall-clock time is bounded by ctx's
+		// sandbox.WithWallLimit, else by sandbox.WallLimit of its CPU
+		// limit.
+		Limits: sandbox.Limits{CPU: req.timeout, Memory: max(buildMemoryLimit, req.sandbox.MemoryLimit)},
 	})
 	if err != nil {
 		return false, fmt.Errorf("building the tests of %s in the sandbox: %w", req.dir, err)
@@ -122,18 +125,22 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 	if pkg == "" {
 		pkg = filepath.Base(req.dir)
 	}
-	remaining := time.Until(deadline)
+	remaining := req.timeout - build.CPU
 	if remaining <= 0 {
 		return true, nil
+	}
+	wall := sandbox.WallLimit(remaining)
+	if w := sandbox.WallLimitOf(ctx); w > 0 {
+		wall = w
 	}
 	run, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir: work,
 		Args: []string{tools.test2json, "-t", "-p", pkg, bin,
-			"-test.v=test2json", "-test.paniconexit0", "-test.timeout=" + (remaining + time.Minute).String()},
+			"-test.v=test2json", "-test.paniconexit0", "-test.timeout=" + (wall + time.Minute).String()},
 		Env:         []string{"PWD=" + work},
 		ReadOnly:    []string{req.modRoot, filepath.Join(tmp, "sandbox"), filepath.Dir(bin), tools.test2json},
 		OutputLimit: runOutputLimit,
-		Limits:      sandbox.Limits{Time: remaining, Memory: max(req.sandbox.MemoryLimit, 0)},
+		Limits:      sandbox.Limits{CPU: remaining, Time: wall, Memory: max(req.sandbox.MemoryLimit, 0)},
 	})
 	if err != nil {
 		return false, fmt.Errorf("running the tests of %s in the sandbox: %w", req.dir, err)
