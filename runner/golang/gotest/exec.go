@@ -111,9 +111,18 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 }
 
 // executeInPlace runs go test -json in the package directory, the test
-// binary under the memory cap only when the sandbox has one.
+// binary under the memory cap only when the sandbox has one. req.timeout
+// is a CPU-time limit, as for confined runs: the run timed out when go
+// test and what it waited for (the compiler, the linker, the test binary)
+// used more CPU time than that, read from its rusage when it ends, or when
+// it reached the wall-clock bound (ctx's sandbox.WithWallLimit, else
+// sandbox.WallLimit(req.timeout)), where it is killed.
 func (r *Runner) executeInPlace(ctx context.Context, req *request, tmp, overlayFile string, col *collector, stderr *proc.LimitedBuffer) (waitErr error, timedOut bool, err error) {
-	runCtx, cancel := context.WithTimeout(ctx, req.timeout)
+	wall := sandbox.WallLimitOf(ctx)
+	if wall <= 0 {
+		wall = sandbox.WallLimit(req.timeout)
+	}
+	runCtx, cancel := context.WithTimeout(ctx, wall)
 	defer cancel()
 	args := []string{"test", "-json", "-vet=off", "-count=1"}
 	if overlayFile != "" {
@@ -147,7 +156,8 @@ func (r *Runner) executeInPlace(ctx context.Context, req *request, tmp, overlayF
 	if err := <-parsed; err != nil {
 		r.logger.WarnContext(ctx, "go test: reading output", "dir", req.dir, "err", err)
 	}
-	return waitErr, errors.Is(runCtx.Err(), context.DeadlineExceeded), nil
+	cpuOver := cmd.ProcessState != nil && cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime() > req.timeout
+	return waitErr, cpuOver || errors.Is(runCtx.Err(), context.DeadlineExceeded), nil
 }
 
 // writeOverlay writes each overlay entry to a file under tmp and the
