@@ -175,8 +175,21 @@ func (s *session) baseline(ctx context.Context) error {
 func (s *session) data(round int) *promptData {
 	return &promptData{
 		Language: s.lang, Fence: s.fence, Path: filepath.Base(s.rec.File), Round: round, Rounds: s.opts.Rounds,
-		Timeout: s.opts.Checker.TestTimeout.String(),
+		Timeout: timeoutText(s.opts.Checker),
 	}
+}
+
+// timeoutText names a test run's limits for the prompts: "1m0s of CPU
+// time (or 3m10s of wall-clock time)".
+func timeoutText(c *Checker) string {
+	wall := c.TestWallTimeout
+	if wall <= 0 {
+		wall = sandbox.WallLimit(c.TestTimeout)
+	}
+	if c.TestTimeout <= 0 {
+		return wall.String()
+	}
+	return fmt.Sprintf("%v of CPU time (or %v of wall-clock time)", c.TestTimeout, wall)
 }
 
 // loop runs rounds until a stop rule fires.
