@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 	"github.com/fixloop/fixloop/runner/junitxml"
 	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/runner/tool"
@@ -107,7 +107,8 @@ func (t *CommandTester) Test(ctx context.Context, file string, overlay map[strin
 	if len(t.command) == 0 {
 		return rep, nil
 	}
-	if err := t.findProgram(); err != nil {
+	prog, err := t.resolveProgram(ctx, root)
+	if err != nil {
 		return nil, err
 	}
 	work, cleanup, err := sandbox.Workdir(ctx, root, overlay)
@@ -115,7 +116,7 @@ func (t *CommandTester) Test(ctx context.Context, file string, overlay map[strin
 		return nil, fmt.Errorf("running the C++ tests of %s: %w", root, err)
 	}
 	defer cleanup()
-	res, err := t.run(ctx, work, timeout)
+	res, err := t.run(ctx, work, prog, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -128,17 +129,21 @@ func (t *CommandTester) Test(ctx context.Context, file string, overlay map[strin
 // name is the command as one line, which names its single test.
 func (t *CommandTester) name() string { return strings.Join(t.command, " ") }
 
-// findProgram checks that the command's program is installed (a path
-// relative to the project, like ./run_tests.sh, is checked when it runs).
-func (t *CommandTester) findProgram() error {
-	prog := t.command[0]
-	if strings.ContainsRune(prog, '/') {
-		return nil
+// resolveProgram checks that the command's program is installed and
+// resolves a bare name from the project's root (interp.Resolve: a version
+// manager's shim, say a python3 that runs the tests, is replaced by what it
+// runs). A path (./run_tests.sh, relative to the project) is used as given
+// and checked when it runs.
+func (t *CommandTester) resolveProgram(ctx context.Context, root string) (interp.Program, error) {
+	name := t.command[0]
+	if strings.ContainsRune(name, '/') {
+		return interp.Program{Path: name, Found: name}, nil
 	}
-	if _, err := exec.LookPath(prog); err != nil {
-		return fmt.Errorf("running the C++ tests: %w", &tool.MissingError{Tool: commandTool(prog)})
+	prog, err := interp.Resolve(ctx, t.log, root, name)
+	if err != nil {
+		return interp.Program{}, fmt.Errorf("running the C++ tests: %w", &tool.MissingError{Tool: commandTool(name)})
 	}
-	return nil
+	return prog, nil
 }
 
 // tmpDirName is the directory made in the copy for the command's temporary
@@ -147,7 +152,7 @@ func (t *CommandTester) findProgram() error {
 // write there.
 const tmpDirName = ".fixloop-tmp"
 
-func (t *CommandTester) run(ctx context.Context, work string, timeout time.Duration) (*sandbox.Result, error) {
+func (t *CommandTester) run(ctx context.Context, work string, prog interp.Program, timeout time.Duration) (*sandbox.Result, error) {
 	tmp := filepath.Join(work, tmpDirName)
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return nil, fmt.Errorf("running the C++ tests: %w", err)
@@ -161,10 +166,11 @@ func (t *CommandTester) run(ctx context.Context, work string, timeout time.Durat
 		}
 	}
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
-		Dir:    work,
-		Args:   slices.Clone(t.command),
-		Env:    []string{"TMPDIR=" + tmp},
-		Limits: sandbox.Limits{CPU: timeout, Memory: t.memory},
+		Dir:      work,
+		Args:     slices.Concat([]string{prog.Path}, t.command[1:]),
+		Env:      []string{"TMPDIR=" + tmp},
+		ReadOnly: prog.ReadOnly,
+		Limits:   sandbox.Limits{CPU: timeout, Memory: t.memory},
 	})
 	if errors.Is(err, sandbox.ErrNotFound) {
 		return nil, fmt.Errorf("running the C++ tests: %w", &tool.MissingError{Tool: commandTool(t.command[0])})

@@ -67,4 +67,10 @@
 // console output (--details=verbose) gives the tests that finished and the
 // one that was running, which fails with time_limit_exceeded. Reports of
 // runs that did not time out are cached by the content of the copied tree.
+//
+// javac and java are resolved before they run (tool.Tool.Resolve,
+// runner/interp): /usr/bin/java's links (/etc/alternatives) are followed to
+// the JDK's own launchers, and a version manager's shim (jenv's) is asked
+// once per configuration for java.home, so that no shim starts on every
+// lint and test run; the sandbox is shown the JDK's home.
 package java

@@ -309,7 +309,7 @@ func classpathPaths(cp []string, maven bool) []string {
 
 // compile runs javac on the copy and returns its errors in the file.
 func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, error) {
-	javac, err := javacTool.Find()
+	javac, err := javacTool.Resolve(ctx, l.logger, filepath.Dir(t.file))
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +321,7 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 	if len(cp) == 0 {
 		cp = []string{filepath.Join(t.dir, "out")}
 	}
-	cds := javaCDS(t.dir, "javac", javac, javaBinary())
+	cds := javaCDS(t.dir, "javac", javac.Path, javaBinary())
 	defer cds.done()
 	args := slices.Concat(javacJVMFlags, withJ(cds.flags), javacFlags, []string{
 		"-implicit:none", "-d", filepath.Join(t.dir, "out"),
@@ -329,8 +329,8 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 		"-cp", strings.Join(cp, string(filepath.ListSeparator)),
 		t.copy,
 	})
-	readOnly := slices.Concat(t.shownRoots(mvn.sources), classpathPaths(cp, len(mvn.jars) > 0), cds.readOnly)
-	run, err := proc.RunTool(ctx, toolOptions(t.dir, true, nil, readOnly), javac, args...)
+	readOnly := slices.Concat(t.shownRoots(mvn.sources), classpathPaths(cp, len(mvn.jars) > 0), cds.readOnly, javac.ReadOnly)
+	run, err := proc.RunTool(ctx, toolOptions(t.dir, true, nil, readOnly), javac.Path, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -84,8 +84,11 @@ func NewTester(opts TesterOptions) *Tester {
 // testRun is one run of a project's tests in a copy of it.
 type testRun struct {
 	javac, java, jar string
-	classpath        []string
-	memory           int64
+	// jdk is what javac and java read besides their own directory: the
+	// JDK's home.
+	jdk       []string
+	classpath []string
+	memory    int64
 	// timeout bounds the CPU time of the whole run, javac's and the
 	// tests'; cpuUsed is what the steps so far used of it.
 	timeout time.Duration
@@ -157,7 +160,7 @@ func (t *Tester) Invalidate(dir string) {
 // project's copy: the console launcher's jar, the class path's jars and
 // directories (the Maven repository's), and the project itself.
 func (r *testRun) readOnly() []string {
-	return append([]string{r.jar, r.root}, r.classpath...)
+	return slices.Concat([]string{r.jar, r.root}, r.classpath, r.jdk)
 }
 
 // classpath is what file's tests compile and run against, besides the
@@ -174,7 +177,7 @@ func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]
 	if err != nil {
 		return nil, nil, err
 	}
-	paths, err := findAll(javacTool, javaTool)
+	progs, err := resolveAll(ctx, t.logger, filepath.Dir(file), javacTool, javaTool)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -200,7 +203,8 @@ func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]
 		return nil, nil, err
 	}
 	run := &testRun{
-		javac: paths[0], java: paths[1], jar: jar, classpath: t.classpath(ctx, file),
+		javac: progs[0].Path, java: progs[1].Path, jdk: slices.Concat(progs[0].ReadOnly, progs[1].ReadOnly),
+		jar: jar, classpath: t.classpath(ctx, file),
 		memory: t.opts.MemoryLimit, timeout: timeout, logger: t.logger,
 		file: file, root: root, work: work, out: filepath.Join(work, workSubdir),
 	}

@@ -3,10 +3,12 @@ package java
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/fixloop/fixloop/runner/interp"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -122,15 +124,17 @@ func Discover(ctx context.Context) []tool.Status {
 	return append(out, st)
 }
 
-// findAll finds tools in order and stops at the first missing one.
-func findAll(tools ...tool.Tool) ([]string, error) {
-	paths := make([]string, 0, len(tools))
+// resolveAll finds tools in order, resolved from dir (the JDK's own
+// launchers behind /usr/bin's links or a jenv shim, see tool.Tool.Resolve),
+// and stops at the first missing one.
+func resolveAll(ctx context.Context, log *slog.Logger, dir string, tools ...tool.Tool) ([]interp.Program, error) {
+	progs := make([]interp.Program, 0, len(tools))
 	for _, t := range tools {
-		p, err := t.Find()
+		p, err := t.Resolve(ctx, log, dir)
 		if err != nil {
 			return nil, fmt.Errorf("finding %s: %w", t.Name, err)
 		}
-		paths = append(paths, p)
+		progs = append(progs, p)
 	}
-	return paths, nil
+	return progs, nil
 }

@@ -21,6 +21,7 @@ func (j *judgement) build(ctx context.Context, rep *runner.TestReport) (built bo
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir:         j.work,
 		Args:        args,
+		ReadOnly:    j.readOnly,
 		OutputLimit: 256 << 10,
 		Limits: sandbox.Limits{
 			CPU:    j.spec.BuildTimeout,

@@ -44,9 +44,12 @@ type readyChecker struct {
 	// source in work, or the executable itself.
 	file string
 	// run is the run command, placeholders of the case files left in.
-	run    []string
-	memory int64
-	runs   int
+	run []string
+	// readOnly is what its build and run programs read besides their own
+	// directories.
+	readOnly []string
+	memory   int64
+	runs     int
 }
 
 // prepareChecker copies and builds the spec's checker. Any failure is an
@@ -92,11 +95,15 @@ func (j *judgement) prepareChecker(ctx context.Context) error {
 			run = []string{rc.file}
 		}
 	}
-	for _, argv := range [][]string{build, run} {
-		if err := findTool(argv); err != nil {
-			return fmt.Errorf("the checker %s: %w", c.Path, err)
-		}
+	var ro []string
+	if build, ro, err = resolveCommand(ctx, j.logger, filepath.Dir(c.Path), build); err != nil {
+		return fmt.Errorf("the checker %s: %w", c.Path, err)
 	}
+	rc.readOnly = ro
+	if run, ro, err = resolveCommand(ctx, j.logger, filepath.Dir(c.Path), run); err != nil {
+		return fmt.Errorf("the checker %s: %w", c.Path, err)
+	}
+	rc.readOnly = append(rc.readOnly, ro...)
 	xs := Spec{MemoryLimit: rc.memory}
 	rc.run = xs.expand(run, work, rc.file)
 	if len(build) > 0 {
@@ -104,6 +111,7 @@ func (j *judgement) prepareChecker(ctx context.Context) error {
 		res, err := sandbox.Run(ctx, sandbox.Cmd{
 			Dir:         work,
 			Args:        args,
+			ReadOnly:    rc.readOnly,
 			OutputLimit: 64 << 10,
 			Limits:      sandbox.Limits{CPU: j.spec.BuildTimeout, Memory: max(BuildMemoryLimit, rc.memory)},
 		})
@@ -204,6 +212,7 @@ func (j *judgement) check(ctx context.Context, c Case, output string) (checkerVe
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir:         rc.work,
 		Args:        args,
+		ReadOnly:    rc.readOnly,
 		OutputLimit: 64 << 10,
 		Limits:      sandbox.Limits{CPU: rc.spec.TimeLimit, Memory: rc.memory},
 	})

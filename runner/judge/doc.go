@@ -40,4 +40,13 @@
 // the program's directory, with the editor's unsaved text applied, without
 // network and without write access outside the copy where the machine
 // allows; the user's directory is never written to.
+//
+// The programs of the build and run commands that are bare names (python3,
+// java, javac, g++) are resolved once per run, before the build, from the
+// judged file's directory (interp.Resolve): a version manager's shim, such
+// as pyenv's python3, is replaced by the interpreter it would start (asked
+// once per configuration and cached), so that neither the build nor any
+// case pays for the shim and the time limits measure the program. A
+// program named by a path (./prog, or a configured /usr/bin/python3.12)
+// runs as given.
 package judge

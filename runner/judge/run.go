@@ -23,6 +23,7 @@ func (j *judgement) runCase(ctx context.Context, c Case, rep *runner.TestReport)
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir:         j.work,
 		Args:        args,
+		ReadOnly:    j.readOnly,
 		Stdin:       c.Input,
 		OutputLimit: outputLimit(c),
 		Limits:      sandbox.Limits{CPU: j.spec.TimeLimit, Time: j.spec.WallTimeLimit, Memory: j.spec.MemoryLimit},

@@ -150,7 +150,9 @@ const (
 //   - cpp: g++ -O2 -std=c++17 -o prog ${file}; ./prog
 //   - python: python3 -m py_compile ${file} (a syntax error is a Compile
 //     Error); python3 ${file}. The python3 first on PATH runs, so programs
-//     should use the standard library only.
+//     should use the standard library only; Tester.Test resolves it once
+//     per run to the real interpreter (interp.Resolve), so that a pyenv
+//     shim does not start again for every case.
 //   - java: javac -d . ${file}; java with the serial collector, a heap of
 //     3/4 of the memory limit and thread stacks of 1/16 of it (at most
 //     64 MiB, for deep recursion), running the class named like the file.

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/runner/tool"
 )
@@ -122,17 +123,23 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	if len(cases) == 0 {
 		return nil, fmt.Errorf("judging %s: %w in %s or in the configuration", file, ErrNoCases, spec.Dir)
 	}
-	for _, argv := range [][]string{spec.Build, spec.Run} {
-		if err := findTool(argv); err != nil {
-			return nil, fmt.Errorf("judging %s: %w", file, err)
-		}
+	// The programs are resolved once for the whole run: python3 is the
+	// real interpreter, not pyenv's shim started again for every case.
+	var readOnly, ro []string
+	if spec.Build, ro, err = resolveCommand(ctx, t.logger, dir, spec.Build); err != nil {
+		return nil, fmt.Errorf("judging %s: %w", file, err)
 	}
+	readOnly = append(readOnly, ro...)
+	if spec.Run, ro, err = resolveCommand(ctx, t.logger, dir, spec.Run); err != nil {
+		return nil, fmt.Errorf("judging %s: %w", file, err)
+	}
+	readOnly = append(readOnly, ro...)
 
 	outer := ctx
 	bound := max(timeout, t.bound(spec, len(cases)))
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	j := &judgement{spec: spec, file: file, dir: dir, overlay: overlay, cases: cases, logger: t.logger}
+	j := &judgement{spec: spec, file: file, dir: dir, overlay: overlay, cases: cases, logger: t.logger, readOnly: readOnly}
 	rep, err := j.run(ctx)
 	if err != nil && ctx.Err() != nil && !errors.Is(outer.Err(), context.Canceled) {
 		// The run's own bound, or the caller's deadline, ended it.
@@ -163,17 +170,21 @@ func (j *judgement) stop(rep *runner.TestReport, reason string) {
 	rep.Output += fmt.Sprintf("judge: stopped: %s; not run: %s\n", reason, strings.Join(rep.NotRun, ", "))
 }
 
-// findTool returns a *tool.MissingError when argv's program is a bare
-// name that is not on PATH. Programs with a path (./prog) are made by the
-// build.
-func findTool(argv []string) error {
+// resolveCommand returns argv with its program, when that is a bare name,
+// replaced by the executable it runs from dir (interp.Resolve: the real
+// interpreter behind a version manager's shim), and what a confined run of
+// it must also see. A program with a path (./prog, made by the build; a
+// configured /usr/bin/python3.12) is used as given. A bare name that is
+// not on PATH is a *tool.MissingError.
+func resolveCommand(ctx context.Context, log *slog.Logger, dir string, argv []string) ([]string, []string, error) {
 	if len(argv) == 0 || strings.Contains(argv[0], "/") {
-		return nil
+		return argv, nil, nil
 	}
-	if _, err := exec.LookPath(argv[0]); err == nil {
-		return nil
+	p, err := interp.Resolve(ctx, log, dir, argv[0])
+	if err != nil {
+		return nil, nil, &tool.MissingError{Tool: knownTool(argv[0])}
 	}
-	return &tool.MissingError{Tool: knownTool(argv[0])}
+	return slices.Concat([]string{p.Path}, argv[1:]), p.ReadOnly, nil
 }
 
 // knownTool describes the program name for a missing-tool message.
@@ -203,6 +214,9 @@ type judgement struct {
 	overlay map[string][]byte
 	cases   []Case
 	logger  *slog.Logger
+	// readOnly is what the build and run commands' programs read besides
+	// their own directories (an interpreter's library).
+	readOnly []string
 
 	start    time.Time
 	work     string // the work directory (the copy of dir)

@@ -141,7 +141,11 @@
 //
 // The command is looked up on PATH; a command with a slash that is not
 // absolute ("node_modules/.bin/eslint") is taken from the workspace root
-// (or the file's directory). Placeholders in the command itself name the
+// (or the file's directory). A bare name is resolved from the file's
+// directory (runner/interp): a version manager's shim (a mypy or python3
+// of pyenv's) is replaced by the executable it would start, asked once per
+// configuration, so that the shim does not run on every lint; a path is
+// used as given. Placeholders in the command itself name the
 // real file. When it cannot be found, the file gets one "fixloop" warning
 // saying so and naming the package.
 //

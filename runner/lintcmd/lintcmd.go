@@ -170,7 +170,7 @@ func (l *Linter) lint(ctx context.Context, path string, overlay map[string][]byt
 		res.Alerts = []runner.Alert{tool.Note(path, err)}
 		return res, nil
 	}
-	command, err := l.resolve(path)
+	command, err := l.resolve(ctx, path)
 	if err != nil {
 		return note(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,9 +126,12 @@ func sameFile(a, b string) bool {
 
 // resolve finds the command's executable. Placeholders in it name the real
 // file, and a relative path with a slash ("node_modules/.bin/eslint") is
-// taken from the root (or the file's directory). A command that cannot be
+// taken from the root (or the file's directory). A path is used as given;
+// a bare name found on PATH is resolved from the file's directory
+// (interp.Resolve), so that a version manager's shim (a mypy that pyenv
+// installed) is not started again on every run. A command that cannot be
 // found is a *tool.MissingError.
-func (l *Linter) resolve(path string) (string, error) {
+func (l *Linter) resolve(ctx context.Context, path string) (interp.Program, error) {
 	in := &invocation{real: path, seen: path, dir: filepath.Dir(path), root: l.spec.Root}
 	if in.root == "" {
 		in.root = in.dir
@@ -136,9 +140,17 @@ func (l *Linter) resolve(path string) (string, error) {
 	if strings.ContainsRune(name, filepath.Separator) && !filepath.IsAbs(name) {
 		name = filepath.Join(in.root, name)
 	}
-	p, err := exec.LookPath(name)
+	missing := &tool.MissingError{Tool: tool.Tool{Name: l.spec.Name, Commands: []string{name}, Package: l.spec.Package}}
+	if strings.ContainsRune(name, filepath.Separator) {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return interp.Program{}, missing
+		}
+		return interp.Program{Path: p, Found: p}, nil
+	}
+	p, err := interp.Resolve(ctx, l.logger, in.dir, name)
 	if err != nil {
-		return "", &tool.MissingError{Tool: tool.Tool{Name: l.spec.Name, Commands: []string{name}, Package: l.spec.Package}}
+		return interp.Program{}, missing
 	}
 	return p, nil
 }
@@ -156,14 +168,14 @@ type output struct {
 
 // run runs the command with the limits of the spec. A run that did not
 // finish with an accepted exit code is an error meant for the user.
-func (l *Linter) run(ctx context.Context, command string, in *invocation) (*output, error) {
+func (l *Linter) run(ctx context.Context, command interp.Program, in *invocation) (*output, error) {
 	runCtx, cancel := context.WithTimeout(ctx, l.spec.timeout())
 	defer cancel()
 	args := make([]string, 0, len(l.spec.Command)-1)
 	for i, a := range l.spec.Command[1:] {
 		args = append(args, in.expand(a, proc.IsShellScript(l.spec.Command, i+1)))
 	}
-	cmd := proc.Command(runCtx, in.dir, command, args...)
+	cmd := proc.Command(runCtx, in.dir, command.Path, args...)
 	// The spec's env goes to the sandbox, which sets the whole
 	// environment: the allowed part of fixloop's, then the spec's.
 	if err := sandbox.ConfineTool(cmd, l.spec.Env, in.readOnly(command)...); err != nil {
@@ -218,15 +230,16 @@ func (l *Linter) run(ctx context.Context, command string, in *invocation) (*outp
 // the workspace root (${root}), the checked file's directory, and the
 // directory of the file the command's path leads to through symbolic links
 // (node_modules/.bin/eslint is a link into node_modules/eslint/bin; the
-// sandbox shows the directory of command itself). Nothing is taken from the
-// command's arguments: a path there (a script for sh, a secret for cat) is
-// seen only when it lies in one of these.
-func (in *invocation) readOnly(command string) []string {
+// sandbox shows the directory of command itself), and what resolving the
+// command found that it reads (an interpreter's library directories).
+// Nothing is taken from the command's arguments: a path there (a script
+// for sh, a secret for cat) is seen only when it lies in one of these.
+func (in *invocation) readOnly(command interp.Program) []string {
 	paths := []string{in.root, filepath.Dir(in.real)}
-	if real, err := filepath.EvalSymlinks(command); err == nil {
+	if real, err := filepath.EvalSymlinks(command.Path); err == nil {
 		paths = append(paths, filepath.Dir(real))
 	}
-	return paths
+	return append(paths, command.ReadOnly...)
 }
 
 // tail returns the end of what a failed command printed on stderr (stdout

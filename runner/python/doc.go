@@ -81,4 +81,14 @@
 // python3 can import pytest. Diagnose explains which interpreter is used
 // and why. The same applies to pylint and flake8: Debian's executables run
 // on Debian's Python and see only the modules installed for it.
+//
+// Every tool is resolved before it runs (tool.Tool.Resolve, runner/interp),
+// from the linted file's directory or the project's root: when the python3
+// first on PATH is a version manager's shim (pyenv's), the syntax check,
+// `python3 -m pytest` and the probe for pytest run the interpreter the shim
+// would start (its sys.executable, asked once per configuration and
+// cached), not the shim, which costs hundreds of milliseconds on a busy
+// machine; a pylint, flake8 or pytest that pyenv installed is resolved with
+// `pyenv which`. The sandbox is shown the interpreter's library
+// directories.
 package python

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 	"github.com/fixloop/fixloop/runner/proc"
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
@@ -45,16 +46,18 @@ func runTool(ctx context.Context, dir string, stdin []byte, path string, args ..
 	return execTool(ctx, cmd, path, stdin, false)
 }
 
-// runLinter runs the tool at path with args on job's file, with stdin as
-// its standard input (none when nil), confined where the sandbox can
+// runLinter runs the tool prog with args on job's file, with stdin as its
+// standard input (none when nil), confined where the sandbox can
 // (sandbox.ConfineTool): it sees the system's directories, its own
-// installation, job's project and configuration files (lintJob.readOnly)
-// and extra read-only, an empty home and a private /tmp, and no network,
+// installation (installDirs, and what resolving it found it reads:
+// prog.ReadOnly), job's project and configuration files
+// (lintJob.readOnly) and extra read-only, an empty home and a private /tmp, and no network,
 // and gets the allowed part of fixloop's environment. It runs in job's
 // directory, as the linters find their configuration from there, but may
 // write only in a scratch directory of its own: a small shell cds into the
 // file's directory, shown read-only, and execs the tool.
-func runLinter(ctx context.Context, job *lintJob, stdin []byte, extra []string, path string, args ...string) (*toolOutput, error) {
+func runLinter(ctx context.Context, job *lintJob, stdin []byte, extra []string, prog interp.Program, args ...string) (*toolOutput, error) {
+	path := prog.Path
 	if st, err := os.Stat(job.dir); err != nil {
 		return nil, err
 	} else if !st.IsDir() {
@@ -72,7 +75,7 @@ func runLinter(ctx context.Context, job *lintJob, stdin []byte, extra []string, 
 	}
 	defer os.RemoveAll(scratch)
 	cmd := proc.Command(ctx, scratch, sh, append([]string{"-c", `cd -- "$1" && shift && exec "$@"`, "sh", job.dir, path}, args...)...)
-	readOnly := slices.Concat(job.readOnly(), installDirs(path), extra)
+	readOnly := slices.Concat(job.readOnly(), installDirs(path), prog.ReadOnly, extra)
 	env := toolEnv
 	if p := os.Getenv("PYLINTRC"); p != "" {
 		env = append(slices.Clip(env), "PYLINTRC="+p) // not among the variables the sandbox passes on

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 )
 
 // flake8Format makes flake8 print "row:col:code:text" lines.
@@ -14,8 +15,8 @@ const flake8Format = "%(row)d:%(col)d:%(code)s:%(text)s"
 
 // runFlake8 lints text as file with flake8 reading stdin, from the file's
 // directory (where flake8 looks for its configuration).
-func runFlake8(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
-	out, err := runLinter(ctx, job, job.text, nil, path,
+func runFlake8(ctx context.Context, prog interp.Program, job *lintJob) ([]runner.Alert, error) {
+	out, err := runLinter(ctx, job, job.text, nil, prog,
 		"--format="+flake8Format, "--stdin-display-name", job.file, "-")
 	if err != nil {
 		return nil, fmt.Errorf("running flake8: %w", err)

@@ -83,7 +83,7 @@ func lookPath(t *testing.T, name string) string {
 // pyenv shim, which needs more than python3 on PATH to work).
 func realPython3(t *testing.T) *interpreter {
 	t.Helper()
-	py, err := probePython3(t.Context())
+	py, err := probePython3(t.Context(), nil, "")
 	if err != nil || py.executable == "" {
 		t.Skipf("no usable python3: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -110,8 +111,8 @@ func (j *lintJob) lines() *runner.Lines {
 	return j.index
 }
 
-// lintFunc runs one tool, found at path, on job.
-type lintFunc func(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error)
+// lintFunc runs one tool, resolved to prog, on job.
+type lintFunc func(ctx context.Context, prog interp.Program, job *lintJob) ([]runner.Alert, error)
 
 func lintFuncFor(name string) lintFunc {
 	switch name {
@@ -122,8 +123,8 @@ func lintFuncFor(name string) lintFunc {
 	case Pyright:
 		return runPyright
 	}
-	return func(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
-		return checkSyntax(ctx, path, job.dir, job.file, job.text)
+	return func(ctx context.Context, prog interp.Program, job *lintJob) ([]runner.Alert, error) {
+		return checkSyntax(ctx, prog, job.dir, job.file, job.text)
 	}
 }
 
@@ -190,15 +191,17 @@ func needsSyntaxCheck(results [][]runner.Alert) bool {
 }
 
 // runOne finds and runs one tool; a missing tool or a failed run becomes a
-// note.
+// note. The tool is resolved from the file's directory: python3 (and a
+// pylint that pyenv installed) runs as the real executable, not through
+// the version manager's shim, which is asked once per configuration.
 func (l *Linter) runOne(ctx context.Context, name string, job *lintJob) []runner.Alert {
-	path, err := toolNamed(name).Find()
+	prog, err := toolNamed(name).Resolve(ctx, l.log, job.dir)
 	if err != nil {
 		return []runner.Alert{tool.Note(job.file, err)}
 	}
 	start := time.Now()
 	alerts, err := tool.RunBounded(ctx, name, l.toolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
-		return lintFuncFor(name)(ctx, path, job)
+		return lintFuncFor(name)(ctx, prog, job)
 	})
 	l.log.Debug("python lint", "tool", name, "file", job.file, "alerts", len(alerts), "took", time.Since(start), "err", err)
 	if err != nil {

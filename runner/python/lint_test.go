@@ -2,6 +2,7 @@ package python
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -467,5 +468,49 @@ func TestLintPyrightRelativeImports(t *testing.T) {
 	}
 	for _, a := range res.Alerts {
 		t.Errorf("unexpected alert: %s %s %s", a.Source, a.Code, a.Message)
+	}
+}
+
+// TestLintSyntaxCheckSkipsTheShim lints a file that does not parse twice
+// while python3 on PATH is a shim (in a directory named "shims", as
+// pyenv's) that answers only the question what it runs (sys.executable)
+// and fails anything else: the syntax check runs the interpreter the shim
+// resolves to, so its compiler alert is there both times, and the second
+// lint does not start the shim again. The shim counts its runs where it
+// can write (outside the sandbox; confined, runner/interp's tests count
+// them).
+func TestLintSyntaxCheckSkipsTheShim(t *testing.T) {
+	real := realPython3(t).executable
+	base := t.TempDir()
+	count := filepath.Join(base, "count")
+	writeFiles(t, base, map[string]string{"shims/python3": fmt.Sprintf(`#!/bin/sh
+echo "$*" 2>/dev/null >> %s
+case "$3" in *sys.executable*) exec %s "$@";; esac
+echo "fixloop test: the shim ran for: $*" >&2
+exit 3
+`, count, real)})
+	if err := os.Chmod(filepath.Join(base, "shims", "python3"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Join(base, "shims")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	l, err := NewLinter(LinterOptions{Linters: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "broken.py")
+	var runs []int
+	for i := range 2 {
+		res, err := l.Lint(t.Context(), file, map[string][]byte{file: []byte("def f(:\n    pass\n")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Alerts) != 1 || res.Alerts[0].Source != SourceCompiler {
+			t.Fatalf("lint %d: alerts %+v, want one from the compiler", i+1, res.Alerts)
+		}
+		data, _ := os.ReadFile(count)
+		runs = append(runs, strings.Count(string(data), "\n"))
+	}
+	if runs[0] > 1 || runs[1] != runs[0] {
+		t.Errorf("the shim ran %v times after each lint, want at most once in all (the resolution)", runs)
 	}
 }

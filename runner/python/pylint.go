@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 )
 
 // pylintMessage is one entry of pylint's JSON report.
@@ -43,9 +44,9 @@ var pylintRuneColumns = map[string]bool{
 
 // runPylint lints text as file with pylint --from-stdin from the file's
 // directory.
-func runPylint(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
+func runPylint(ctx context.Context, prog interp.Program, job *lintJob) ([]runner.Alert, error) {
 	args := append([]string{"--output-format=json", "--score=n", "--persistent=n"}, job.pylintArgs...)
-	out, err := runLinter(ctx, job, job.text, nil, path, append(args, "--from-stdin", job.file)...)
+	out, err := runLinter(ctx, job, job.text, nil, prog, append(args, "--from-stdin", job.file)...)
 	if err != nil {
 		return nil, fmt.Errorf("running pylint: %w", err)
 	}

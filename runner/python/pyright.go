@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 )
 
 // pyrightReport is the part of pyright's --outputjson report we read.
@@ -39,7 +40,7 @@ type pyrightPosition struct {
 // helper", resolve as in the real directory); pyright runs from the file's
 // directory, its execution root, so that the project's configuration and
 // absolute imports are found.
-func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert, error) {
+func runPyright(ctx context.Context, prog interp.Program, job *lintJob) ([]runner.Alert, error) {
 	tmp, err := os.MkdirTemp("", "fixloop-pyright-")
 	if err != nil {
 		return nil, fmt.Errorf("running pyright: %w", err)
@@ -52,7 +53,7 @@ func runPyright(ctx context.Context, path string, job *lintJob) ([]runner.Alert,
 	}
 	// The stand-in's directory, in /tmp, is shown read-only: the sandbox
 	// has a /tmp of its own.
-	out, err := runLinter(ctx, job, nil, []string{tmp}, path, "--outputjson", standIn)
+	out, err := runLinter(ctx, job, nil, []string{tmp}, prog, "--outputjson", standIn)
 	if err != nil {
 		return nil, fmt.Errorf("running pyright: %w", err)
 	}

@@ -3,6 +3,7 @@ package python
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,6 +33,7 @@ type pytestRun struct {
 	root string // the project in the user's tree
 	work string // its temporary copy, where pytest runs
 	file string // the file Test was asked about
+	log  *slog.Logger
 }
 
 func (r *pytestRun) junitPath() string { return filepath.Join(r.work, scratchDir, "junit.xml") }
@@ -209,7 +211,7 @@ func (r *pytestRun) syntaxAlert(ctx context.Context, orig string, line int, msg 
 	if err != nil {
 		return runner.Alert{}, false
 	}
-	if py, err := toolNamed(Python3).Find(); err == nil {
+	if py, err := toolNamed(Python3).Resolve(ctx, r.log, r.root); err == nil {
 		alerts, err := checkSyntax(ctx, py, r.work, orig, text)
 		if err == nil && len(alerts) == 1 {
 			return alerts[0], true

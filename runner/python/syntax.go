@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 )
 
 // syntaxScript compiles the source read from stdin (decoded as Python
@@ -39,23 +40,23 @@ type syntaxError struct {
 	EndOffset *int   `json:"end_offset"`
 }
 
-// checkSyntax compiles text with the python3 at python, run in dir (in the
+// checkSyntax compiles text with the interpreter python, run in dir (in the
 // sandbox, see runLinter), and returns the syntax error as a compiler alert
 // on file, or nil when the text compiles.
-func checkSyntax(ctx context.Context, python, dir, file string, text []byte) ([]runner.Alert, error) {
+func checkSyntax(ctx context.Context, python interp.Program, dir, file string, text []byte) ([]runner.Alert, error) {
 	// -I: isolated mode, so that the project's own modules (a json.py
 	// beside the file) are neither imported nor run by the check.
 	job := &lintJob{file: file, dir: dir, text: text}
 	out, err := runLinter(ctx, job, text, nil, python, "-I", "-c", syntaxScript, file)
 	if err != nil {
-		return nil, fmt.Errorf("checking the syntax with %s: %w", python, err)
+		return nil, fmt.Errorf("checking the syntax with %s: %w", python.Path, err)
 	}
 	if out.exitCode != 0 {
-		return nil, fmt.Errorf("checking the syntax with %s: exit status %d: %s", python, out.exitCode, firstLines(out.stderr, 5))
+		return nil, fmt.Errorf("checking the syntax with %s: exit status %d: %s", python.Path, out.exitCode, firstLines(out.stderr, 5))
 	}
 	var se *syntaxError
 	if err := json.Unmarshal([]byte(strings.TrimSpace(out.stdout)), &se); err != nil {
-		return nil, fmt.Errorf("checking the syntax with %s: reading its output %q: %w", python, firstLines(out.stdout, 3), err)
+		return nil, fmt.Errorf("checking the syntax with %s: reading its output %q: %w", python.Path, firstLines(out.stdout, 3), err)
 	}
 	if se == nil {
 		return nil, nil

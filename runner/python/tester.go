@@ -111,31 +111,31 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	if err != nil {
 		return nil, fmt.Errorf("testing %s: %w", file, err)
 	}
-	argv, err := pytestCommand(ctx)
+	root := ProjectRoot(file)
+	pytest, err := t.pytestCommand(ctx, root)
 	if err != nil {
 		return nil, err
 	}
 	if timeout <= 0 {
 		timeout = DefaultTestTimeout
 	}
-	root := ProjectRoot(file)
 	work, cleanup, err := sandbox.Workdir(ctx, root, overlay)
 	if err != nil {
 		return nil, fmt.Errorf("testing %s: %w", root, err)
 	}
 	defer cleanup()
-	run := &pytestRun{root: root, work: work, file: file}
+	run := &pytestRun{root: root, work: work, file: file, log: t.log}
 	if err := run.prepare(); err != nil {
 		return nil, err
 	}
 	start := time.Now()
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir:  work,
-		Args: append(argv, run.args()...),
+		Args: append(pytest.argv, run.args()...),
 		Env:  run.env(),
 		// The project itself, read-only: its virtual environment is not
 		// copied, tests import from it where it is.
-		ReadOnly: []string{root},
+		ReadOnly: append([]string{root}, pytest.readOnly...),
 		Limits:   sandbox.Limits{CPU: timeout, Memory: t.memLimit},
 	})
 	if err != nil {
@@ -146,28 +146,37 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	return rep, err
 }
 
-// pytestCommand returns the command that runs pytest: the pytest-3 or
-// pytest executable on PATH, else `python3 -m pytest` if that python3 can
-// import pytest. Otherwise the error wraps *tool.MissingError and says
-// that python3 -m pytest would fail too.
-func pytestCommand(ctx context.Context) ([]string, error) {
-	path, missing := toolNamed(Pytest).Find()
+// pytestCmd is the command that runs pytest, and what the sandbox must
+// show it besides its own directory.
+type pytestCmd struct {
+	argv     []string
+	readOnly []string
+}
+
+// pytestCommand returns the command that runs pytest for the project at
+// root: the pytest-3 or pytest executable on PATH, else `python3 -m pytest`
+// if that python3 can import pytest; either resolved from root (a pyenv
+// shim replaced by what it runs, see tool.Tool.Resolve). Otherwise the
+// error wraps *tool.MissingError and says that python3 -m pytest would
+// fail too.
+func (t *Tester) pytestCommand(ctx context.Context, root string) (pytestCmd, error) {
+	prog, missing := toolNamed(Pytest).Resolve(ctx, t.log, root)
 	if missing == nil {
-		return []string{path}, nil
+		return pytestCmd{argv: []string{prog.Path}, readOnly: prog.ReadOnly}, nil
 	}
-	py, err := probePython3(ctx)
+	py, err := probePython3(ctx, t.log, root)
 	switch {
 	case err == nil && py.hasPytest:
-		return []string{py.path, "-m", "pytest"}, nil
+		return pytestCmd{argv: []string{py.run, "-m", "pytest"}, readOnly: py.readOnly}, nil
 	case err == nil:
-		return nil, fmt.Errorf("running Python tests: %w; python3 -m pytest would fail too: python3 on PATH (%s, %s) cannot import pytest",
+		return pytestCmd{}, fmt.Errorf("running Python tests: %w; python3 -m pytest would fail too: python3 on PATH (%s, %s) cannot import pytest",
 			missing, py.path, py.executable)
 	case tool.IsMissing(err):
-		return nil, fmt.Errorf("running Python tests: %w; python3 -m pytest would fail too: there is no python3 on PATH", missing)
+		return pytestCmd{}, fmt.Errorf("running Python tests: %w; python3 -m pytest would fail too: there is no python3 on PATH", missing)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return nil, err
+		return pytestCmd{}, err
 	}
-	return nil, fmt.Errorf("running Python tests: %w; python3 -m pytest would fail too: %v", missing, err)
+	return pytestCmd{}, fmt.Errorf("running Python tests: %w; python3 -m pytest would fail too: %v", missing, err)
 }
 
 // readJUnit reads the run's JUnit XML report into rep; found is false

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -75,25 +76,28 @@ except Exception:
 // interpreter is what probing the python3 on PATH found.
 type interpreter struct {
 	path       string // as found on PATH (may be a shim)
+	run        string // what runs it: the real interpreter behind a shim
+	readOnly   []string
 	executable string // sys.executable
 	hasPytest  bool
 }
 
-// probePython3 runs the python3 first on PATH to learn what it is and
-// whether it can import pytest.
-func probePython3(ctx context.Context) (*interpreter, error) {
-	path, err := toolNamed(Python3).Find()
+// probePython3 runs the python3 first on PATH, resolved from dir (see
+// tool.Tool.Resolve), to learn what it is and whether it can import
+// pytest.
+func probePython3(ctx context.Context, log *slog.Logger, dir string) (*interpreter, error) {
+	prog, err := toolNamed(Python3).Resolve(ctx, log, dir)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	out, err := runTool(ctx, "", nil, path, "-c", probeScript)
+	out, err := runTool(ctx, "", nil, prog.Path, "-c", probeScript)
 	if err != nil {
-		return nil, fmt.Errorf("probing %s: %w", path, err)
+		return nil, fmt.Errorf("probing %s: %w", prog.Found, err)
 	}
 	lines := strings.Fields(out.stdout)
-	in := &interpreter{path: path}
+	in := &interpreter{path: prog.Found, run: prog.Path, readOnly: prog.ReadOnly}
 	if len(lines) >= 2 {
 		in.executable = lines[0]
 		in.hasPytest = lines[1] == "pytest"
@@ -140,10 +144,10 @@ func describeInterpreter(interp string) string {
 // machine: missing tools with how to install them, and which interpreter
 // runs the tests and linters when the python3 first on PATH (often a pyenv
 // or virtualenv interpreter) cannot see Debian's packages. It runs python3
-// once.
+// once (and, when it is a shim, asks it once what it runs).
 func Diagnose(ctx context.Context) []string {
 	var notes []string
-	py, pyErr := probePython3(ctx)
+	py, pyErr := probePython3(ctx, nil, "")
 	if pyErr != nil {
 		notes = append(notes, fmt.Sprintf("syntax checks of Python files are off: %v", pyErr))
 	}

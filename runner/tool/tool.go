@@ -8,11 +8,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/interp"
 	"github.com/fixloop/fixloop/runner/proc"
 )
 
@@ -72,6 +74,19 @@ func (t Tool) Find() (string, error) {
 		}
 	}
 	return "", &MissingError{Tool: t}
+}
+
+// Resolve finds t (Find) and resolves what was found to the executable it
+// runs from dir, the directory it is run for: the real interpreter behind a
+// version manager's shim, asked once per configuration (see
+// interp.ResolveFound). Only a missing tool is an error, a
+// *MissingError.
+func (t Tool) Resolve(ctx context.Context, log *slog.Logger, dir string) (interp.Program, error) {
+	path, err := t.Find()
+	if err != nil {
+		return interp.Program{}, err
+	}
+	return interp.ResolveFound(ctx, log, dir, path), nil
 }
 
 // Version runs the tool's version command and returns its first non-empty
