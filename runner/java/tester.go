@@ -115,7 +115,7 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	run, cleanup, err := t.prepare(ctx, file, overlay, timeout, start)
+	run, cleanup, err := t.prepare(ctx, file, overlay, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("running the JUnit tests of %s: %w", file, err)
 	}
@@ -172,7 +172,7 @@ func (t *Tester) classpath(ctx context.Context, file string) []string {
 }
 
 // prepare finds the tools and the project and copies the project.
-func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration, start time.Time) (*testRun, func(), error) {
+func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*testRun, func(), error) {
 	file, err := filepath.Abs(file)
 	if err != nil {
 		return nil, nil, err
