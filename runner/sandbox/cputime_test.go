@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -66,10 +67,10 @@ func TestRunCPUWithoutCgroup(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Skipf("sh: %v", err)
 	}
-	if got := runCPU(nil, cmd.ProcessState); got <= 0 {
+	if got := runCPU(nil, cmd.ProcessState, 0); got <= 0 {
 		t.Errorf("runCPU without a cgroup = %v, want the rusage's CPU time", got)
 	}
-	if got := runCPU(nil, nil); got != 0 {
+	if got := runCPU(nil, nil, 0); got != 0 {
 		t.Errorf("runCPU(nil, nil) = %v, want 0", got)
 	}
 }
@@ -143,5 +144,29 @@ func TestWallLimitOfContext(t *testing.T) {
 	}
 	if got := wallLimit(WithWallLimit(t.Context(), 0), Limits{CPU: time.Second}); got != WallLimit(time.Second) {
 		t.Errorf("no wall limit in the context: %v, want the default %v", got, WallLimit(time.Second))
+	}
+}
+
+// TestTreeCPU: where no cgroup counts a run's CPU time, /proc's process
+// tree does, children and grandchildren included.
+func TestTreeCPU(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sh -c 'sh -c \"while :; do :; done\"' & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Skipf("sh: %v", err)
+	}
+	defer func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() }()
+	var got time.Duration
+	for deadline := time.Now().Add(2 * time.Minute); got < 200*time.Millisecond && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		var ok bool
+		if got, ok = treeCPU(cmd.Process.Pid); !ok {
+			t.Skip("/proc does not show the process")
+		}
+	}
+	if got < 200*time.Millisecond {
+		t.Errorf("treeCPU = %v after two minutes of a spinning grandchild", got)
+	}
+	if _, ok := treeCPU(-1); ok {
+		t.Error("treeCPU of no process is ok")
 	}
 }

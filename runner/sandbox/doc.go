@@ -57,11 +57,13 @@
 // without delegation), the process cap is RLIMIT_NPROC (the kernel counts
 // every task of the user, so the user's tasks are added to the cap; root is
 // not held to it) and the memory cap RLIMIT_DATA, which does not count
-// shared mappings; the peak memory is then unknown (0). The CPU limit is
-// then RLIMIT_CPU per process (a second above the limit), and the run's
-// CPU time is read from the rusage of its reaped processes when it ends: a
-// run over the limit in total is CPUExceeded all the same, but a run of
-// many processes is only stopped by the wall clock. Where bubblewrap is
+// shared mappings; the peak memory is then unknown (0). The CPU time is
+// then read from /proc, the run's process tree followed through its
+// children every 10 ms (each process's own time and its reaped
+// children's), and the rusage of the reaped run when it ends; RLIMIT_CPU,
+// a second above the limit, holds each process besides. A process that
+// ends between two looks without being reaped by one of the tree is not
+// counted. Where bubblewrap is
 // missing or user namespaces are disabled, nothing but the limits applies:
 // RequireConfinement then fails, and refactor sessions refuse to run a
 // model's candidates unless the user chose `sandbox: none` (Unconfined).

@@ -37,11 +37,11 @@ type Limits struct {
 	// CPU is the CPU-time limit: the user and system time of every
 	// process of the run together, those that ended included, as a judge
 	// counts it; 0 means none. It is read from the run's cgroup where
-	// fixloop may make one (cpuacct on cgroup v1, cpu.stat on v2), and
-	// the run is killed when it passes the limit. Elsewhere each process
-	// is held to it by RLIMIT_CPU, and the run's total is read from the
-	// rusage of its reaped processes when it ends: a run whose total is
-	// over the limit timed out too.
+	// fixloop may make one (cpuacct on cgroup v1, cpu.stat on v2), else
+	// from the run's process tree in /proc, every 10 ms, and the run is
+	// killed when it passes the limit; RLIMIT_CPU holds each process
+	// besides. A run whose total, read when it ends, is over the limit
+	// timed out too.
 	CPU time.Duration
 	// Time is the wall-clock limit, the safety net for a program that
 	// sleeps or waits; 0 means none, or when CPU is set the limit of ctx
@@ -221,7 +221,7 @@ func (c Capabilities) String() string {
 	add(true, "wall-clock limit and process-group kill")
 	add(c.CPU, "CPU-time limit counting every process (cgroup)")
 	if !c.CPU {
-		add(c.Rlimits, "CPU-time rlimit per process, the run's total from rusage")
+		add(true, "CPU-time limit counting the process tree (/proc)")
 	}
 	add(c.Confined, "bubblewrap (own file system view, no network but loopback, own pid namespace, no capabilities)")
 	add(c.Processes, "process cap (pids cgroup)")
@@ -499,10 +499,11 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		go func() { started <- childStarted(status) }()
 	}
 	var cpuOver atomic.Bool
+	var treeMax time.Duration
 	if err == nil {
-		stop := watchCPU(cg, c.Limits.CPU, func() { cpuOver.Store(true); cancel() })
+		w := watchCPU(cg, cmd.Process.Pid, c.Limits.CPU, func() { cpuOver.Store(true); cancel() })
 		err = cmd.Wait()
-		stop()
+		treeMax = w.stop()
 	}
 	wall := time.Since(start)
 	proc.KillGroup(cmd)
@@ -526,7 +527,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 			res.Signal = ws.Signal().String()
 		}
 	}
-	res.CPU = runCPU(cg, cmd.ProcessState)
+	res.CPU = runCPU(cg, cmd.ProcessState, treeMax)
 	if confined && res.Signal == "" && res.ExitCode > 128 && res.ExitCode < 128+65 {
 		// bwrap exits 128+N when a signal N ended the command, as a shell
 		// does (a program that exits 139 itself reads as SIGSEGV too).
@@ -579,50 +580,74 @@ func inputFile(data []byte) (*os.File, error) {
 	return r, nil
 }
 
-// watchCPU reads the CPU time of cg's processes every cpuPoll and calls
-// over once it passes limit. The returned function stops it. With no limit
-// or no cgroup that counts CPU time it does nothing: RLIMIT_CPU and the
-// reaped processes' rusage stand in (runCPU).
-func watchCPU(cg *runCgroup, limit time.Duration, over func()) (stop func()) {
+// cpuWatch follows the CPU time of a run while it runs.
+type cpuWatch struct {
+	done, finished chan struct{}
+	// most is the highest CPU time the process tree showed (where no
+	// cgroup counts it); written by the watching goroutine, read after
+	// finished.
+	most time.Duration
+}
+
+// watchCPU reads the CPU time of a run every cpuPoll and calls over once
+// it passes limit: its cgroup's count where there is one, else that of the
+// process tree under pid (treeCPU), as /proc shows it. Without a limit it
+// watches nothing; stop returns the highest tree count it saw.
+func watchCPU(cg *runCgroup, pid int, limit time.Duration, over func()) *cpuWatch {
+	w := &cpuWatch{done: make(chan struct{}), finished: make(chan struct{})}
 	if limit <= 0 {
-		return func() {}
+		close(w.finished)
+		return w
 	}
-	if _, ok := cg.cpuTime(); !ok {
-		return func() {}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
+	_, byCgroup := cg.cpuTime()
 	go func() {
-		defer close(finished)
+		defer close(w.finished)
 		tick := time.NewTicker(cpuPoll)
 		defer tick.Stop()
 		for {
 			select {
-			case <-done:
+			case <-w.done:
 				return
 			case <-tick.C:
-				if used, _ := cg.cpuTime(); used > limit {
-					over()
-					return
-				}
+			}
+			used, _ := cg.cpuTime()
+			if !byCgroup {
+				t, _ := treeCPU(pid)
+				w.most = max(w.most, t)
+				used = w.most
+			}
+			if used > limit {
+				over()
+				return
 			}
 		}
 	}()
-	return func() { close(done); <-finished }
+	return w
+}
+
+// stop ends the watch and returns the highest CPU time the process tree
+// showed (0 where a cgroup counts it).
+func (w *cpuWatch) stop() time.Duration {
+	close(w.done)
+	<-w.finished
+	return w.most
 }
 
 // runCPU is the CPU time of a run that ended: its cgroup's count where
-// there is one, else the rusage of the reaped process, which holds that of
-// every descendant reaped before it (bubblewrap's init reaps the orphans of
-// its pid namespace).
-func runCPU(cg *runCgroup, ps *os.ProcessState) time.Duration {
+// there is one, else the larger of what its process tree last showed
+// while it ran (tree) and the rusage of the reaped process, which holds
+// that of every descendant reaped before it. (bubblewrap's outer process
+// does not wait for the namespace's init, so through it the rusage holds
+// little; the tree does not see a process that ended between two looks
+// unless its parent reaped it.)
+func runCPU(cg *runCgroup, ps *os.ProcessState, tree time.Duration) time.Duration {
 	if t, ok := cg.cpuTime(); ok {
 		return t
 	}
 	if ps == nil {
-		return 0
+		return tree
 	}
-	return ps.UserTime() + ps.SystemTime()
+	return max(tree, ps.UserTime()+ps.SystemTime())
 }
 
 // childStarted reads bwrap's JSON status and reports whether it started

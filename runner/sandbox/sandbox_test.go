@@ -507,7 +507,7 @@ func TestCapabilitiesString(t *testing.T) {
 		{Capabilities{Rlimits: true, Confined: true, Processes: true, Memory: true, CPU: true},
 			"enforced: wall-clock limit and process-group kill, CPU-time limit counting every process (cgroup), bubblewrap (own file system view, no network but loopback, own pid namespace, no capabilities), process cap (pids cgroup), memory cap counting every page (memory cgroup)"},
 		{Capabilities{Rlimits: true, Problem: "bubblewrap is not installed (apt install bubblewrap)"},
-			"enforced: wall-clock limit and process-group kill, CPU-time rlimit per process, the run's total from rusage, data-segment rlimit (shared memory not counted); not available here: CPU-time limit counting every process (cgroup), bubblewrap (own file system view, no network but loopback, own pid namespace, no capabilities), process cap (pids cgroup), memory cap counting every page (memory cgroup); bubblewrap is not installed (apt install bubblewrap)"},
+			"enforced: wall-clock limit and process-group kill, CPU-time limit counting the process tree (/proc), data-segment rlimit (shared memory not counted); not available here: CPU-time limit counting every process (cgroup), bubblewrap (own file system view, no network but loopback, own pid namespace, no capabilities), process cap (pids cgroup), memory cap counting every page (memory cgroup); bubblewrap is not installed (apt install bubblewrap)"},
 	}
 	for _, tt := range tests {
 		if got := tt.caps.String(); got != tt.want {
