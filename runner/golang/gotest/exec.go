@@ -113,6 +113,13 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 // executeInPlace runs go test -json in the package directory, the test
 // binary under the memory cap only when the sandbox has one.
 func (r *Runner) executeInPlace(ctx context.Context, req *request, tmp, overlayFile string, col *collector, stderr *proc.LimitedBuffer) (waitErr error, timedOut bool, err error) {
+	// A slot of the process pool first: waiting for one is not the
+	// tests' time.
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
 	runCtx, cancel := context.WithTimeout(ctx, req.timeout)
 	defer cancel()
 	args := []string{"test", "-json", "-vet=off", "-count=1"}
