@@ -35,8 +35,11 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		return []protocol.CommandOrCodeAction{}, nil // edits on a text the client does not hold
 	}
 	if !s.lintCurrent(u, cur) {
-		// Waiting for the pass must not hold up the notifications behind
-		// this request, so the request goes on asynchronously.
+		// The pass for this version goes ahead of those of the documents
+		// opened in bulk. Waiting for it must not hold up the
+		// notifications behind this request, so the request goes on
+		// asynchronously.
+		s.debounce.Promote(lintKey(u))
 		jsonrpc2.Async(ctx)
 	}
 	wctx, cancel := context.WithTimeout(ctx, codeActionWait)

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/editor/docstore"
+	"github.com/fixloop/fixloop/editor/schedule"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/runner/langs"
@@ -82,13 +83,20 @@ func (s *Server) ensureFile(u uri.URI) {
 // After an edit (TriggerChange), the pass starts those of the open
 // dependents too (relintDependents): once per debounced burst, off the
 // connection's read loop.
+//
+// The passes of edits and saves are urgent: while documents opened in bulk
+// wait for their turn, the one the user is editing goes first.
 func (s *Server) scheduleLint(u uri.URI, delay time.Duration, trigger runner.Trigger) {
+	var opts []schedule.Option
+	if trigger == runner.TriggerChange || trigger == runner.TriggerSave {
+		opts = append(opts, schedule.Urgent())
+	}
 	s.debounce.Trigger(s.ctx, lintKey(u), delay, func(ctx context.Context) {
 		if trigger == runner.TriggerChange {
 			s.relintDependents(u)
 		}
 		s.lintPass(runner.WithTrigger(ctx, trigger), u)
-	})
+	}, opts...)
 }
 
 // relintDependents lints again, at once and alongside u's own pass, one
@@ -125,13 +133,19 @@ func (s *Server) relintDependents(u uri.URI) {
 		dirs[dir] = true
 		s.debounce.Trigger(s.ctx, lintKey(d.URI), 0, func(ctx context.Context) {
 			s.lintPass(runner.WithTrigger(ctx, runner.TriggerChange), d.URI)
-		})
+		}, schedule.Urgent())
 	}
 }
 
-// scheduleTests runs u's tests, cancelling any run still going for it.
-func (s *Server) scheduleTests(u uri.URI) {
-	s.debounce.Trigger(s.ctx, testKey(u), 0, func(ctx context.Context) { s.testPass(ctx, u) })
+// scheduleTests runs u's tests, cancelling any run still going for it;
+// urgent ones (a save, the user's command) go before the passes of
+// documents opened in bulk.
+func (s *Server) scheduleTests(u uri.URI, urgent bool) {
+	var opts []schedule.Option
+	if urgent {
+		opts = append(opts, schedule.Urgent())
+	}
+	s.tests.Trigger(s.ctx, testKey(u), 0, func(ctx context.Context) { s.testPass(ctx, u) }, opts...)
 }
 
 // openSnapshot returns the current snapshot of every open document, the

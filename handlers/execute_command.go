@@ -32,7 +32,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		if !ok {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the document is not open: %s", CommandRunTests, args.URI))
 		}
-		s.scheduleTests(doc.URI)
+		s.scheduleTests(doc.URI, true)
 		return nil, nil
 	case CommandRepair:
 		return nil, s.startSession(refactor.GoalRepair, params.Arguments)

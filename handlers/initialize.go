@@ -194,6 +194,7 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 	s.linter = linter
 	s.pendingProblems = problems
 	s.mu.Unlock()
+	s.setToolProcesses(cfg.ToolProcesses())
 	return nil
 }
 

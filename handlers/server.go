@@ -22,6 +22,7 @@ import (
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/proc"
 )
 
 // Options are what a Server needs from its surroundings. Tools are injected
@@ -96,10 +97,20 @@ type Server struct {
 	queueDir    string
 	redactor    *redact.Redactor
 
-	store    *docstore.Store
+	store *docstore.Store
+	// debounce runs the documents' lint passes and tests their test
+	// passes, each at most maxToolProcesses at once; a pass waiting for its
+	// turn is replaced by a newer one of its document and dropped when the
+	// document closes. Apart, so that a lint pass never waits for a slow
+	// test run to end (only, at most, for a free process slot).
 	debounce *schedule.Debouncer
+	tests    *schedule.Debouncer
+	// pool bounds the tool processes of all the passes and sessions
+	// (maxToolProcesses); it travels in ctx.
+	pool *proc.Pool
 
 	// ctx lives as long as the server; background work derives from it.
+	// It carries pool.
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -136,6 +147,11 @@ func New(opts Options) *Server {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	limit := config.Default().ToolProcesses()
+	pool := proc.NewPool(limit)
+	debounce, tests := schedule.NewDebouncer(logger), schedule.NewDebouncer(logger)
+	debounce.SetLimit(limit)
+	tests.SetLimit(limit)
 	return &Server{
 		client:     opts.Client,
 		logger:     logger,
@@ -155,8 +171,10 @@ func New(opts Options) *Server {
 		sessions:    make(map[uri.URI]*fixSession),
 		lastRecord:  make(map[uri.URI]*refactor.Record),
 		store:       docstore.NewStore(),
-		debounce:    schedule.NewDebouncer(logger),
-		ctx:         ctx,
+		debounce:    debounce,
+		tests:       tests,
+		pool:        pool,
+		ctx:         proc.WithPool(ctx, pool),
 		cancel:      cancel,
 		cfg:         config.Default(),
 		files:       make(map[uri.URI]*fileState),
@@ -168,6 +186,7 @@ func New(opts Options) *Server {
 func (s *Server) Close() {
 	s.cancel()
 	s.debounce.Close()
+	s.tests.Close()
 	s.mu.Lock()
 	w := s.watcher
 	s.watcher = nil
@@ -193,16 +212,36 @@ func (s *Server) Close() {
 	}
 }
 
-// Stats counts the analysis and test passes that ran to completion; tests
-// and benchmarks use it.
+// Stats counts the analysis and test passes that ran to completion, and
+// says how busy the server is; tests and benchmarks use it.
 type Stats struct {
 	LintPasses int64
 	TestPasses int64
+	// Passes counts the documents' lint and test passes running, waiting
+	// for their turn and in their debounce delay now.
+	Passes schedule.Load
+	// Tools is the use of the tool process pool.
+	Tools proc.PoolStats
 }
 
-// Stats returns the pass counters.
+// Stats returns the pass counters and the load.
 func (s *Server) Stats() Stats {
-	return Stats{LintPasses: s.lintPasses.Load(), TestPasses: s.testPasses.Load()}
+	return Stats{
+		LintPasses: s.lintPasses.Load(), TestPasses: s.testPasses.Load(),
+		Passes: addLoads(s.debounce.Load(), s.tests.Load()), Tools: s.pool.Stats(),
+	}
+}
+
+func addLoads(a, b schedule.Load) schedule.Load {
+	return schedule.Load{Running: a.Running + b.Running, Waiting: a.Waiting + b.Waiting, Pending: a.Pending + b.Pending}
+}
+
+// setToolProcesses sizes the tool process pool, and the number of lint
+// passes and of test passes that run at once, to n.
+func (s *Server) setToolProcesses(n int) {
+	s.pool.SetLimit(n)
+	s.debounce.SetLimit(n)
+	s.tests.SetLimit(n)
 }
 
 // config returns the current configuration.

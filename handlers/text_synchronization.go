@@ -27,7 +27,7 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	s.ensureFile(doc.URI)
 	s.scheduleLint(doc.URI, 0, runner.TriggerOpen)
 	if s.config().Tests.Mode == config.TestsOnOpenAndSave {
-		s.scheduleTests(doc.URI)
+		s.scheduleTests(doc.URI, false)
 	}
 	return nil
 }
@@ -97,7 +97,7 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 		s.scheduleLint(doc.URI, 0, runner.TriggerSave)
 	}
 	if s.config().Tests.Mode != config.TestsOff {
-		s.scheduleTests(doc.URI)
+		s.scheduleTests(doc.URI, true)
 	}
 	return nil
 }
@@ -106,8 +106,8 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 // memory to the OS at once.
 const largeDocument = 4 << 20
 
-// DidClose forgets the document, cancels its work and clears its
-// diagnostics.
+// DidClose forgets the document, cancels its work (a pass waiting for its
+// turn is dropped, a running one stopped) and clears its diagnostics.
 func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
 	u := params.TextDocument.URI
 	size := 0
@@ -124,7 +124,7 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 		s.logger.Warn("didClose for a document that is not open", "uri", u, "error", err)
 	}
 	s.debounce.Cancel(lintKey(u))
-	s.debounce.Cancel(testKey(u))
+	s.tests.Cancel(testKey(u))
 	s.mu.Lock()
 	if sess := s.sessions[u]; sess != nil {
 		sess.cancel() // its result could no longer be applied

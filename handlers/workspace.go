@@ -109,7 +109,7 @@ func (s *Server) rediagnose(match func(path string) bool) {
 		}
 		s.scheduleLint(d.URI, 0, runner.TriggerUnknown)
 		if mode != config.TestsOff {
-			s.scheduleTests(d.URI)
+			s.scheduleTests(d.URI, false)
 		}
 	}
 }

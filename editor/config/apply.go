@@ -97,6 +97,10 @@ func (a *applier) root(cfg *Config, v *value) {
 			if n, ok := a.size(val, path); ok {
 				cfg.MaxFileSize = n
 			}
+		case "maxToolProcesses":
+			if n, ok := a.count(val, path, 0, MaxToolProcessesLimit); ok {
+				cfg.MaxToolProcesses = n
+			}
 		case "model":
 			a.model(&cfg.Model, val, path)
 		case "rounds":

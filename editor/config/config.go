@@ -1,6 +1,9 @@
 package config
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // FileName is the name of the workspace configuration file, looked up in the
 // workspace root.
@@ -35,6 +38,11 @@ type Config struct {
 	Staticcheck Staticcheck
 	// MaxFileSize is the number of bytes analysed per file; positive.
 	MaxFileSize int
+	// MaxToolProcesses bounds how many tool processes (linters, test and
+	// judge runs, go list) the server runs at once, and how many documents
+	// it checks at once; 0 to MaxToolProcessesLimit, 0 meaning one per CPU
+	// (see ToolProcesses).
+	MaxToolProcesses int
 	// Model, Rounds and ApplyMode configure repair and refactor sessions.
 	Model     Model
 	Rounds    Rounds
@@ -100,7 +108,18 @@ const (
 	MaxTestTimeout     = 30 * time.Minute
 	MaxWallTimeout     = 2 * time.Hour
 	DefaultMaxFileSize = 2 << 20 // 2 MiB
+	// MaxToolProcessesLimit is the highest maxToolProcesses accepted.
+	MaxToolProcessesLimit = 256
 )
+
+// ToolProcesses is how many tool processes may run at once: the
+// maxToolProcesses setting, or by default one per CPU.
+func (c Config) ToolProcesses() int {
+	if c.MaxToolProcesses > 0 {
+		return c.MaxToolProcesses
+	}
+	return max(runtime.NumCPU(), 1)
+}
 
 // Default returns the built-in settings.
 func Default() Config {

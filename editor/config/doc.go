@@ -25,6 +25,8 @@
 //	                              # "all,-ST1000", on top of the staticcheck.conf files
 //	                              # ("inherit" = theirs); absent = theirs, else the defaults
 //	maxFileSize: 2097152     # bytes analysed per file; a positive whole number
+//	maxToolProcesses: 4      # tool processes (linters, test and judge runs) at once, and
+//	                         # documents checked at once; 1 to 256; absent or 0 = one per CPU
 //	python:
 //	  linters: [pylint, flake8]   # a subset of pylint, flake8, pyright, or one string
 //	                              # "pylint,flake8"; absent = pylint and flake8; [] = none

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,8 @@ func TestApplySettings(t *testing.T) {
 		{"checks", `{"staticcheck": {"checks": ["all", "-ST1000"]}}`, func(c *Config) {
 			c.Staticcheck.Checks = []string{"all", "-ST1000"}
 		}},
+		{"maxToolProcesses", `{"fixloop": {"maxToolProcesses": 3}}`, func(c *Config) { c.MaxToolProcesses = 3 }},
+		{"maxToolProcesses 0 is the default", `{"maxToolProcesses": 0}`, func(c *Config) { c.MaxToolProcesses = 0 }},
 		{"all keys", `{"debounce": "1s", "tests": {"mode": "save", "timeout": "10m"}, "staticcheck": {"checks": ["S1000"]}, "maxFileSize": 10}`, func(c *Config) {
 			c.Debounce, c.Tests = time.Second, Tests{Mode: TestsOnSave, Timeout: 10 * time.Minute}
 			c.Staticcheck, c.MaxFileSize = Staticcheck{Checks: []string{"S1000"}}, 10
@@ -68,12 +71,16 @@ func TestApplySettingsMistakes(t *testing.T) {
 		{"invalid JSON", `{"debounce": `, "", "invalid JSON", "settings"},
 		{"trailing data", `{} {}`, "", "invalid JSON: unexpected data", "settings"},
 		{"not an object", `[1, 2]`, "", "the settings must be a map", "settings"},
-		{"wrapped not an object", `{"fixloop": "fast"}`, "fixloop", "must be a map with keys debounce, tests, staticcheck, maxFileSize, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, not a string", "settings"},
+		{"wrapped not an object", `{"fixloop": "fast"}`, "fixloop", "must be a map with keys debounce, tests, staticcheck, maxFileSize, maxToolProcesses, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, not a string", "settings"},
 		{"unknown key", `{"fixloop": {"debounc": 1}}`, "debounc", `did you mean "debounce"?`, "settings"},
 		{"bad enum", `{"tests": {"mode": "always"}}`, "tests.mode", `"always" is not one of off, save, open_save`, "initializationOptions"},
 		{"bad duration", `{"debounce": "soon"}`, "debounce", `"soon" is not a duration`, "settings"},
 		{"huge number", `{"debounce": 1e400}`, "debounce", "out of range", "settings"},
 		{"wrong type", `{"maxFileSize": "big"}`, "maxFileSize", "not a whole number of bytes", "settings"},
+		{"maxToolProcesses fraction", `{"maxToolProcesses": 1.5}`, "maxToolProcesses", "1.5 is not a whole number from 0 to 256", "settings"},
+		{"maxToolProcesses too many", `{"maxToolProcesses": 1000}`, "maxToolProcesses", "1000 is not a whole number from 0 to 256", "settings"},
+		{"maxToolProcesses negative", `{"maxToolProcesses": -1}`, "maxToolProcesses", "is not a whole number from 0 to 256", "settings"},
+		{"maxToolProcesses text", `{"maxToolProcesses": "all"}`, "maxToolProcesses", `"all" is not a whole number from 0 to 256`, "settings"},
 		{"duplicate key", `{"debounce": 1, "debounce": 2}`, "debounce", "key appears more than once; keep only one", "settings"},
 	}
 	for _, tt := range tests {
@@ -221,4 +228,20 @@ func TestCheckValidator(t *testing.T) {
 			t.Errorf("got %+v, %v", got, ps)
 		}
 	})
+}
+
+// TestToolProcesses: maxToolProcesses is the pool's size when set, one
+// per CPU when absent or 0; the workspace file may set it.
+func TestToolProcesses(t *testing.T) {
+	if got, want := Default().ToolProcesses(), runtime.NumCPU(); got != want {
+		t.Errorf("default ToolProcesses() = %d, want runtime.NumCPU() = %d", got, want)
+	}
+	cfg, ps := LoadFile(writeConfig(t, "maxToolProcesses: 6\n"), Default())
+	if ps != nil || cfg.ToolProcesses() != 6 {
+		t.Errorf("from .fixloop.yaml: ToolProcesses() = %d, problems %v; want 6", cfg.ToolProcesses(), ps)
+	}
+	cfg, ps = ApplySettings(cfg, []byte(`{"maxToolProcesses": 0}`), "settings")
+	if ps != nil || cfg.ToolProcesses() != runtime.NumCPU() {
+		t.Errorf("0 from the editor over 6: ToolProcesses() = %d, problems %v; want one per CPU", cfg.ToolProcesses(), ps)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -265,16 +266,26 @@ func TestPanicIsRecovered(t *testing.T) {
 	waitClosed(t, ran, "run after a panic")
 }
 
-// TestStress triggers many keys from many goroutines and checks that runs of
-// a key never overlap and that the last trigger of each key runs.
+// TestStress triggers many keys from many goroutines, some urgent, some
+// promoted, with and without a limit, and checks that runs of a key never
+// overlap, that no more fns than the limit run at once, and that the last
+// trigger of each key runs.
 func TestStress(t *testing.T) {
+	for _, limit := range []int{0, 1, 3} {
+		t.Run(fmt.Sprintf("limit %d", limit), func(t *testing.T) { stress(t, limit) })
+	}
+}
+
+func stress(t *testing.T, limit int) {
 	d := newTestDebouncer(t)
-	const keys, goroutines, triggers = 4, 8, 200
+	d.SetLimit(limit)
+	const keys, goroutines, triggers = 16, 8, 200
 	var active [keys]atomic.Int32
 	var last [keys]atomic.Int64 // id of the last fn run per key
 	var mu sync.Mutex
 	var wantLast [keys]int64
 	var next atomic.Int64
+	var running, peak atomic.Int32
 
 	var wg sync.WaitGroup
 	for g := range goroutines {
@@ -284,6 +295,10 @@ func TestStress(t *testing.T) {
 				k := r.IntN(keys)
 				delay := time.Duration(r.IntN(3)) * time.Millisecond
 				work := time.Duration(r.IntN(300)) * time.Microsecond
+				var opts []Option
+				if r.IntN(4) == 0 {
+					opts = append(opts, Urgent())
+				}
 				mu.Lock() // order trigger and the record of the last id per key
 				id := next.Add(1)
 				wantLast[k] = id
@@ -292,13 +307,20 @@ func TestStress(t *testing.T) {
 						t.Errorf("key %d: overlapping runs", k)
 					}
 					defer active[k].Add(-1)
+					n := running.Add(1)
+					defer running.Add(-1)
+					for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+					}
 					select {
 					case <-ctx.Done():
 					case <-time.After(work):
 					}
 					last[k].Store(id)
-				})
+				}, opts...)
 				mu.Unlock()
+				if r.IntN(8) == 0 {
+					d.Promote(fmt.Sprint(r.IntN(keys)))
+				}
 			}
 		})
 	}
@@ -313,5 +335,170 @@ func TestStress(t *testing.T) {
 		}
 	}
 	d.Close()
-	t.Logf("%d triggers, %d runs", next.Load(), d.Runs())
+	if limit > 0 && int(peak.Load()) > limit {
+		t.Errorf("%d fns ran at once, limit %d", peak.Load(), limit)
+	}
+	if l := d.Load(); l != (Load{}) {
+		t.Errorf("load after Close = %+v, want none", l)
+	}
+	t.Logf("%d triggers, %d runs, at most %d at once", next.Load(), d.Runs(), peak.Load())
+}
+
+// waitFor polls cond until it holds, failing the test after wait.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// occupy starts a fn under key that holds a slot until the returned func
+// is called, and waits for it to run.
+func occupy(t *testing.T, d *Debouncer, key string) (release func()) {
+	t.Helper()
+	started, done := make(chan struct{}), make(chan struct{})
+	d.Trigger(t.Context(), key, 0, func(context.Context) { close(started); <-done })
+	waitClosed(t, started, "the fn holding a slot")
+	var once sync.Once
+	release = func() { once.Do(func() { close(done) }) }
+	t.Cleanup(release)
+	return release
+}
+
+// TestLimitBoundsRunsAcrossKeys: with a limit, 500 keys triggered at once
+// run at most limit at a time, each once, and the queue empties.
+func TestLimitBoundsRunsAcrossKeys(t *testing.T) {
+	d := newTestDebouncer(t)
+	const limit, keys = 4, 500
+	d.SetLimit(limit)
+	var running, peak, ran atomic.Int32
+	var mu sync.Mutex
+	seen := make(map[int]int)
+	for k := range keys {
+		d.Trigger(t.Context(), fmt.Sprint(k), 0, func(context.Context) {
+			n := running.Add(1)
+			defer running.Add(-1)
+			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+			}
+			time.Sleep(100 * time.Microsecond)
+			mu.Lock()
+			seen[k]++
+			mu.Unlock()
+			ran.Add(1)
+		})
+	}
+	waitFor(t, "every key's run", func() bool { return ran.Load() == keys })
+	if p := peak.Load(); p > limit {
+		t.Errorf("%d fns ran at once, limit %d", p, limit)
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("key %d ran %d times", k, n)
+		}
+	}
+	waitFor(t, "an idle debouncer", func() bool { return d.Load() == Load{} })
+}
+
+// TestLimitQueuedWorkIsReplacedAndDropped: a fn waiting for a free slot is
+// replaced by a later Trigger of its key (only the last version runs) and
+// dropped by Cancel (it never runs, and its ctx is cancelled).
+func TestLimitQueuedWorkIsReplacedAndDropped(t *testing.T) {
+	d := newTestDebouncer(t)
+	d.SetLimit(1)
+	release := occupy(t, d, "busy")
+
+	ran := make(chan string, 10)
+	versions := func(key string, v int) func(context.Context) {
+		return func(context.Context) { ran <- fmt.Sprintf("%s v%d", key, v) }
+	}
+	d.Trigger(t.Context(), "a", 0, versions("a", 1))
+	waitFor(t, "a v1 waiting", func() bool { return d.Load().Waiting == 1 })
+	var closedCtx context.Context
+	d.Trigger(t.Context(), "b", 0, func(ctx context.Context) { closedCtx = ctx; ran <- "b" })
+	waitFor(t, "b waiting", func() bool { return d.Load().Waiting == 2 })
+	d.Trigger(t.Context(), "a", 0, versions("a", 2))
+	d.Trigger(t.Context(), "a", 0, versions("a", 3))
+	waitFor(t, "a v3 waiting", func() bool { return d.Load() == Load{Running: 1, Waiting: 2} })
+	d.Cancel("b") // the document was closed
+	if l := d.Load(); l != (Load{Running: 1, Waiting: 1}) {
+		t.Errorf("load after Cancel = %+v, want 1 running, 1 waiting", l)
+	}
+	release()
+	if got := recv(t, ran, "a's run"); got != "a v3" {
+		t.Errorf("ran %q, want the last version, a v3", got)
+	}
+	waitFor(t, "an idle debouncer", func() bool { return d.Load() == Load{} })
+	d.Close()
+	if len(ran) != 0 || closedCtx != nil {
+		t.Errorf("%d more runs (b ran: %v), want none", len(ran), closedCtx != nil)
+	}
+	if runs := d.Runs(); runs != 2 {
+		t.Errorf("Runs() = %d, want 2 (busy, a v3)", runs)
+	}
+}
+
+// TestLimitUrgentFirst: urgent fns (the Urgent option) start before the
+// others waiting, each group in arrival order; promoted ones before all,
+// the last promoted first; Promote of a fn in its delay puts it first when
+// the delay elapses.
+func TestLimitUrgentFirst(t *testing.T) {
+	d := newTestDebouncer(t)
+	d.SetLimit(1)
+	release := occupy(t, d, "busy")
+	order := make(chan string, 10)
+	record := func(key string) func(context.Context) { return func(context.Context) { order <- key } }
+	for i, key := range []string{"a", "b", "c"} {
+		d.Trigger(t.Context(), key, 0, record(key))
+		waitFor(t, key+" waiting", func() bool { return d.Load().Waiting == i+1 })
+	}
+	d.Trigger(t.Context(), "d", 0, record("d"), Urgent())
+	waitFor(t, "d waiting", func() bool { return d.Load().Waiting == 4 })
+	d.Promote("c")
+	d.Trigger(t.Context(), "e", 20*time.Millisecond, record("e"))
+	d.Promote("e")
+	d.Promote("busy")    // running: nothing to do
+	d.Promote("nothing") // no such key
+	waitFor(t, "e waiting", func() bool { return d.Load().Waiting == 5 })
+	release()
+	var got []string
+	for range 5 {
+		got = append(got, recv(t, order, "a run"))
+	}
+	if want := "e c d a b"; strings.Join(got, " ") != want {
+		t.Errorf("ran %v, want %s", got, want)
+	}
+}
+
+// TestSetLimit: raising the limit starts waiting fns at once; lowering it
+// starts none until fewer run; 0 lifts it.
+func TestSetLimit(t *testing.T) {
+	d := newTestDebouncer(t)
+	d.SetLimit(1)
+	release := occupy(t, d, "busy")
+	done := make(chan struct{})
+	var started atomic.Int32
+	for k := range 4 {
+		d.Trigger(t.Context(), fmt.Sprint(k), 0, func(context.Context) { started.Add(1); <-done })
+	}
+	waitFor(t, "4 waiting", func() bool { return d.Load().Waiting == 4 })
+	d.SetLimit(3)
+	waitFor(t, "2 more running", func() bool { return d.Load() == Load{Running: 3, Waiting: 2} })
+	d.SetLimit(1)
+	release()
+	waitFor(t, "busy done", func() bool { return d.Load().Running == 2 })
+	time.Sleep(10 * time.Millisecond)
+	if l := d.Load(); l != (Load{Running: 2, Waiting: 2}) {
+		t.Errorf("load after lowering the limit = %+v, want 2 running, 2 waiting", l)
+	}
+	d.SetLimit(0)
+	waitFor(t, "all running", func() bool { return d.Load() == Load{Running: 4} })
+	close(done)
+	waitFor(t, "an idle debouncer", func() bool { return d.Load() == Load{} })
+	if n := started.Load(); n != 4 {
+		t.Errorf("%d fns started, want 4", n)
+	}
 }

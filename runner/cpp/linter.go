@@ -16,6 +16,7 @@ import (
 
 	"github.com/fixloop/fixloop/internal/filecache"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/proc"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -209,12 +210,25 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		tidy       *tidyResult
 		gErr, tErr error
 	)
+	// Each tool takes its slot of the process pool before its time starts.
 	wg.Go(func() {
+		ctx, release, err := proc.Hold(ctx)
+		if err != nil {
+			gErr = err
+			return
+		}
+		defer release()
 		gxx, gErr = tool.RunBounded(ctx, "g++", l.toolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
 			return runGXX(ctx, ws)
 		})
 	})
 	wg.Go(func() {
+		ctx, release, err := proc.Hold(ctx)
+		if err != nil {
+			tErr = err
+			return
+		}
+		defer release()
 		tidy, tErr = tool.RunBounded(ctx, "clang-tidy", l.toolTimeout, func(ctx context.Context) (*tidyResult, error) {
 			return l.runClangTidy(ctx, ws)
 		})

@@ -557,6 +557,11 @@ type goEnv struct {
 // goBuildContext returns the build configuration of the go command in
 // dir, for evaluating build constraints as go list does, or nil.
 func goBuildContext(ctx context.Context, dir string) *build.Context {
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return nil
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	out, err := proc.Command(ctx, dir, "go", "env", "-json", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOVERSION").Output()

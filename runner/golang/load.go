@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/fixloop/fixloop/runner/proc"
 )
 
 // loadMode asks go/packages for the import graph only: names, files,
@@ -57,14 +59,20 @@ func goOverlay(overlay map[string][]byte) map[string][]byte {
 // load runs go/packages on dir, with tests, and sorts the result into roots
 // and dependencies.
 func load(ctx context.Context, dir string, overlay map[string][]byte) (*loaded, error) {
+	// go list is a tool process too: it takes a slot of the pool.
+	lctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return nil, err
+	}
 	cfg := &packages.Config{
-		Context: ctx,
+		Context: lctx,
 		Mode:    loadMode,
 		Dir:     dir,
 		Tests:   true,
 		Overlay: goOverlay(overlay),
 	}
 	pkgs, err := packages.Load(cfg, ".")
+	release()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

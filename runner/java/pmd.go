@@ -83,6 +83,11 @@ func pmdHome(launcher string) (real, home string) {
 // with a banner), or "".
 func pmdVersion(ctx context.Context, path string) string {
 	real, _ := pmdHome(path)
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return ""
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	out, _ := proc.Command(ctx, "", real, "--version").CombinedOutput()

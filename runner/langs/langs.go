@@ -18,6 +18,7 @@ import (
 
 	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/proc"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -316,13 +317,25 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 }
 
 func (t *Tester) test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
-	if t.Judge != nil && t.JudgeApplies != nil && t.JudgeApplies(file) {
-		return t.Judge.Test(ctx, file, overlay, timeout)
+	var run runner.Tester
+	switch {
+	case t.Judge != nil && t.JudgeApplies != nil && t.JudgeApplies(file):
+		run = t.Judge
+	default:
+		run = t.ByLanguage[Detect(file, runner.LanguageFrom(ctx))]
 	}
-	if lt := t.ByLanguage[Detect(file, runner.LanguageFrom(ctx))]; lt != nil {
-		return lt.Test(ctx, file, overlay, timeout)
+	if run == nil {
+		return &runner.TestReport{Package: filepath.Dir(file)}, nil
 	}
-	return &runner.TestReport{Package: filepath.Dir(file)}, nil
+	// A test run starts its processes one after the other (a build, then
+	// the tests or the judge's cases): it holds one slot of the process
+	// pool throughout, taken before its time bounds start.
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return run.Test(ctx, file, overlay, timeout)
 }
 
 // Invalidate forwards to every test runner.

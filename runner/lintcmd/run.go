@@ -169,6 +169,13 @@ type output struct {
 // run runs the command with the limits of the spec. A run that did not
 // finish with an accepted exit code is an error meant for the user.
 func (l *Linter) run(ctx context.Context, command interp.Program, in *invocation) (*output, error) {
+	// A slot of the process pool first: waiting for one does not count
+	// against the timeout.
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	runCtx, cancel := context.WithTimeout(ctx, l.spec.timeout())
 	defer cancel()
 	args := make([]string, 0, len(l.spec.Command)-1)
@@ -188,7 +195,7 @@ func (l *Linter) run(ctx context.Context, command interp.Program, in *invocation
 	stdout, stderr := proc.NewLimitedBuffer(outputLimit), proc.NewLimitedBuffer(outputLimit)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	proc.KillGroup(cmd) // children it left behind
 	out := &output{
 		stdout: stdout.String(), stderr: stderr.String(),

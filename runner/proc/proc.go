@@ -5,6 +5,12 @@
 // tool runs in its own process group, and when the context is done the whole
 // group (the tool and every child it started, such as the test binary that
 // `go test` builds) is killed at once.
+//
+// How many tools run at once is bounded by the Pool that the context
+// carries (WithPool): each run takes a slot with Hold before it starts and
+// gives it back when it has exited. The language server puts one pool,
+// sized by the maxToolProcesses setting, in the context of all its work, so
+// every linter, test run, judge run and go list it starts shares it.
 package proc
 
 import "time"

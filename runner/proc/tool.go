@@ -77,7 +77,14 @@ func ExitSignal(code int) (sig syscall.Signal, ok bool) {
 // naming the program when it could not run (or o.Prepare failed); a run
 // that exited non-zero or was killed by a signal is no error: ToolRun.Err
 // says how it ended.
+//
+// The run holds a slot of ctx's pool (Hold) while the program runs.
 func RunTool(ctx context.Context, o ToolOptions, path string, args ...string) (*ToolRun, error) {
+	ctx, release, err := Hold(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	run := &ToolRun{Stdout: NewLimitedBuffer(o.Limit)}
 	run.Stderr = run.Stdout
 	if !o.Combined {
@@ -93,7 +100,7 @@ func RunTool(ctx context.Context, o ToolOptions, path string, args ...string) (*
 			return nil, fmt.Errorf("running %s: %w", filepath.Base(path), err)
 		}
 	}
-	err := cmd.Run()
+	err = cmd.Run()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -57,3 +57,36 @@ func TestRunTool(t *testing.T) {
 		})
 	}
 }
+
+// TestRunToolHoldsASlot: RunTool waits for a slot of the context's pool
+// before its process starts.
+func TestRunToolHoldsASlot(t *testing.T) {
+	p := NewPool(1)
+	ctx := WithPool(t.Context(), p)
+	_, release, _ := Hold(ctx)
+	ran := make(chan error, 1)
+	go func() {
+		_, err := RunTool(ctx, ToolOptions{Limit: 1 << 10}, "/bin/sh", "-c", "exit 0")
+		ran <- err
+	}()
+	waitFor(t, "RunTool waiting", func() bool { return p.Stats().Waiting == 1 })
+	release()
+	if err := <-ran; err != nil {
+		t.Fatal(err)
+	}
+	if st := p.Stats(); st.Started != 2 || st.Running != 0 {
+		t.Errorf("stats %+v, want 2 started, none running", st)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	_, release, _ = Hold(ctx)
+	defer release()
+	go func() {
+		_, err := RunTool(cctx, ToolOptions{Limit: 1 << 10}, "/bin/sh", "-c", "exit 0")
+		ran <- err
+	}()
+	waitFor(t, "RunTool waiting", func() bool { return p.Stats().Waiting == 1 })
+	cancel()
+	if err := <-ran; !errors.Is(err, context.Canceled) {
+		t.Errorf("RunTool cancelled while waiting: %v, want context.Canceled", err)
+	}
+}

@@ -95,7 +95,12 @@ func execTool(ctx context.Context, cmd *exec.Cmd, path string, stdin []byte, sig
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
-	err := cmd.Run()
+	_, release, err := proc.Hold(ctx) // a no-op under runOne's slot
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	err = cmd.Run()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

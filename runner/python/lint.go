@@ -14,6 +14,7 @@ import (
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/interp"
+	"github.com/fixloop/fixloop/runner/proc"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -199,6 +200,13 @@ func (l *Linter) runOne(ctx context.Context, name string, job *lintJob) []runner
 	if err != nil {
 		return []runner.Alert{tool.Note(job.file, err)}
 	}
+	// The slot first: waiting for one does not count against the tool's
+	// time.
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return nil
+	}
+	defer release()
 	start := time.Now()
 	alerts, err := tool.RunBounded(ctx, name, l.toolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
 		return lintFuncFor(name)(ctx, prog, job)

@@ -429,6 +429,13 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	}
 	caps := Probe()
 	confined := caps.Confined && !IsUnconfined(ctx)
+	// A slot of ctx's process pool (proc.Hold) before the time limit
+	// starts: waiting for one is not the command's time.
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	cg, err := newRunCgroup(caps.cg, processCap(c.Limits.Processes), c.Limits.Memory)
 	if err != nil {
 		return nil, err

@@ -105,6 +105,11 @@ func (t Tool) versionAt(ctx context.Context, path string) string {
 	if args == nil {
 		args = []string{"--version"}
 	}
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return ""
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	var out bytes.Buffer

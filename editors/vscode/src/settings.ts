@@ -13,6 +13,7 @@ export interface InitializationOptions {
   rounds?: { repair?: number; refactor?: number };
   applyMode?: string;
   sandbox?: string;
+  maxToolProcesses?: number;
   python?: { linters?: string[]; pylintCategories?: string[] };
   cpp?: { checks?: string };
   java?: { checkstyle?: string };
@@ -25,6 +26,7 @@ const APPLY_MODES = ['apply', 'ask'];
 const SANDBOX_MODES = ['bubblewrap', 'none'];
 const PYTHON_LINTERS = ['pylint', 'flake8', 'pyright'];
 const PYLINT_CATEGORIES = ['convention', 'refactor', 'warning', 'error', 'info', 'performance'];
+const MAX_TOOL_PROCESSES = 256;
 
 function str(cfg: ConfigLike, key: string): string | undefined {
   const v = cfg.get(key);
@@ -81,6 +83,10 @@ export function initializationOptions(cfg: ConfigLike): InitializationOptions {
   // server's own.
   const sandbox = oneOf(cfg, 'sandbox', SANDBOX_MODES);
   if (sandbox === 'none') out.sandbox = sandbox;
+  const tools = num(cfg, 'maxToolProcesses');
+  if (tools !== undefined && Number.isInteger(tools) && tools >= 1 && tools <= MAX_TOOL_PROCESSES) {
+    out.maxToolProcesses = tools;
+  }
 
   const python: NonNullable<InitializationOptions['python']> = {};
   const pyLinters = cfg.get('python.linters');

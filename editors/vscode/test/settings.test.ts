@@ -46,6 +46,15 @@ test('each key maps to the server shape', () => {
   assert.deepEqual(initializationOptions(cfg({ sandbox: 'none' })), { sandbox: 'none' });
   assert.deepEqual(initializationOptions(cfg({ sandbox: 'bubblewrap' })), {});
   assert.deepEqual(initializationOptions(cfg({ sandbox: 'off' })), {});
+  assert.deepEqual(initializationOptions(cfg({ maxToolProcesses: 4 })), { maxToolProcesses: 4 });
+});
+
+test('maxToolProcesses: a whole number from 1 to 256, else the server default (one per CPU)', () => {
+  for (const bad of [null, 0, -1, 1.5, 257, '4', Number.NaN]) {
+    assert.deepEqual(initializationOptions(cfg({ maxToolProcesses: bad })), {}, String(bad));
+  }
+  assert.deepEqual(initializationOptions(cfg({ maxToolProcesses: 1 })), { maxToolProcesses: 1 });
+  assert.deepEqual(initializationOptions(cfg({ maxToolProcesses: 256 })), { maxToolProcesses: 256 });
 });
 
 test('all keys together', () => {
@@ -101,7 +110,7 @@ test('language settings map to the server keys; unknown linters are dropped', ()
     cpp: { checks: '-*,bugprone-*' },
     java: { checkstyle: 'google' },
   });
-  const allowed = ['debounce', 'tests', 'staticcheck', 'maxFileSize', 'model', 'rounds', 'applyMode', 'store', 'python', 'cpp', 'java', 'linters', 'judge'];
+  const allowed = ['debounce', 'tests', 'staticcheck', 'maxFileSize', 'maxToolProcesses', 'model', 'rounds', 'applyMode', 'store', 'python', 'cpp', 'java', 'linters', 'judge'];
   for (const k of Object.keys(opts)) assert.ok(allowed.includes(k), k);
   // [] means no Python linters; only unknown names keep the defaults.
   assert.deepEqual(initializationOptions(cfg({ 'python.linters': [] })), { python: { linters: [] } });

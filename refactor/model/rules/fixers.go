@@ -91,6 +91,11 @@ func runFieldFixer(ctx context.Context, language, text string) (string, error) {
 	if err != nil {
 		return text, nil
 	}
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, fixerTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, fc.path, fc.args...)
@@ -257,6 +262,11 @@ func javaFormatParseError(stderr string) bool {
 // Version runs google-java-format --version, unconfined, and returns
 // "google-java-format 1.26.0", or "" when it cannot be read.
 func (g GoogleJavaFormat) Version(ctx context.Context) string {
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return ""
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	c := g.command("--version")

@@ -118,6 +118,13 @@ func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport,
 // it reached the wall-clock bound (ctx's sandbox.WithWallLimit, else
 // sandbox.WallLimit(req.timeout)), where it is killed.
 func (r *Runner) executeInPlace(ctx context.Context, req *request, tmp, overlayFile string, col *collector, stderr *proc.LimitedBuffer) (waitErr error, timedOut bool, err error) {
+	// A slot of the process pool first: waiting for one is not the
+	// tests' time.
+	ctx, release, err := proc.Hold(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
 	wall := sandbox.WallLimitOf(ctx)
 	if wall <= 0 {
 		wall = sandbox.WallLimit(req.timeout)
