@@ -248,7 +248,7 @@ func TestEvalResumesAfterInterrupt(t *testing.T) {
 			}
 		}
 	}()
-	deadline := time.After(3 * time.Minute)
+	deadline := time.After(10 * time.Minute) // must happen; room for a loaded machine
 	for !strings.Contains(log.String(), "[4/17]") {
 		select {
 		case s, ok := <-lines:
@@ -257,7 +257,7 @@ func TestEvalResumesAfterInterrupt(t *testing.T) {
 			}
 			log.WriteString(s)
 		case <-deadline:
-			t.Fatalf("no four sessions within 3 minutes:\n%s", log.String())
+			t.Fatalf("no four sessions within 10 minutes:\n%s", log.String())
 		}
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {

@@ -50,7 +50,9 @@ func startWorker(t *testing.T, bin string, env []string, args ...string) (*exec.
 // processes, and kills one with SIGKILL while it runs a session. The other
 // rescues that session once it has been running longer than
 // --rescue-after (20 s; River looks every 30 s), the run completes, and every problem is stored exactly
-// once.
+// once. The waits are for things that must happen, with room for a loaded
+// machine (issue 23: on a busy CI machine, 15 of 17 were stored after the
+// 3 minutes this test used to allow).
 func TestEvalTwoWorkersOneKilled(t *testing.T) {
 	sandboxtest.NeedConfinement(t)
 	dsn := storetest.PostgresDSN(t, "evalqueue")
@@ -72,7 +74,8 @@ func TestEvalTwoWorkersOneKilled(t *testing.T) {
 	var log strings.Builder
 	// Kill the doomed worker right after it finished a session: it has
 	// taken its next ones, which the model answers only after a second.
-	deadline := time.After(3 * time.Minute)
+	const patience = 12 * time.Minute
+	deadline := time.After(patience)
 	for killed := false; !killed; {
 		select {
 		case l := <-doomedLines:
@@ -108,7 +111,7 @@ func TestEvalTwoWorkersOneKilled(t *testing.T) {
 		case l := <-survivorLines:
 			log.WriteString("survivor: " + l + "\n")
 		case <-deadline:
-			t.Fatalf("%d of 17 problems stored after 3 minutes:\n%s", problems, log.String())
+			t.Fatalf("%d of 17 problems stored after %v:\n%s", problems, patience, log.String())
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
@@ -116,7 +119,7 @@ func TestEvalTwoWorkersOneKilled(t *testing.T) {
 		t.Errorf("%d sessions stored for 17 problems, want each once", rows)
 	}
 	var pending int
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for {
 		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM river_job WHERE state NOT IN ('completed')`).Scan(&pending); err != nil {

@@ -152,8 +152,8 @@ func TestServeTakesTheClientsArguments(t *testing.T) {
 		if !strings.Contains(errOut.String(), "the client process is gone") {
 			t.Errorf("the log does not say why it stopped:\n%s", errOut.String())
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // must happen; room for a loaded machine
 		_ = srv.Process.Kill()
-		t.Fatalf("the server still runs 10 s after its client died\n%s", errOut.String())
+		t.Fatalf("the server still runs a minute after its client died\n%s", errOut.String())
 	}
 }

@@ -28,7 +28,8 @@ func chromium(t *testing.T, args ...string) []byte {
 		}
 		t.Skipf("no %s: %v", chromiumPath, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Chromium's start is slow on a loaded machine: room (issue 23).
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",

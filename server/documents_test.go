@@ -78,7 +78,12 @@ func TestRapidChangesEndOnLastVersion(t *testing.T) {
 	l := &scriptedLinter{}
 	h := startScripted(t, l)
 	dir := t.TempDir()
-	h.Initialize(dir, nil)
+	// A debounce (1 s, not the default 150 ms) that no pause in the burst
+	// reaches on a loaded machine either, so that it stays one burst
+	// (issue 23).
+	h.Initialize(dir, func(p *protocol.InitializeParams) {
+		p.InitializationOptions = protocol.LSPAny(`{"debounce": "1s"}`)
+	})
 	u := h.Open(filepath.Join(dir, "a.go"), "package p\n")
 	h.AwaitVersion(u, 1)
 	const n = 200

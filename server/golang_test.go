@@ -170,13 +170,16 @@ func TestHangingTestIsKilledAtTheTimeout(t *testing.T) {
 	path := writeFile(t, dir, "hang.go", "package hang\n\nfunc F() int { return 1 }\n")
 	writeFile(t, dir, "hang_test.go", "package hang\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestHangs(t *testing.T) { time.Sleep(time.Hour) }\n")
 	h := lsptest.Start(t, server.Options{})
+	// tests.timeout bounds the whole go test, build included, in
+	// wall-clock time: 30 s leaves the build room on a loaded machine, so
+	// that the hanging test is running when it is killed (issue 23).
 	h.Initialize(dir, func(p *protocol.InitializeParams) {
-		p.InitializationOptions = protocol.LSPAny(`{"tests": {"timeout": "3s"}}`)
+		p.InitializationOptions = protocol.LSPAny(`{"tests": {"timeout": "30s"}}`)
 	})
 	u := h.Open(path)
 	p := h.AwaitDiagnostics(u, hasTestResults)
 	d, _ := lsptest.Find(p, "go test", "")
-	if msg := lsptest.Message(d); !strings.Contains(msg, "timed out after 3s") || !strings.Contains(msg, "TestHangs") {
+	if msg := lsptest.Message(d); !strings.Contains(msg, "timed out after 30s") || !strings.Contains(msg, "TestHangs") {
 		t.Errorf("hanging test: %s", lsptest.Describe(p))
 	}
 }

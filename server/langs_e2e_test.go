@@ -308,7 +308,8 @@ func TestJudgeResultsStayWithTheirProgram(t *testing.T) {
 	var hs *handlers.Server
 	h := lsptest.Start(t, server.Options{OnServer: func(s *handlers.Server) { hs = s }})
 	h.Initialize(dir, func(p *protocol.InitializeParams) {
-		p.InitializationOptions = protocol.LSPAny(`{"judge": {"timeLimit": "2s"}}`)
+		// The judge's time limit leaves room for a loaded machine (issue 23).
+		p.InitializationOptions = protocol.LSPAny(`{"judge": {"timeLimit": "10s"}}`)
 	})
 	good := h.Open(filepath.Join(dir, "sum.cc"))
 	bad := h.Open(filepath.Join(dir, "wrong.cc"), string(wrong))

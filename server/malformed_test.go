@@ -59,7 +59,7 @@ func (p *rawPeer) send(body string) {
 
 func (p *rawPeer) sendRaw(s string) {
 	p.t.Helper()
-	_ = p.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	_ = p.conn.SetWriteDeadline(time.Now().Add(time.Minute))
 	if _, err := io.WriteString(p.conn, s); err != nil {
 		p.t.Fatalf("write: %v", err)
 	}
@@ -68,7 +68,7 @@ func (p *rawPeer) sendRaw(s string) {
 // response reads the next message and decodes it.
 func (p *rawPeer) response() map[string]any {
 	p.t.Helper()
-	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = p.conn.SetReadDeadline(time.Now().Add(time.Minute))
 	hdr, err := textproto.NewReader(p.r).ReadMIMEHeader()
 	if err != nil {
 		p.t.Fatalf("reading header: %v", err)
@@ -160,7 +160,7 @@ func TestTooManyMalformedFramesEndTheConnection(t *testing.T) {
 		}
 	}
 	p.send(`not json`)
-	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = p.conn.SetReadDeadline(time.Now().Add(time.Minute))
 	if _, err := p.r.ReadByte(); err == nil {
 		t.Fatal("the server still answers after 101 malformed frames in a row")
 	}
@@ -264,7 +264,7 @@ func TestFramingRecoversOverStdio(t *testing.T) {
 		}
 	}()
 	r := bufio.NewReader(stdout)
-	deadline := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
+	deadline := time.AfterFunc(5*time.Minute, func() { _ = cmd.Process.Kill() }) // room for a loaded machine
 	defer deadline.Stop()
 	next := func() map[string]any {
 		hdr, err := textproto.NewReader(r).ReadMIMEHeader()

@@ -37,9 +37,11 @@ func sessionClient(settings string) func(*protocol.InitializeParams) {
 
 func ptr[T any](v T) *T { return &v }
 
-// modelSettings points the server at the scripted endpoint.
+// modelSettings points the server at the scripted endpoint. A session's
+// checks run the tests with tests.timeout, a wall-clock bound on the whole
+// run: five minutes leave room for a loaded machine (issue 23).
 func modelSettings(srv *openaitest.Server, extra string) string {
-	return fmt.Sprintf(`{"tests": {"mode": "off"}, "model": {"baseUrl": %q, "name": "scripted", "apiKeyEnv": "FIXLOOP_E2E_KEY"}%s}`, srv.URL, extra)
+	return fmt.Sprintf(`{"tests": {"mode": "off", "timeout": "5m"}, "model": {"baseUrl": %q, "name": "scripted", "apiKeyEnv": "FIXLOOP_E2E_KEY"}%s}`, srv.URL, extra)
 }
 
 // calcDir copies testdata/calc for the test.
@@ -184,8 +186,9 @@ func TestRefactorSessionThroughLSP(t *testing.T) {
 	if err != nil || !strings.Contains(string(res), `"solved_round":2`) {
 		t.Errorf("showSession: %s, %v", res, err)
 	}
-	// The session reaches the store in the background.
-	deadline := time.Now().Add(30 * time.Second)
+	// The session reaches the store in the background: it must, with room
+	// for a loaded machine (issue 23).
+	deadline := time.Now().Add(lsptest.DefaultTimeout)
 	for {
 		st, err := store.Open(h.Ctx(), dsn)
 		if err != nil {
@@ -231,7 +234,8 @@ func TestRepairSessionThroughLSP(t *testing.T) {
 func TestSessionCancelledAndBusy(t *testing.T) {
 	t.Parallel()
 	dir, file, _ := calcDir(t)
-	srv := openaitest.New(t, openaitest.Reply{Content: "never mind", Delay: 30 * time.Second})
+	// A reply that never comes: only the cancel ends the session.
+	srv := openaitest.New(t, openaitest.Reply{Content: "never mind", Release: make(chan struct{})})
 	h := lsptest.Start(t, server.Options{})
 	h.Initialize(dir, sessionClient(modelSettings(srv, "")))
 	u := h.Open(file)
@@ -258,7 +262,11 @@ func TestSessionResultNotAppliedToAChangedDocument(t *testing.T) {
 	t.Parallel()
 	dir, file, text := calcDir(t)
 	fixed := strings.Replace(text, `return fmt.Sprintf("hello")`, `return "hello"`, 1)
-	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", fixed), Delay: 500 * time.Millisecond})
+	// The model answers only once the server has the user's change: the
+	// order is the test's, not a delay's, which a loaded machine may
+	// outrun (issue 23).
+	release := make(chan struct{})
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", fixed), Release: release})
 	h := lsptest.Start(t, server.Options{})
 	h.Client.ApplyEditResult = &protocol.ApplyWorkspaceEditResult{Applied: true}
 	h.Initialize(dir, sessionClient(modelSettings(srv, "")))
@@ -268,6 +276,8 @@ func TestSessionResultNotAppliedToAChangedDocument(t *testing.T) {
 	// The user types while the model thinks.
 	h.Client.Await(h.Ctx(), func() bool { return len(srv.Requests()) == 1 })
 	h.ChangeAll(u, 2, text+"\n// typing\n")
+	h.AwaitVersion(u, 2)
+	close(release)
 	h.AwaitMessage("changed during the refactor session")
 	for _, e := range h.Client.Events() {
 		if e.Method == protocol.MethodWorkspaceApplyEdit {

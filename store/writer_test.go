@@ -52,10 +52,12 @@ func testWriter(t *testing.T, dsn string) {
 	// The store is down: the session waits on disk.
 	down := newWriter(downDSN(t, dsn), queue, ModeFull, logger, 5*time.Millisecond, 20*time.Millisecond)
 	rec := record(t, "w1", t0)
-	start := time.Now()
 	down.Save(rec, "/ws")
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("Save took %v; it must return at once", d)
+	// Save returns at once: it only writes the queue file, which is there
+	// when it returns (what the store does happens in the background; no
+	// wall-clock bound, issue 23).
+	if names, _ := filepath.Glob(filepath.Join(queue, "*.json")); len(names) != 1 {
+		t.Errorf("after Save the queue holds %q, want the session", names)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	err := down.Flush(ctx)
@@ -83,7 +85,7 @@ func testWriter(t *testing.T, dsn string) {
 	// The store is back: the next writer drains the queue on start.
 	up := newWriter(dsn, queue, ModeMetrics, logger, 5*time.Millisecond, 20*time.Millisecond)
 	defer up.Close()
-	ctx, cancel = context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel = context.WithTimeout(t.Context(), 2*time.Minute) // room for a loaded machine
 	defer cancel()
 	if err := up.Flush(ctx); err != nil {
 		t.Fatalf("Flush with the store up: %v\n%s", err, logs.String())
@@ -117,7 +119,7 @@ func TestWriterRejectsGarbage(t *testing.T) {
 	w := newWriter(sqliteDSN(t), queue, ModeFull, nil, time.Millisecond, 10*time.Millisecond)
 	defer w.Close()
 	w.Save(record(t, "g1", t0), "/ws")
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // room for a loaded machine
 	defer cancel()
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -128,7 +130,7 @@ func TestWriterRejectsGarbage(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // room for a loaded machine
 	defer cancel()
 	_, err := Open(ctx, "postgres://fixloop:hunter2@127.0.0.1:1/db?sslmode=disable")
 	if err == nil {

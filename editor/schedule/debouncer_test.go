@@ -12,7 +12,10 @@ import (
 	"time"
 )
 
-const wait = 5 * time.Second // generous deadline for things that must happen
+// wait is the deadline for things that must happen: room for a loaded
+// machine (issue 23). No test here asserts how fast anything happens;
+// BenchmarkTriggerZeroDelay measures that.
+const wait = time.Minute
 
 func newTestDebouncer(t *testing.T) *Debouncer {
 	t.Helper()
@@ -51,10 +54,18 @@ func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
 func TestBurstRunsOnlyLast(t *testing.T) {
 	d := newTestDebouncer(t)
 	ran := make(chan int, 100)
-	const n = 50
+	const n, gap, delay = 50, 10 * time.Millisecond, time.Second
+	var longest time.Duration // between two triggers: the burst's premise is that it stays below delay
+	last := time.Now()
 	for i := range n {
-		d.Trigger(t.Context(), "doc", 150*time.Millisecond, func(context.Context) { ran <- i })
-		time.Sleep(10 * time.Millisecond)
+		d.Trigger(t.Context(), "doc", delay, func(context.Context) { ran <- i })
+		longest, last = max(longest, time.Since(last)), time.Now()
+		time.Sleep(gap)
+	}
+	if longest >= delay {
+		// Not a failure of the debouncer: the machine stalled this
+		// goroutine longer than the delay, so the burst was two.
+		t.Skipf("two triggers were %v apart, more than the delay of %v: no burst to test", longest, delay)
 	}
 	if got := recv(t, ran, "the debounced run"); got != n-1 {
 		t.Errorf("ran fn %d, want the last one (%d)", got, n-1)
@@ -68,16 +79,34 @@ func TestBurstRunsOnlyLast(t *testing.T) {
 	}
 }
 
+// TestZeroDelayRunsAtOnce: a zero or negative delay runs fn, and before a
+// trigger of another key that was made earlier with a delay (of a minute,
+// so that no loaded machine can reorder them). How soon, the benchmark
+// measures.
 func TestZeroDelayRunsAtOnce(t *testing.T) {
 	d := newTestDebouncer(t)
-	ran := make(chan time.Time, 1)
-	start := time.Now()
-	d.Trigger(t.Context(), "doc", 0, func(context.Context) { ran <- time.Now() })
-	if elapsed := recv(t, ran, "zero-delay run").Sub(start); elapsed > 500*time.Millisecond {
-		t.Errorf("zero-delay fn started after %v", elapsed)
+	ran := make(chan string, 3)
+	d.Trigger(t.Context(), "delayed", time.Minute, func(context.Context) { ran <- "delayed" })
+	d.Trigger(t.Context(), "doc", 0, func(context.Context) { ran <- "zero" })
+	if got := recv(t, ran, "zero-delay run"); got != "zero" {
+		t.Errorf("%s ran first, want the zero-delay fn", got)
 	}
-	d.Trigger(t.Context(), "doc", -time.Second, func(context.Context) { ran <- time.Now() })
-	recv(t, ran, "negative-delay run")
+	d.Trigger(t.Context(), "doc", -time.Second, func(context.Context) { ran <- "negative" })
+	if got := recv(t, ran, "negative-delay run"); got != "negative" {
+		t.Errorf("%s ran, want the negative-delay fn", got)
+	}
+}
+
+// BenchmarkTriggerZeroDelay measures how long a zero-delay fn takes to
+// start after its Trigger (it was a test's wall-clock bound, 500 ms).
+func BenchmarkTriggerZeroDelay(b *testing.B) {
+	d := NewDebouncer(nil)
+	defer d.Close()
+	ran := make(chan struct{})
+	for b.Loop() {
+		d.Trigger(b.Context(), "doc", 0, func(context.Context) { ran <- struct{}{} })
+		<-ran
+	}
 }
 
 type ctxKey struct{}
@@ -196,15 +225,24 @@ func TestCancel(t *testing.T) {
 	d := newTestDebouncer(t)
 
 	// Pending work is dropped.
+	const aDelay = 300 * time.Millisecond
 	dropped := make(chan struct{}, 1)
-	d.Trigger(t.Context(), "a", 30*time.Millisecond, func(context.Context) { dropped <- struct{}{} })
+	start := time.Now()
+	d.Trigger(t.Context(), "a", aDelay, func(context.Context) { dropped <- struct{}{} })
 	d.Cancel("a")
+	// The premise: Cancel came before a's delay ran out (a machine that
+	// stalls this goroutine longer may rightly have started a).
+	inTime := time.Since(start) < aDelay
 	later := make(chan struct{})
-	d.Trigger(t.Context(), "b", 100*time.Millisecond, func(context.Context) { close(later) })
+	d.Trigger(t.Context(), "b", 2*aDelay, func(context.Context) { close(later) })
 	waitClosed(t, later, "b") // b's delay is well past a's
 	select {
 	case <-dropped:
-		t.Error("cancelled pending fn ran")
+		if inTime {
+			t.Error("cancelled pending fn ran")
+		} else {
+			t.Logf("a ran: Cancel came %v after its Trigger, past its delay of %v", time.Since(start), aDelay)
+		}
 	default:
 	}
 

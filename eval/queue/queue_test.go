@@ -14,7 +14,8 @@ import (
 // waitDone works q until the jobs ids are finished.
 func waitDone(t *testing.T, q *Queue, ids []int64, fn func(context.Context, Job) error) (failed []string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// Must happen: room for a loaded machine (issue 23).
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -33,7 +34,7 @@ func waitDone(t *testing.T, q *Queue, ids []int64, fn func(context.Context, Job)
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("%d jobs still pending after a minute", left)
+			t.Fatalf("%d jobs still pending after 3 minutes", left)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

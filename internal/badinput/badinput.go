@@ -97,7 +97,8 @@ func ProcessesWith(marker string) []string {
 }
 
 // HangingTool checks a linter's run with tool faked as a program that
-// hangs (sleep marker): lint must return within timeout and a margin, with
+// hangs (sleep marker, seconds: callers pass thousands): lint must return
+// within timeout and a margin of two minutes (room for a loaded machine), with
 // exactly one "fixloop" note, saying that tool did not finish within
 // timeout, and no process of the fake left. It returns the run's alerts,
 // for the caller to check the other tools'.
@@ -109,8 +110,10 @@ func HangingTool(t *testing.T, tool, marker string, timeout time.Duration, lint 
 	if err != nil {
 		t.Fatalf("Lint: %v", err)
 	}
-	if d := time.Since(start); d > timeout+10*time.Second {
-		t.Errorf("Lint took %v with a %v tool timeout", d, timeout)
+	// The tool sleeps for over an hour: stopped at the timeout is what must
+	// happen, with room for a loaded machine (issue 23), not how fast.
+	if d := time.Since(start); d > timeout+2*time.Minute {
+		t.Errorf("Lint took %v with a %v tool timeout: the tool was not stopped", d, timeout)
 	}
 	var notes []string
 	for _, a := range res.Alerts {

@@ -162,12 +162,12 @@ func (l *Log) Logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// StoredRecords waits (up to 30 s) until the SQLite session store at path
-// holds a full record, and returns the record_json column of its sessions
-// as stored.
+// StoredRecords waits (up to 2 minutes: room for a loaded machine, issue
+// 23) until the SQLite session store at path holds a full record, and
+// returns the record_json column of its sessions as stored.
 func StoredRecords(t *testing.T, path string) []string {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		records, err := readRecords(path)
 		if err == nil && len(records) > 0 {

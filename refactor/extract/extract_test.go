@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestCode(t *testing.T) {
@@ -91,15 +90,22 @@ func TestCodeWrongLanguageNamesThem(t *testing.T) {
 	}
 }
 
+// tooLargeReply is a reply of 10 MB, above MaxReply.
+func tooLargeReply() string {
+	return "```go\n" + strings.Repeat("x := 1\n", 10<<20/7) + "```\n"
+}
+
+// TestCodeTooLarge: a reply above MaxReply is rejected before any
+// scanning, which it proves by allocating nothing (a unit test asserts no
+// wall-clock time, issue 23; BenchmarkCodeTooLarge measures it).
 func TestCodeTooLarge(t *testing.T) {
-	reply := "```go\n" + strings.Repeat("x := 1\n", 10<<20/7) + "```\n"
-	start := time.Now()
+	reply := tooLargeReply()
 	_, err := Code(reply, "go")
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("error = %v, want ErrTooLarge", err)
 	}
-	if d := time.Since(start); d > 50*time.Millisecond {
-		t.Errorf("rejecting a 10 MB reply took %v", d)
+	if n := testing.AllocsPerRun(3, func() { _, _ = Code(reply, "go") }); n != 0 {
+		t.Errorf("rejecting a 10 MB reply made %v allocations, want none: it was scanned", n)
 	}
 	// Just under the limit is scanned.
 	reply = "```go\n" + strings.Repeat("x", MaxReply-len("```go\n\n```")) + "\n```"
@@ -108,6 +114,17 @@ func TestCodeTooLarge(t *testing.T) {
 	}
 	if got, err := Code(reply, "go"); err != nil || len(got) != MaxReply-len("```go\n```") {
 		t.Errorf("reply of MaxReply bytes: %d bytes, %v", len(got), err)
+	}
+}
+
+// BenchmarkCodeTooLarge measures the rejection of a 10 MB reply (it was a
+// test's wall-clock bound, 50 ms).
+func BenchmarkCodeTooLarge(b *testing.B) {
+	reply := tooLargeReply()
+	for b.Loop() {
+		if _, err := Code(reply, "go"); !errors.Is(err, ErrTooLarge) {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -130,15 +130,11 @@ func TestLintBadToolOutput(t *testing.T) {
 				badinput.FakeTools(t, map[string]string{tl.name: strings.ReplaceAll(script, "%d", strconv.Itoa(tl.findings))})
 				var res *runner.LintResult
 				var err error
-				start := time.Now()
 				grown := badinput.HeapGrowth(func() {
 					res, err = newTestLinter(t).Lint(t.Context(), file, map[string][]byte{file: []byte(tl.text)})
 				})
 				if err != nil {
 					t.Fatalf("Lint: %v", err)
-				}
-				if d := time.Since(start); d > 10*time.Second {
-					t.Errorf("Lint took %v", d)
 				}
 				if b.maxHeap > 0 && grown > b.maxHeap {
 					t.Errorf("the heap grew by %d MiB for %d MiB of output, want at most %d MiB",
@@ -209,11 +205,11 @@ func TestLintEmptyReports(t *testing.T) {
 
 // TestLintHangingToolKeepsTheOther: a tool that hangs is stopped at the
 // tool timeout, named in the one note, and leaves no process behind; the
-// other tool's alerts stay. The timeout leaves the real other tool ample
-// time on a loaded machine.
+// other tool's alerts stay. The timeout (wall-clock, for every tool)
+// leaves the real other tool room on a loaded machine (issue 23).
 func TestLintHangingToolKeepsTheOther(t *testing.T) {
 	need(t, "g++", "clang-tidy")
-	const timeout = 6 * time.Second
+	const timeout = 30 * time.Second
 	tools := []struct{ name, text, other, sleep string }{
 		{"g++", "int *f() { return 0; }\n", "clang-tidy:modernize-use-nullptr", "6101"},
 		{"clang-tidy", "int f() { return undefined_thing(); }\n", "compiler:", "6102"},

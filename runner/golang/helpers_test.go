@@ -61,7 +61,7 @@ func newAnalyzer(t *testing.T, opts AnalyzerOptions) *Analyzer {
 
 // writeModule creates a module example.com/m in a temporary directory with
 // the given files and returns the directory.
-func writeModule(t *testing.T, files map[string]string) string {
+func writeModule(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	files["go.mod"] = "module example.com/m\n\ngo 1.22\n"

@@ -48,24 +48,36 @@ func TestFileOutsideModule(t *testing.T) {
 	}
 }
 
-func TestFileTooLarge(t *testing.T) {
+// bigGoFile returns a Go file of at least size bytes: one table of ints.
+func bigGoFile(size int) []byte {
 	var big bytes.Buffer
 	big.WriteString("package m\n\nvar table = []int{\n")
-	for i := 0; big.Len() < 5<<20; i++ {
+	for i := 0; big.Len() < size; i++ {
 		fmt.Fprintf(&big, "\t%d, %d, %d, %d, %d, %d, %d, %d,\n", i, i+1, i+2, i+3, i+4, i+5, i+6, i+7)
 	}
 	big.WriteString("}\n")
-	dir := writeModule(t, map[string]string{"big.go": big.String(), "small.go": "package m\n"})
+	return big.Bytes()
+}
+
+// TestFileTooLarge: a file above MaxFileSize is skipped at once, that is,
+// with no load and without even a package state (which every analysed file
+// gets before it is parsed). How fast that is, BenchmarkAnalyzeTooLarge
+// measures: a unit test asserts no wall-clock time (issue 23).
+func TestFileTooLarge(t *testing.T) {
+	big := bigGoFile(5 << 20)
+	dir := writeModule(t, map[string]string{"big.go": string(big), "small.go": "package m\n"})
 	file := filepath.Join(dir, "big.go")
 	a := newAnalyzer(t, AnalyzerOptions{})
 
 	t.Run("on disk", func(t *testing.T) {
-		start := time.Now()
 		res := analyze(t, a, file, nil)
-		if d := time.Since(start); d > 500*time.Millisecond {
-			t.Errorf("took %v; a file that is too large should be skipped at once", d)
+		onlyNotice(t, res, file, "not analysed", fmt.Sprint(len(big)), fmt.Sprint(2<<20))
+		a.mu.Lock()
+		states := len(a.states)
+		a.mu.Unlock()
+		if states != 0 {
+			t.Errorf("the analyzer holds %d package states, want none: the file was not skipped before its package", states)
 		}
-		onlyNotice(t, res, file, "not analysed", fmt.Sprint(big.Len()), fmt.Sprint(2<<20))
 	})
 	t.Run("overlay", func(t *testing.T) {
 		small := newAnalyzer(t, AnalyzerOptions{MaxFileSize: 100})
@@ -179,13 +191,12 @@ func TestCancellation(t *testing.T) {
 		time.AfterFunc(150*time.Millisecond, cancel)
 		start := time.Now()
 		_, err := a.Analyze(ctx, file, nil)
-		elapsed := time.Since(start)
 		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("Analyze = %v after %v, want context.Canceled", err, elapsed)
+			t.Fatalf("Analyze = %v after %v, want context.Canceled", err, time.Since(start))
 		}
-		if elapsed > 150*time.Millisecond+time.Second {
-			t.Errorf("Analyze returned %v after the cancellation; want promptly", elapsed-150*time.Millisecond)
-		}
+		// Promptly: the load stopped part-way (no completed load below),
+		// rather than finishing and then reporting the cancellation. No
+		// wall-clock bound: a loaded machine may take seconds to unwind.
 		// The package is not left locked, and nothing half-done is kept.
 		st := a.state(filepath.Dir(file), runner.ModuleRoot(filepath.Dir(file)))
 		select {

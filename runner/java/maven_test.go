@@ -197,7 +197,7 @@ func TestTesterResolvesMavenDependencies(t *testing.T) {
 		"src/test/java/com/me/AppTest.java": "package com.me;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass AppTest {\n    @Test\n    void greets() {\n        assertEquals(\"hi\", new App().greet());\n    }\n}\n",
 	})
 	t.Setenv("MAVEN_REPO_LOCAL", repo)
-	rep, err := NewTester(TesterOptions{}).Test(context.Background(), filepath.Join(project, "src", "test", "java", "com", "me", "AppTest.java"), nil, time.Minute)
+	rep, err := NewTester(TesterOptions{}).Test(context.Background(), filepath.Join(project, "src", "test", "java", "com", "me", "AppTest.java"), nil, roomy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,11 @@ import (
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
+// roomy is the timeout of runs that must finish (it bounds the whole run,
+// the build included, in wall-clock time): room for a loaded machine
+// (issue 23).
+const roomy = 5 * time.Minute
+
 // gib is the memory limit the tests give the test JVM: the LintEval
 // default, which the JVM must start under.
 const gib = int64(1) << 30
@@ -22,7 +27,7 @@ func TestTesterExample(t *testing.T) {
 	dir := exampleDir(t)
 	before := snapshot(t, dir)
 	tester := NewTester(TesterOptions{MemoryLimit: gib})
-	rep, err := tester.Test(context.Background(), exampleMain(t), nil, time.Minute)
+	rep, err := tester.Test(context.Background(), exampleMain(t), nil, roomy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +49,7 @@ func TestTesterExample(t *testing.T) {
 	}
 
 	// The same tree again: the cached report.
-	again, err := tester.Test(context.Background(), exampleTest(t), nil, time.Minute)
+	again, err := tester.Test(context.Background(), exampleTest(t), nil, roomy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +82,7 @@ func TestTesterOverlay(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			rep, err := NewTester(TesterOptions{}).Test(context.Background(), exampleTest(t), map[string][]byte{file: []byte(tt.text)}, time.Minute)
+			rep, err := NewTester(TesterOptions{}).Test(context.Background(), exampleTest(t), map[string][]byte{file: []byte(tt.text)}, roomy)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +166,7 @@ class HogTest {
 	t.Run("memory", func(t *testing.T) {
 		t.Parallel()
 		overlay := map[string][]byte{filepath.Join(dir, "limits", "LoopTest.java"): []byte("package limits;\n")}
-		rep, err := NewTester(TesterOptions{MemoryLimit: gib}).Test(context.Background(), filepath.Join(dir, "memory", "HogTest.java"), overlay, time.Minute)
+		rep, err := NewTester(TesterOptions{MemoryLimit: gib}).Test(context.Background(), filepath.Join(dir, "memory", "HogTest.java"), overlay, roomy)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +184,7 @@ func TestTesterNoTests(t *testing.T) {
 	writeFiles(t, dir, map[string]string{
 		"app/Main.java": "package app;\n\npublic class Main {\n    public static void main(String[] args) {\n    }\n}\n",
 	})
-	rep, err := NewTester(TesterOptions{}).Test(context.Background(), filepath.Join(dir, "app", "Main.java"), nil, time.Minute)
+	rep, err := NewTester(TesterOptions{}).Test(context.Background(), filepath.Join(dir, "app", "Main.java"), nil, roomy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,12 +196,12 @@ func TestTesterNoTests(t *testing.T) {
 func TestTesterMissingTools(t *testing.T) {
 	needCommands(t, "javac", "java")
 	file := exampleMain(t)
-	_, err := NewTester(TesterOptions{JUnitJar: "/nonexistent/junit.jar"}).Test(context.Background(), file, nil, time.Minute)
+	_, err := NewTester(TesterOptions{JUnitJar: "/nonexistent/junit.jar"}).Test(context.Background(), file, nil, roomy)
 	if !tool.IsMissing(err) || !strings.Contains(err.Error(), "apt install junit5") {
 		t.Errorf("error %v, want a missing junit5", err)
 	}
 	t.Setenv("PATH", pathWithout(t, "javac"))
-	_, err = NewTester(TesterOptions{}).Test(context.Background(), file, nil, time.Minute)
+	_, err = NewTester(TesterOptions{}).Test(context.Background(), file, nil, roomy)
 	if !tool.IsMissing(err) || !strings.Contains(err.Error(), "javac") {
 		t.Errorf("error %v, want a missing javac", err)
 	}

@@ -138,26 +138,26 @@ func (hangingLinter) Lint(ctx context.Context, file string, overlay map[string][
 }
 func (hangingLinter) Invalidate(string) {}
 
+// TestLinterTimeout: linters that hang until their context ends are
+// stopped at the timeout (they hang for ever: only the timeout ends them),
+// with a note; the one that answers keeps its alerts. The timeout leaves
+// that one, which answers at once, room on a loaded machine (issue 23).
 func TestLinterTimeout(t *testing.T) {
 	py := &fakeLinter{source: "pylint"}
 	l := &Linter{
 		ByLanguage: map[string]runner.Linter{Python: py, Cpp: hangingLinter{}},
 		Generic:    []Applier{&hangingApplier{}},
-		Timeout:    50 * time.Millisecond,
+		Timeout:    2 * time.Second,
 	}
-	start := time.Now()
 	r, err := l.Lint(context.Background(), "/p/a.py", nil)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("took %v", time.Since(start))
 	}
 	if got := sources(r); !slices.Equal(got, []string{"fixloop", "pylint"}) {
 		t.Errorf("sources = %v, want the note and pylint's alert", got)
 	}
 	for _, a := range r.Alerts {
-		if a.Source == "fixloop" && !strings.Contains(a.Message, "the linter *langs.hangingApplier of a.py did not finish within 50ms") {
+		if a.Source == "fixloop" && !strings.Contains(a.Message, "the linter *langs.hangingApplier of a.py did not finish within 2s") {
 			t.Errorf("note = %q", a.Message)
 		}
 	}

@@ -29,28 +29,32 @@ func sleepSpec(t *testing.T, startFile, marker string, timeout time.Duration) Sp
 }
 
 // TestTimeoutKillsProcessGroup: a run that outlives Timeout is stopped with
-// its children and reported as a note.
+// its children and reported as a note. The timeout (of the command, in
+// wall-clock time) leaves a loaded machine room to start the command and
+// its child; the child sleeps an hour, so only the kill ends it within the
+// test (issue 23: bounds for what must happen, not for how fast).
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	needSh(t)
 	dir := realDir(t)
 	file := writeFile(t, dir, "a.txt", "hello\n")
 	startFile := filepath.Join(dir, "started")
-	l := newLinter(t, sleepSpec(t, startFile, "30.6110", time.Second))
+	const timeout = 5 * time.Second
+	l := newLinter(t, sleepSpec(t, startFile, "3600.6110", timeout))
 	start := time.Now()
 	res, err := l.Lint(t.Context(), file, nil)
 	if err != nil {
 		t.Fatalf("Lint: %v", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Lint took %v with a 1s timeout", d)
+	if d := time.Since(start); d > timeout+2*time.Minute {
+		t.Errorf("Lint took %v with a %v timeout: the command was not stopped", d, timeout)
 	}
-	if len(res.Alerts) != 1 || res.Alerts[0].Source != "fixloop" || !strings.Contains(res.Alerts[0].Message, "timed out after 1s") {
+	if len(res.Alerts) != 1 || res.Alerts[0].Source != "fixloop" || !strings.Contains(res.Alerts[0].Message, "timed out after "+timeout.String()) {
 		t.Fatalf("alerts = %+v, want one note saying it timed out", res.Alerts)
 	}
 	if !started(startFile) {
 		t.Fatal("the command never started its child")
 	}
-	badinput.WaitGone(t, "sleep 30.6110", 2*time.Second)
+	badinput.WaitGone(t, "sleep 3600.6110", time.Minute)
 }
 
 // TestCancelKillsProcessGroup: canceling ctx during a run stops the command
@@ -60,7 +64,7 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	dir := realDir(t)
 	file := writeFile(t, dir, "a.txt", "hello\n")
 	startFile := filepath.Join(dir, "started")
-	l := newLinter(t, sleepSpec(t, startFile, "30.6111", 0))
+	l := newLinter(t, sleepSpec(t, startFile, "3600.6111", 0))
 	ctx, cancel := context.WithCancel(withTrigger(t.Context(), runner.TriggerSave))
 	defer cancel()
 	ok := make(chan bool, 1)
@@ -68,24 +72,22 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 		ok <- started(startFile)
 		cancel()
 	}()
-	start := time.Now()
+	// The child sleeps an hour: only the cancel ends the run within the
+	// test (no bound on how fast, issue 23).
 	res, err := l.Lint(ctx, file, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Lint = %+v, %v; want context.Canceled", res, err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Lint took %v to notice the cancel", d)
-	}
 	if !<-ok {
 		t.Fatal("the command never started its child")
 	}
-	badinput.WaitGone(t, "sleep 30.6111", 2*time.Second)
+	badinput.WaitGone(t, "sleep 3600.6111", time.Minute)
 }
 
 // started reports whether the command wrote "started" to file, waiting
-// up to 5s for it.
+// up to a minute for it (room for a loaded machine).
 func started(file string) bool {
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
 		if b, err := os.ReadFile(file); err == nil && strings.TrimSpace(string(b)) == "started" {
 			return true

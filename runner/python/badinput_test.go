@@ -147,15 +147,11 @@ func TestLintBadToolOutput(t *testing.T) {
 					t.Fatal(err)
 				}
 				var res *runner.LintResult
-				start := time.Now()
 				grown := badinput.HeapGrowth(func() {
 					res, err = l.Lint(t.Context(), file, map[string][]byte{file: text})
 				})
 				if err != nil {
 					t.Fatalf("Lint: %v", err)
-				}
-				if d := time.Since(start); d > 10*time.Second {
-					t.Errorf("Lint took %v", d)
 				}
 				if b.maxHeap > 0 && grown > b.maxHeap {
 					t.Errorf("the heap grew by %d MiB for %d MiB of output, want at most %d MiB",
@@ -244,9 +240,11 @@ func TestLintHangingTool(t *testing.T) {
 	// The fakes' processes are found by their command lines (the sleep's
 	// unique length): a confined tool has pids of its own pid namespace
 	// and no way to write them where the test could read them.
+	// The sleeps last an hour: only the timeout ends them within the test
+	// (issue 23: bounds for what must happen, not for how fast).
 	tests := []struct{ name, script, marker string }{
-		{"exec sleep", `exec sleep 60.6106`, "sleep 60.6106"},
-		{"sleeping child", `sleep 60.6107 & wait`, "sleep 60.6107"},
+		{"exec sleep", `exec sleep 3600.6106`, "sleep 3600.6106"},
+		{"sleeping child", `sleep 3600.6107 & wait`, "sleep 3600.6107"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -263,25 +261,25 @@ func TestLintHangingTool(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Lint: %v", err)
 			}
-			if elapsed > 2*time.Second {
-				t.Errorf("Lint took %v with a 300ms timeout", elapsed)
+			if elapsed > 2*time.Minute {
+				t.Errorf("Lint took %v with a 300ms timeout: the linter was not stopped", elapsed)
 			}
 			if len(res.Alerts) != 1 || res.Alerts[0].Source != "fixloop" ||
 				!strings.Contains(res.Alerts[0].Message, "did not finish within 300ms") {
 				t.Errorf("alerts %+v, want one note saying the linter did not finish within 300ms", res.Alerts)
 			}
-			badinput.WaitGone(t, tt.marker, 2*time.Second)
+			badinput.WaitGone(t, tt.marker, time.Minute)
 		})
 	}
 }
 
 // TestLintHangingToolKeepsTheOthers: a pylint that hangs is stopped at the
-// tool timeout and named in its note; flake8's alerts stay. (The timeout
-// leaves flake8, which takes a few hundred milliseconds on a loaded
-// machine, ample time.)
+// tool timeout and named in its note; flake8's alerts stay. (The timeout,
+// in wall-clock time, is for every tool: it leaves flake8, which takes a
+// few hundred milliseconds, room on a loaded machine; issue 23.)
 func TestLintHangingToolKeepsTheOthers(t *testing.T) {
 	requireTools(t, Flake8)
-	const timeout = 3 * time.Second
+	const timeout = 30 * time.Second
 	l, err := NewLinter(LinterOptions{ToolTimeout: timeout})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ package lsptest
 import (
 	"context"
 	"sync"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -91,9 +92,14 @@ func (r *Recorder) Messages() []*protocol.ShowMessageParams {
 	return out
 }
 
-// Await blocks until cond holds for the recorder (checked after every
-// recorded message) or ctx is done; it reports whether cond held.
+// Await blocks until cond holds or ctx is done; it reports whether cond
+// held. cond is checked after every recorded message and every 20 ms, for
+// conditions on what the client does not see (a scripted model's requests,
+// the server's statistics): they used to be checked only when a message
+// came, which a test could wait for in vain (issue 23).
 func (r *Recorder) Await(ctx context.Context, cond func() bool) bool {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
 	for {
 		r.mu.Lock()
 		changed := r.changed
@@ -103,6 +109,7 @@ func (r *Recorder) Await(ctx context.Context, cond func() bool) bool {
 		}
 		select {
 		case <-changed:
+		case <-tick.C:
 		case <-ctx.Done():
 			return cond()
 		}

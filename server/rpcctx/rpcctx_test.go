@@ -35,7 +35,7 @@ func TestStableSurvivesDerivedContexts(t *testing.T) {
 	cli.Go(context.Background(), jsonrpc2.MethodNotFoundHandler)
 	t.Cleanup(func() { _ = cli.Close(); _ = srv.Close() })
 
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // room for a loaded machine (-race)
 	defer cancel()
 	var wg sync.WaitGroup
 	for w := 0; w < 4; w++ {

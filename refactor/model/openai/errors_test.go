@@ -92,7 +92,9 @@ func TestFailures(t *testing.T) {
 		},
 		{
 			name: "timeout", edit: func(o *Options) { o.Timeout = 30 * time.Millisecond },
-			reply: openaitest.Reply{Content: "late", Delay: 10 * time.Second},
+			// A reply that would come after a minute: only the timeout
+			// makes this an ErrTimeout.
+			reply: openaitest.Reply{Content: "late", Delay: time.Minute},
 			kind:  model.ErrTimeout, contains: []string{"within 30ms"},
 		},
 		{
@@ -108,11 +110,7 @@ func TestFailures(t *testing.T) {
 			if tt.name == "no messages" {
 				msgs = nil
 			}
-			start := time.Now()
 			_, err := h.p.Complete(context.Background(), model.Request{Round: 1, Messages: msgs}, nil)
-			if elapsed := time.Since(start); elapsed > 5*time.Second {
-				t.Errorf("took %v", elapsed)
-			}
 			var merr *model.Error
 			if !errors.As(err, &merr) {
 				t.Fatalf("err = %v (%T), want *model.Error", err, err)
@@ -292,7 +290,7 @@ func TestResetKeptAliveConnectionIsResent(t *testing.T) {
 				t.Logf("try %d: the first connection did not go back to the pool: %v", try, err)
 				continue
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(time.Minute): // room for a loaded machine
 			t.Logf("try %d: the first connection did not go back to the pool", try)
 			continue
 		}
@@ -349,7 +347,9 @@ func TestRetryAfterDate(t *testing.T) {
 }
 
 // TestRetryAfterWaits really waits what the server asks for, up to the
-// configured cap. (TestRetries checks the exact waits asked for.)
+// configured cap: at least the cap (a lower bound, which no loaded machine
+// can break; TestRetries checks the exact waits asked for, the cap
+// included).
 func TestRetryAfterWaits(t *testing.T) {
 	t.Parallel()
 	const limit = 60 * time.Millisecond
@@ -361,7 +361,7 @@ func TestRetryAfterWaits(t *testing.T) {
 	if _, err := h.ask(context.Background(), nil); err != nil {
 		t.Fatalf("Complete: %v", err)
 	}
-	if elapsed := time.Since(start); elapsed < limit || elapsed > 5*time.Second {
+	if elapsed := time.Since(start); elapsed < limit {
 		t.Errorf("took %v, want at least %v (the capped Retry-After)", elapsed, limit)
 	}
 }
@@ -390,10 +390,13 @@ func TestCancel(t *testing.T) {
 		reply openaitest.Reply
 		edit  func(*Options)
 	}{
-		{"during a plain request", openaitest.Reply{Content: "late", Delay: 10 * time.Second}, plain},
-		{"during a stream request", openaitest.Reply{Content: "late", Delay: 10 * time.Second}, nil},
-		{"during backoff", openaitest.Reply{Status: 500}, func(o *Options) { o.BackoffBase = 10 * time.Second }},
-		{"during Retry-After", openaitest.Reply{Status: 429, Header: http.Header{"Retry-After": {"30"}}}, nil},
+		// Waits of a minute or more, which only the cancellation ends
+		// within the test: a reply, a backoff, a Retry-After (had the
+		// wait run out, the test would see a reply or a second request).
+		{"during a plain request", openaitest.Reply{Content: "late", Delay: time.Minute}, plain},
+		{"during a stream request", openaitest.Reply{Content: "late", Delay: time.Minute}, nil},
+		{"during backoff", openaitest.Reply{Status: 500}, func(o *Options) { o.BackoffBase = time.Minute }},
+		{"during Retry-After", openaitest.Reply{Status: 429, Header: http.Header{"Retry-After": {"60"}}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -405,19 +408,15 @@ func TestCancel(t *testing.T) {
 			// after the start: on a loaded machine the request could
 			// arrive later than that (CI saw 0 requests).
 			go func() {
-				for deadline := time.Now().Add(5 * time.Second); len(h.srv.Requests()) == 0 && time.Now().Before(deadline); {
+				for deadline := time.Now().Add(time.Minute); len(h.srv.Requests()) == 0 && time.Now().Before(deadline); {
 					time.Sleep(time.Millisecond)
 				}
 				time.Sleep(30 * time.Millisecond)
 				cancel()
 			}()
-			start := time.Now()
 			_, err := h.ask(ctx, nil)
 			if !errors.Is(err, context.Canceled) || model.KindOf(err) != "" {
 				t.Errorf("err = %v, want context.Canceled", err)
-			}
-			if elapsed := time.Since(start); elapsed > 3*time.Second {
-				t.Errorf("returned after %v, want promptly (the wait was 10s or more)", elapsed)
 			}
 			if n := len(h.srv.Requests()); n != 1 {
 				t.Errorf("%d requests, want 1", n)

@@ -72,7 +72,7 @@ func newHarness(t *testing.T, edit func(*Options), replies ...openaitest.Reply) 
 		BaseURL:     srv.URL,
 		APIKeyEnv:   unsetKeyEnv,
 		Model:       openaitest.DefaultModel,
-		Timeout:     5 * time.Second,
+		Timeout:     2 * time.Minute, // a request's limit: room for a loaded machine (the timeout test sets its own)
 		BackoffBase: time.Millisecond,
 		Logger:      slog.New(slog.NewTextHandler(h.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}

@@ -30,6 +30,11 @@ type Reply struct {
 	// Delay is waited before answering. The wait ends early, without an
 	// answer, when the client gives up on the request.
 	Delay time.Duration
+	// Release, when not nil, holds the answer (after Delay) until it is
+	// closed, so that a test decides when the answer comes rather than a
+	// wall-clock delay, which a loaded machine may outrun. The wait ends
+	// early, as Delay's does, when the client gives up.
+	Release <-chan struct{}
 	// NoStream answers a stream request with a plain JSON chat completion,
 	// as a server without streaming support does.
 	NoStream bool

@@ -190,23 +190,31 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, rep
 	}
 }
 
-// wait waits out rep.Delay. It reports false when the answer must not be
-// sent: the client gave up, or the server is closing (then the connection
-// is dropped, as a dying server does).
+// wait waits out rep.Delay, then for rep.Release. It reports false when
+// the answer must not be sent: the client gave up, or the server is
+// closing (then the connection is dropped, as a dying server does).
 func (s *Server) wait(r *http.Request, rep Reply) bool {
-	if rep.Delay <= 0 {
-		return true
+	if rep.Delay > 0 {
+		t := time.NewTimer(rep.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return false
+		case <-s.done:
+			panic(http.ErrAbortHandler)
+		}
 	}
-	t := time.NewTimer(rep.Delay)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-r.Context().Done():
-		return false
-	case <-s.done:
-		panic(http.ErrAbortHandler)
+	if rep.Release != nil {
+		select {
+		case <-rep.Release:
+		case <-r.Context().Done():
+			return false
+		case <-s.done:
+			panic(http.ErrAbortHandler)
+		}
 	}
+	return true
 }
 
 // handleModels lists DefaultModel.

@@ -32,13 +32,15 @@ func TestRunCancel(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		rep, err := r.Run(ctx, filepath.Join(dir, "slow_test.go"), nil, time.Minute)
+		rep, err := r.Run(ctx, filepath.Join(dir, "slow_test.go"), nil, roomy)
 		done <- result{rep, err}
 	}()
 
-	// Wait for the test binary to be running, then cancel.
+	// Wait for the test binary to be running, then cancel. The waits are
+	// for what must happen, with room for a loaded machine (issue 23); the
+	// test sleeps an hour, so only the cancel can end it within them.
 	var pid int
-	for deadline := time.Now().Add(30 * time.Second); pid == 0; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(roomy); pid == 0; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the test binary did not start")
 		}
@@ -47,20 +49,16 @@ func TestRunCancel(t *testing.T) {
 		}
 	}
 	cancel()
-	start := time.Now()
 	var res result
 	select {
 	case res = <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return within 5s of cancel")
+	case <-time.After(time.Minute):
+		t.Fatal("Run did not return within a minute of cancel")
 	}
 	if !errors.Is(res.err, context.Canceled) || res.rep != nil {
 		t.Errorf("Run = %v, %v; want nil, context.Canceled", res.rep, res.err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Run returned %v after cancel", d)
-	}
-	proctest.WaitGone(t, pid, 2*time.Second)
+	proctest.WaitGone(t, pid, time.Minute)
 	r.mu.Lock()
 	cached, flying := len(r.cache), len(r.flights)
 	r.mu.Unlock()

@@ -47,13 +47,11 @@ func TestSandboxMemoryLimit(t *testing.T) {
 	t.Parallel()
 	dir := writeModule(t, map[string]string{"alloc_test.go": allocTestGo})
 	r := NewSandboxed(nil, Sandbox{MemoryLimit: 512 << 20})
-	start := time.Now()
-	rep, err := r.Run(t.Context(), filepath.Join(dir, "alloc_test.go"), nil, 60*time.Second)
+	// The memory cap, not the timeout, stops the test: it is not TimedOut
+	// and says out of memory (no wall-clock bound, issue 23).
+	rep, err := r.Run(t.Context(), filepath.Join(dir, "alloc_test.go"), nil, roomy)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
-	}
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("Run took %v; the memory cap should stop the test within seconds", d)
 	}
 	if rep.TimedOut || rep.Failed == 0 || rep.Passed != 1 {
 		t.Fatalf("TimedOut %v, passed %d, failed %d; want a failure for lack of memory; output:\n%s", rep.TimedOut, rep.Passed, rep.Failed, rep.Output)
@@ -184,7 +182,7 @@ func TestSandboxIsolate(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, dir)
-	rep, err := NewSandboxed(nil, Sandbox{Isolate: true}).Run(t.Context(), filepath.Join(dir, "wipe.go"), nil, 30*time.Second)
+	rep, err := NewSandboxed(nil, Sandbox{Isolate: true}).Run(t.Context(), filepath.Join(dir, "wipe.go"), nil, roomy)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -258,7 +256,7 @@ func TestSandboxTestdataAndRelativePaths(t *testing.T) {
 		filepath.Join(root, "pkg", "testdata", `we"ird $(touch pwned) 'q'.txt`): []byte("weird\n"),
 	}
 	before := snapshot(t, root)
-	rep, err := NewSandboxed(nil, CandidateSandbox()).Run(t.Context(), file, overlay, 30*time.Second)
+	rep, err := NewSandboxed(nil, CandidateSandbox()).Run(t.Context(), file, overlay, roomy)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -303,14 +301,14 @@ func TestSandboxTimeout(t *testing.T) {
 	dir := writeModule(t, map[string]string{"hang_test.go": src})
 	r := NewSandboxed(nil, CandidateSandbox())
 	// TestHang sleeps: the run stops at its wall-clock limit (tests.wallTimeout).
-	rep, err := r.Run(sandbox.WithWallLimit(t.Context(), 3*time.Second), filepath.Join(dir, "hang_test.go"), nil, 3*time.Second)
+	rep, err := r.Run(sandbox.WithWallLimit(t.Context(), hangTimeout), filepath.Join(dir, "hang_test.go"), nil, hangTimeout)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	if !rep.TimedOut || rep.Passed != 1 || rep.Failed != 1 {
 		t.Fatalf("TimedOut %v, passed %d, failed %d; output:\n%s", rep.TimedOut, rep.Passed, rep.Failed, rep.Output)
 	}
-	wantFailure(t, onlyFailure(t, rep), "TestHang", filepath.Join(dir, "hang_test.go"), lineOf(t, src, "func TestHang("), "TestHang: test timed out after 3s")
+	wantFailure(t, onlyFailure(t, rep), "TestHang", filepath.Join(dir, "hang_test.go"), lineOf(t, src, "func TestHang("), "TestHang: test timed out after "+hangTimeout.String())
 
 	// The kill reached the test binary under the wrapper, and the copy went
 	// with the run's temporary directory although the wrapper never got to
@@ -321,7 +319,7 @@ func TestSandboxTimeout(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no fixloop-gotest- directory in the output:\n%s", rep.Output)
 	}
-	badinput.WaitGone(t, m[1], 2*time.Second)
+	badinput.WaitGone(t, m[1], time.Minute)
 	wantGone(t, printedDir(t, rep.Output))
 }
 
@@ -335,11 +333,11 @@ func TestSandboxCancel(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := r.Run(ctx, filepath.Join(dir, "hang_test.go"), nil, time.Minute)
+		_, err := r.Run(ctx, filepath.Join(dir, "hang_test.go"), nil, roomy)
 		done <- err
 	}()
 	var copyDir string
-	for deadline := time.Now().Add(30 * time.Second); copyDir == ""; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(roomy); copyDir == ""; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the test binary did not start")
 		}
@@ -356,8 +354,8 @@ func TestSandboxCancel(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Run = %v, want context.Canceled", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return within 5s of cancel")
+	case <-time.After(time.Minute): // room for a loaded machine
+		t.Fatal("Run did not return within a minute of cancel")
 	}
 	wantGone(t, copyDir)
 }
@@ -368,7 +366,7 @@ func TestSandboxSetupErrorIsAnError(t *testing.T) {
 	dir := writeModule(t, map[string]string{"add.go": addGo, "add_test.go": addTestGo, "sub": "a file, not a directory\n"})
 	// An overlay entry below a file cannot be written into the copy.
 	overlay := map[string][]byte{filepath.Join(dir, "sub", "x.go"): []byte("package sub\n")}
-	rep, err := NewSandboxed(nil, Sandbox{Isolate: true}).Run(t.Context(), filepath.Join(dir, "add.go"), overlay, 30*time.Second)
+	rep, err := NewSandboxed(nil, Sandbox{Isolate: true}).Run(t.Context(), filepath.Join(dir, "add.go"), overlay, roomy)
 	if err == nil || !strings.Contains(err.Error(), "writing sub/x.go into the work directory") {
 		t.Fatalf("Run = %+v, %v; want a sandbox error", rep, err)
 	}
@@ -402,7 +400,7 @@ func TestSandboxCache(t *testing.T) {
 	// Separate Runners keep separate caches.
 	plain, boxed := New(nil), NewSandboxed(nil, CandidateSandbox())
 	for _, r := range []*Runner{plain, boxed, plain, boxed} {
-		if rep, err := r.Run(t.Context(), file, nil, 30*time.Second); err != nil || !rep.OK() {
+		if rep, err := r.Run(t.Context(), file, nil, roomy); err != nil || !rep.OK() {
 			t.Fatalf("Run: %v, %+v", err, rep)
 		}
 	}
@@ -534,7 +532,7 @@ func TestSandboxConfinesTheCandidate(t *testing.T) {
 		}
 	}()
 	dir := writeModule(t, map[string]string{"escape_test.go": fmt.Sprintf(escapeTestGo, outside, ln.Addr().String())})
-	rep, err := NewSandboxed(nil, CandidateSandbox()).Run(t.Context(), filepath.Join(dir, "escape_test.go"), nil, time.Minute)
+	rep, err := NewSandboxed(nil, CandidateSandbox()).Run(t.Context(), filepath.Join(dir, "escape_test.go"), nil, roomy)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -546,7 +544,7 @@ func TestSandboxConfinesTheCandidate(t *testing.T) {
 	}
 
 	// Without the sandbox the same tests fail: they test what they claim.
-	rep, err = New(nil).Run(t.Context(), filepath.Join(dir, "escape_test.go"), nil, time.Minute)
+	rep, err = New(nil).Run(t.Context(), filepath.Join(dir, "escape_test.go"), nil, roomy)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -584,7 +582,7 @@ func TestSandboxBuildsWithLocalModules(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			rep, err := NewSandboxed(nil, CandidateSandbox()).Run(t.Context(), filepath.Join(root, "app", "app.go"), nil, time.Minute)
+			rep, err := NewSandboxed(nil, CandidateSandbox()).Run(t.Context(), filepath.Join(root, "app", "app.go"), nil, roomy)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -613,7 +611,7 @@ func TestSandboxThroughASymlinkedDirectory(t *testing.T) {
 	}
 	file := filepath.Join(link, "sum.go")
 	r := NewSandboxed(nil, CandidateSandbox())
-	rep, err := r.Run(t.Context(), file, nil, 30*time.Second)
+	rep, err := r.Run(t.Context(), file, nil, roomy)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -621,7 +619,7 @@ func TestSandboxThroughASymlinkedDirectory(t *testing.T) {
 		t.Fatalf("without the overlay: OK %v, failed %d; output:\n%s", rep.OK(), rep.Failed, rep.Output)
 	}
 	fixed := map[string][]byte{file: []byte("package m\n\nfunc Sum(a, b int) int { return a + b }\n")}
-	rep, err = r.Run(t.Context(), file, fixed, 30*time.Second)
+	rep, err = r.Run(t.Context(), file, fixed, roomy)
 	if err != nil {
 		t.Fatalf("Run with the overlay: %v", err)
 	}
