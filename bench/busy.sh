@@ -11,9 +11,9 @@
 # The command runs in the current directory, with the caller's standard
 # input, output and error. Every hog is bounded three ways, so that none is
 # left behind:
-#   - the hogs share one process group in a session of their own, which this
-#     script kills when it exits (normally, on an error, or on INT, TERM or
-#     HUP, which it first passes on to the command and then waits for it);
+#   - this script kills every hog when it exits (normally, on an error, or
+#     on INT, TERM or HUP, which it first passes on to the command and then
+#     waits for it);
 #   - each hog checks every few milliseconds that this script is still alive
 #     and ends when it is not (this script was killed with SIGKILL);
 #   - each hog ends after BUSY_MAX_SECONDS (default 10800, three hours).
@@ -61,28 +61,27 @@ owner=$$
 # shellcheck disable=SC2016 # expanded by the hog's shell
 hog='while kill -0 "$1" 2>/dev/null && [ "$SECONDS" -lt "$2" ]; do for ((i = 0; i < 20000; i++)); do :; done; done'
 
-group=
+pids=()
 stop_hogs() {
-  [ -n "$group" ] || return 0
-  # The whole process group: the hogs and the shell that started them.
-  kill -TERM -- "-$group" 2>/dev/null || kill -TERM "$group" 2>/dev/null
-  wait "$group" 2>/dev/null
-  group=
+  [ ${#pids[@]} -gt 0 ] || return 0
+  kill -TERM "${pids[@]}" 2>/dev/null
+  wait "${pids[@]}" 2>/dev/null
+  pids=()
   echo "busy.sh: stopped the $hogs hogs" >&2
 }
 trap stop_hogs EXIT
 
-if [ "$hogs" -gt 0 ]; then
-  # setsid: a new session and process group whose id is the starter's pid
-  # (a background job of a script without job control is no group leader,
-  # so setsid does not fork). The terminal's ^C does not reach the hogs;
-  # stop_hogs does.
-  setsid bash -c '
-    for ((n = 0; n < $1; n++)); do bash -c "$2" fixloop-busy-hog "$3" "$4" & done
-    wait' busy-hogs "$hogs" "$hog" "$owner" "$max" </dev/null &
-  group=$!
-  echo "busy.sh: $hogs hogs ($per_core per core, $cores cores) beside: $*" >&2
-fi
+# Each hog in a session of its own (setsid; a background job of a script
+# without job control is no group leader, so setsid does not fork and $!
+# is the hog): where the kernel groups tasks by session for the scheduler
+# (sched_autogroup_enabled), hogs in one session would get one session's
+# share of the CPUs all together, not one task's each as other programs'
+# work does. The terminal's ^C does not reach them; stop_hogs does.
+for ((n = 0; n < hogs; n++)); do
+  setsid bash -c "$hog" fixloop-busy-hog "$owner" "$max" </dev/null &
+  pids+=($!)
+done
+[ "$hogs" -gt 0 ] && echo "busy.sh: $hogs hogs ($per_core per core, $cores cores, each its own session) beside: $*" >&2
 
 # The command in the background, so that a signal to this script runs its
 # trap at once; env --default-signal undoes the SIGINT and SIGQUIT a
