@@ -5,15 +5,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/eval/scripted"
 	"github.com/fixloop/fixloop/internal/sandboxtest"
 )
@@ -32,19 +29,8 @@ func TestEvalScoresHoldUnderLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	problems, err := eval.Load(bundledDataset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := scripted.New(problems, bundledAnswers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(m)
-	t.Cleanup(srv.Close)
-	bin := fixloopBinary(t)
-	db := filepath.Join(t.TempDir(), "eval.db")
-	env := append(os.Environ(), "FIXLOOP_MODEL=", "XDG_STATE_HOME="+t.TempDir())
+	s := newScriptedEval(t)
+	problems, srv, bin, db, env := s.problems, s.srv, s.bin, s.db, s.env
 
 	evalRun := func(name string, prefix ...string) string {
 		args := slices.Concat(prefix, []string{bin, "eval", "--model", scripted.ModelName, "--base-url", srv.URL + "/v1",

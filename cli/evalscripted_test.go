@@ -30,19 +30,8 @@ var bundledAnswers = filepath.Join("..", "testdata", "eval-answers")
 // paper-layout tables under both definitions.
 func TestEvalScriptedModelThroughWorker(t *testing.T) {
 	sandboxtest.NeedConfinement(t)
-	problems, err := eval.Load(bundledDataset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := scripted.New(problems, bundledAnswers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(m)
-	t.Cleanup(srv.Close)
-	bin := fixloopBinary(t)
-	db := filepath.Join(t.TempDir(), "eval.db")
-	env := append(os.Environ(), "FIXLOOP_MODEL=", "XDG_STATE_HOME="+t.TempDir())
+	s := newScriptedEval(t)
+	problems, m, srv, bin, db, env := s.problems, s.model, s.srv, s.bin, s.db, s.env
 
 	enqueue := exec.Command(bin, "eval", "--model", scripted.ModelName, "--base-url", srv.URL+"/v1",
 		"--store", db, "--enqueue", "--run", "scripted", bundledDataset)
@@ -145,4 +134,34 @@ func ptrText(v *float64) string {
 		return "absent"
 	}
 	return fmt.Sprint(*v)
+}
+
+// scriptedEval is the README's evaluator path set up: the bundled
+// dataset, the scripted model serving its answers, a fixloop binary, a
+// store and the environment to run it in.
+type scriptedEval struct {
+	problems []eval.Problem
+	model    *scripted.Model
+	srv      *httptest.Server
+	bin, db  string
+	env      []string
+}
+
+func newScriptedEval(t *testing.T) *scriptedEval {
+	t.Helper()
+	problems, err := eval.Load(bundledDataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := scripted.New(problems, bundledAnswers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+	return &scriptedEval{
+		problems: problems, model: m, srv: srv,
+		bin: fixloopBinary(t), db: filepath.Join(t.TempDir(), "eval.db"),
+		env: append(os.Environ(), "FIXLOOP_MODEL=", "XDG_STATE_HOME="+t.TempDir()),
+	}
 }
