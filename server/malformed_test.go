@@ -303,3 +303,100 @@ func TestFramingRecoversOverStdio(t *testing.T) {
 		t.Errorf("error codes by id: %v, want 2001: -32600, 2002: -32602", codes)
 	}
 }
+
+// answer reads messages until the response to id, skipping the server's
+// notifications and requests (diagnostics, messages, progress).
+func (p *rawPeer) answer(id float64) map[string]any {
+	p.t.Helper()
+	for {
+		msg := p.response()
+		if _, isRequest := msg["method"]; !isRequest && msg["id"] == id {
+			return msg
+		}
+	}
+}
+
+// TestBadNotificationsAreIgnored: a notification whose params do not
+// decode, $/cancelRequest above all, is logged and ignored, before
+// initialize and after: the connection goes on, and an ordinary request
+// after each one is answered. One bad $/cancelRequest used to stop the
+// server ("JSON-RPC parse error: value out of range").
+func TestBadNotificationsAreIgnored(t *testing.T) {
+	t.Parallel()
+	bad := []struct{ name, method, params string }{
+		{"cancel id 2^31", "$/cancelRequest", `{"id":2147483648}`},
+		{"cancel id 2^63", "$/cancelRequest", `{"id":9223372036854775808}`},
+		{"cancel id -2^63-1", "$/cancelRequest", `{"id":-9223372036854775809}`},
+		{"cancel id 1e400", "$/cancelRequest", `{"id":1e400}`},
+		{"cancel id null", "$/cancelRequest", `{"id":null}`},
+		{"cancel id 1.5", "$/cancelRequest", `{"id":1.5}`},
+		{"cancel id true", "$/cancelRequest", `{"id":true}`},
+		{"cancel id {}", "$/cancelRequest", `{"id":{}}`},
+		{"cancel id [1]", "$/cancelRequest", `{"id":[1]}`},
+		{"cancel params {}", "$/cancelRequest", `{}`},
+		{"cancel params null", "$/cancelRequest", `null`},
+		{"cancel params as an array", "$/cancelRequest", `[1]`},
+		{"cancel without params", "$/cancelRequest", ``},
+		{"cancel of no request in flight", "$/cancelRequest", `{"id":424242}`},
+		{"cancel by a string id", "$/cancelRequest", `{"id":"nothing"}`},
+		{"didOpen textDocument 17", "textDocument/didOpen", `{"textDocument":17}`},
+		{"didOpen fields of the wrong types", "textDocument/didOpen", `{"textDocument":{"uri":5,"languageId":[],"version":"x","text":3}}`},
+		{"didOpen params as an array", "textDocument/didOpen", `[{"textDocument":{}}]`},
+		{"didOpen without params", "textDocument/didOpen", ``},
+		{"didChange version a string", "textDocument/didChange", `{"textDocument":{"uri":"file:///tmp/x.go","version":"one"},"contentChanges":[{"text":"x"}]}`},
+		{"didChange contentChanges a string", "textDocument/didChange", `{"textDocument":{"uri":"file:///tmp/x.go","version":1},"contentChanges":"all"}`},
+		{"didChange a range of strings", "textDocument/didChange", `{"textDocument":{"uri":"file:///tmp/x.go","version":2},"contentChanges":[{"range":{"start":"a","end":"b"},"text":"x"}]}`},
+		{"didChange without params", "textDocument/didChange", ``},
+		{"didClose uri a number", "textDocument/didClose", `{"textDocument":{"uri":7}}`},
+		{"didSave params a string", "textDocument/didSave", `"saved"`},
+		{"initialized params a number", "initialized", `3`},
+		{"didChangeWatchedFiles changes an object", "workspace/didChangeWatchedFiles", `{"changes":{"uri":1}}`},
+		{"didChangeWorkspaceFolders event a string", "workspace/didChangeWorkspaceFolders", `{"event":"added"}`},
+		{"setTrace value a number", "$/setTrace", `{"value":5}`},
+	}
+	notification := func(method, params string) string {
+		if params == "" {
+			return fmt.Sprintf(`{"jsonrpc":"2.0","method":%q}`, method)
+		}
+		return fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":%s}`, method, params)
+	}
+	p := startRaw(t)
+	id := 1
+	// Before initialize: requests are refused, but answered.
+	for _, b := range bad {
+		p.send(notification(b.method, b.params))
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"fixloop/unknownMethod"}`, id))
+		if msg := p.answer(float64(id)); msg["error"] == nil {
+			t.Errorf("before initialize, after %s: %v", b.name, msg)
+		}
+		id++
+	}
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"capabilities":{}}}`, id))
+	if msg := p.answer(float64(id)); msg["result"] == nil {
+		t.Fatalf("initialize after bad notifications: %v", msg)
+	}
+	id++
+	p.send(notification("initialized", `{}`))
+	for _, b := range bad {
+		p.send(notification(b.method, b.params))
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"fixloop/unknownMethod"}`, id))
+		if msg := p.answer(float64(id)); msg["error"] == nil {
+			t.Errorf("after %s: %v, want the unknown method's error", b.name, msg)
+		}
+		id++
+	}
+	// Requests with the ids the cancellations named are answered.
+	for _, rid := range []struct {
+		wire string
+		id   any
+	}{{"2147483648", 2147483648.0}, {"9223372036854775807", 9223372036854775807.0}, {`"nothing"`, "nothing"}} {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"fixloop/unknownMethod"}`, rid.wire))
+		if msg := p.response(); msg["id"] != rid.id || msg["error"] == nil {
+			t.Errorf("a request with id %s: %v", rid.wire, msg)
+		}
+	}
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"shutdown"}`, id))
+	if msg := p.answer(float64(id)); msg["error"] != nil {
+		t.Fatalf("shutdown after the bad notifications: %v", msg)
+	}
+}

@@ -161,7 +161,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	}
 
 	lc := newLifecycle(logger)
-	conn.Go(ctx, rpcctx.Stable(protocol.CancelHandler(guard(logger, lc.wrap(checkChanges(h, invalidParams(protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler))))))))
+	// guard outermost: no notification, $/cancelRequest included, ends the
+	// connection by an error or a panic.
+	conn.Go(ctx, rpcctx.Stable(guard(logger, cancelHandler(logger, lc.wrap(checkChanges(h, invalidParams(protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler))))))))
 
 	select {
 	case code := <-lc.exited:

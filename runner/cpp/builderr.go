@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // buildErrorRe matches a g++ (or clang) error line in its classic form:
@@ -47,7 +48,8 @@ func buildErrors(output, work, root string) []runner.Alert {
 		seen[k] = true
 		lines, ok := texts[rel]
 		if !ok {
-			text, _ := os.ReadFile(filepath.Join(work, rel))
+			// The copy as the command left it: never through a symlink.
+			text, _ := sandbox.ReadCopied(work, root, rel, sandbox.LeftoverLimit)
 			lines = runner.NewLines(text)
 			texts[rel] = lines
 		}

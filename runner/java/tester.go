@@ -356,13 +356,14 @@ func (r *testRun) buildErrors(out string) []runner.Alert {
 		if !d.Error || !runner.Within(r.work, d.File) {
 			continue
 		}
+		rel, _ := filepath.Rel(r.work, d.File)
 		lines, ok := texts[d.File]
 		if !ok {
-			text, _ := os.ReadFile(d.File)
+			// The copy as javac left it: never through a symlink.
+			text, _ := sandbox.ReadCopied(r.work, r.root, rel, sandbox.LeftoverLimit)
 			lines = runner.NewLines(text)
 			texts[d.File] = lines
 		}
-		rel, _ := filepath.Rel(r.work, d.File)
 		alerts = append(alerts, compilerAlert(filepath.Join(r.root, rel), lines, d))
 	}
 	if len(alerts) > 0 {
@@ -431,14 +432,16 @@ func (r *testRun) resourceDirs() []string {
 // of a run that was not cut short.
 const runFinished = "Test run finished after"
 
-// parseReports reads the launcher's XML reports into rep. A report that
-// cannot be parsed is skipped (junitxml.Parse adds nothing from it).
+// reportsGlob matches the launcher's XML reports, relative to the copy.
+var reportsGlob = filepath.Join(workSubdir, "reports", "TEST-*.xml")
+
+// parseReports reads the launcher's XML reports into rep, as the run left
+// them in the copy (junitxml.ParseFiles: a report a test replaced with a
+// symlink, a FIFO or a huge file is a failed test saying so). A report
+// that cannot be parsed is skipped (junitxml.Parse adds nothing from it).
 func (r *testRun) parseReports(ctx context.Context, rep *runner.TestReport) {
-	files, _ := filepath.Glob(filepath.Join(r.out, "reports", "TEST-*.xml"))
-	for _, f := range files {
-		if err := junitxml.ParseFile(f, rep); err != nil {
-			r.logger.WarnContext(ctx, "junit: skipping a report", "file", filepath.Base(f), "err", err)
-		}
+	if err := junitxml.ParseFiles(r.work, reportsGlob, rep); err != nil {
+		r.logger.WarnContext(ctx, "junit: skipping reports", "err", err)
 	}
 }
 

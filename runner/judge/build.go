@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -63,7 +62,7 @@ func (j *judgement) buildNote(res *sandbox.Result, output string) runner.Alert {
 	if output != "" {
 		msg += ":\n" + headLines(output, 10)
 	}
-	text, _ := os.ReadFile(j.workFile())
+	text, _ := j.readWork(j.file)
 	a := runner.Alert{
 		File: j.file, Severity: runner.SeverityError, Source: "compiler",
 		Message: msg, Category: runner.CategoryFor("compiler", ""),
@@ -114,7 +113,7 @@ func (j *judgement) buildErrors(output string) []runner.Alert {
 			return
 		}
 		seen[k] = true
-		text, err := os.ReadFile(j.workPath(user))
+		text, err := j.readWork(user)
 		if err != nil {
 			return
 		}
@@ -225,13 +224,15 @@ func compilerMessage(msg string) (string, bool) {
 	return msg, true
 }
 
-// workPath maps a path in the user's directory to the work directory.
-func (j *judgement) workPath(user string) string {
+// readWork reads the copy of user, a file of the user's tree, as the
+// build left it (sandbox.ReadCopied): never through a symlink the build
+// made, never a FIFO, at most sandbox.LeftoverLimit bytes.
+func (j *judgement) readWork(user string) ([]byte, error) {
 	rel, err := filepath.Rel(j.dir, user)
 	if err != nil {
-		return user
+		return nil, err
 	}
-	return filepath.Join(j.work, rel)
+	return sandbox.ReadCopied(j.work, j.dir, rel, sandbox.LeftoverLimit)
 }
 
 // placeAlert sets a's offsets and positions from a tool's 1-based line and

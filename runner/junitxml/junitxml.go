@@ -1,18 +1,23 @@
 // Package junitxml reads JUnit-style XML test reports, as written by
 // pytest --junitxml, the JUnit 5 console launcher (--reports-dir), ctest
 // --output-junit and many other test runners, into runner.TestReport.
+// Reports are read where a run left them, in its copy of the project, with
+// sandbox.ReadLeftover: a test may have replaced one with a symbolic link
+// to a host file, a FIFO or /dev/zero.
 package junitxml
 
 import (
+	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 type testsuites struct {
@@ -80,32 +85,79 @@ func Parse(rd io.Reader, r *runner.TestReport) error {
 	return nil
 }
 
-// ParseFiles parses every *.xml file matched by pattern into r.
-func ParseFiles(pattern string, r *runner.TestReport) error {
-	files, err := filepath.Glob(pattern)
+// maxReportsBytes bounds what ParseFiles reads of all the reports a
+// pattern matches together; each one is bounded by sandbox.LeftoverLimit.
+const maxReportsBytes = 4 * sandbox.LeftoverLimit
+
+// ParseFiles parses every report that pattern (a filepath.Match pattern
+// relative to root, a run's copy) matches into r, in name order, read as
+// ParseFile reads one. Directories are listed without following symbolic
+// links (sandbox.GlobLeftovers). Every report is tried; the error joins
+// those of the reports that could not be read or parsed.
+func ParseFiles(root, pattern string, r *runner.TestReport) error {
+	files, err := sandbox.GlobLeftovers(root, pattern)
 	if err != nil {
 		return fmt.Errorf("finding JUnit XML reports: %w", err)
 	}
+	var errs []error
+	total := 0
 	for _, f := range files {
-		if err := ParseFile(f, r); err != nil {
-			return err
+		if total >= maxReportsBytes {
+			refused := &sandbox.RefusedError{Path: f, Reason: fmt.Sprintf("the reports before it hold %d bytes already", total)}
+			addRefused(r, refused)
+			errs = append(errs, refused)
+			continue
+		}
+		n, err := parseFile(root, f, r)
+		total += n
+		if err != nil {
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
-// ParseFile parses the report at path into r. A missing file is an error
-// that wraps os.ErrNotExist.
-func ParseFile(path string, r *runner.TestReport) error {
-	fh, err := os.Open(path)
+// ParseFile parses the report at rel, relative to root (the copy of the
+// project a run left it in), into r. The report is read with
+// sandbox.ReadLeftover: never through a symbolic link, never a FIFO, a
+// device or a directory, at most sandbox.LeftoverLimit bytes. A report it
+// refuses is a failed test of r that says why (a test that tampers with
+// the runner's report fails), and the error, which wraps
+// *sandbox.RefusedError, is returned too. A missing file is an error that
+// wraps os.ErrNotExist.
+func ParseFile(root, rel string, r *runner.TestReport) error {
+	_, err := parseFile(root, rel, r)
+	return err
+}
+
+// parseFile is ParseFile; it returns how many bytes it read.
+func parseFile(root, rel string, r *runner.TestReport) (int, error) {
+	data, err := sandbox.ReadLeftover(root, rel, sandbox.LeftoverLimit)
+	if sandbox.IsRefused(err) {
+		addRefused(r, err)
+		return 0, fmt.Errorf("reading JUnit XML report: %w", err)
+	}
 	if err != nil {
-		return fmt.Errorf("reading JUnit XML report: %w", err)
+		return 0, fmt.Errorf("reading JUnit XML report: %w", err)
 	}
-	defer fh.Close()
-	if err := Parse(fh, r); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	if err := Parse(bytes.NewReader(data), r); err != nil {
+		return len(data), fmt.Errorf("%s: %w", filepath.Base(rel), err)
 	}
-	return nil
+	return len(data), nil
+}
+
+// RefusedTest names the failed test that stands for a refused report.
+const RefusedTest = "the test report"
+
+// addRefused adds a failed test to r for a report ReadLeftover refused.
+func addRefused(r *runner.TestReport, err error) {
+	r.Total++
+	r.Failed++
+	r.Failures = append(r.Failures, runner.TestFailure{
+		Test:    RefusedTest,
+		Message: err.Error() + ". Tests must leave the test runner's report as it wrote it.",
+		Kind:    runner.FailureRuntimeError,
+	})
 }
 
 func addSuite(s testsuite, r *runner.TestReport) {

@@ -1,13 +1,17 @@
 package junitxml
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 func TestParse(t *testing.T) {
@@ -90,11 +94,72 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q) accepted", bad)
 		}
 	}
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "TEST-a.xml"), []byte(`<testsuite><testcase name="a"/></testsuite>`), 0o644)
-	os.WriteFile(filepath.Join(dir, "TEST-b.xml"), []byte(`<testsuite><testcase name="b"/></testsuite>`), 0o644)
+}
+
+// TestParseFiles: reports are read from a run's copy; one a test replaced
+// (a symlink to a host file, a FIFO, a directory) is a failed test saying
+// so, and the others are still read.
+func TestParseFiles(t *testing.T) {
+	base := t.TempDir()
+	dir, host := filepath.Join(base, "copy"), filepath.Join(base, "host")
+	for _, d := range []string{filepath.Join(dir, "reports"), host} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const secret = "CANARY-IN-A-HOST-FILE"
+	files := map[string]string{
+		"copy/reports/TEST-a.xml": `<testsuite><testcase name="a"/></testsuite>`,
+		"copy/reports/TEST-b.xml": `<testsuite><testcase name="b"/></testsuite>`,
+		"host/TEST-c.xml":         `<testsuite><testcase name="` + secret + `"><failure message="` + secret + `"/></testcase></testsuite>`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(base, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(host, "TEST-c.xml"), filepath.Join(dir, "reports", "TEST-c.xml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "reports", "TEST-d.xml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(host, filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+
 	var r runner.TestReport
-	if err := ParseFiles(filepath.Join(dir, "TEST-*.xml"), &r); err != nil || r.Total != 2 {
-		t.Errorf("ParseFiles: %v, total %d", err, r.Total)
+	err := ParseFiles(dir, "reports/TEST-*.xml", &r)
+	if !sandbox.IsRefused(err) {
+		t.Errorf("ParseFiles: %v, want the refusals", err)
+	}
+	if r.Total != 4 || r.Passed != 2 || r.Failed != 2 {
+		t.Errorf("counts %d passed, %d failed of %d; want 2 reports read and 2 refused", r.Passed, r.Failed, r.Total)
+	}
+	for _, f := range r.Failures {
+		if f.Test != RefusedTest || !strings.Contains(f.Message, "refused") {
+			t.Errorf("failure %+v, want a refused report", f)
+		}
+	}
+	text := fmt.Sprintf("%+v %v", r, err)
+	if strings.Contains(text, secret) {
+		t.Errorf("the host's file was read: %s", text)
+	}
+	if !strings.Contains(text, "symbolic link") || !strings.Contains(text, "FIFO") {
+		t.Errorf("the refusals do not say what was refused: %s", text)
+	}
+
+	// A symlinked directory is not listed.
+	r = runner.TestReport{}
+	if err := ParseFiles(dir, "linked/TEST-*.xml", &r); err != nil || r.Total != 0 {
+		t.Errorf("ParseFiles through a symlinked directory: %v, %+v", err, r)
+	}
+	// One report: a missing one wraps os.ErrNotExist and adds nothing.
+	r = runner.TestReport{}
+	if err := ParseFile(dir, "reports/none.xml", &r); !errors.Is(err, os.ErrNotExist) || r.Total != 0 {
+		t.Errorf("ParseFile of a missing report: %v, %+v", err, r)
+	}
+	if err := ParseFile(dir, "reports/TEST-c.xml", &r); !sandbox.IsRefused(err) || r.Failed != 1 {
+		t.Errorf("ParseFile of a symlink: %v, %+v", err, r)
 	}
 }

@@ -36,7 +36,10 @@ type pytestRun struct {
 	log  *slog.Logger
 }
 
-func (r *pytestRun) junitPath() string { return filepath.Join(r.work, scratchDir, "junit.xml") }
+// junitRel is pytest's report, relative to the copy.
+var junitRel = filepath.Join(scratchDir, "junit.xml")
+
+func (r *pytestRun) junitPath() string { return filepath.Join(r.work, junitRel) }
 
 // prepare makes the scratch directory.
 func (r *pytestRun) prepare() error {
@@ -71,7 +74,7 @@ func (r *pytestRun) report(ctx context.Context, res *sandbox.Result) (*runner.Te
 	rep := &runner.TestReport{Package: r.root, Tool: SourcePytest, Failures: []runner.TestFailure{}}
 	output := strings.TrimSpace(res.Stdout + "\n" + res.Stderr)
 	rep.Output = lastBytes(output, outputTail)
-	found, err := readJUnit(r.junitPath(), rep)
+	found, err := readJUnit(r.work, junitRel, rep)
 	if err != nil && !res.TimedOut {
 		return nil, fmt.Errorf("testing %s: %w", r.root, err)
 	}
@@ -207,7 +210,7 @@ func (r *pytestRun) errorAlert(ctx context.Context, text, collected string) runn
 // syntaxAlert places a syntax error in orig exactly, by compiling the
 // file's copy; failing that, on the whole line.
 func (r *pytestRun) syntaxAlert(ctx context.Context, orig string, line int, msg string) (runner.Alert, bool) {
-	text, err := os.ReadFile(r.inWork(orig))
+	text, err := r.readWork(orig)
 	if err != nil {
 		return runner.Alert{}, false
 	}
@@ -223,7 +226,7 @@ func (r *pytestRun) syntaxAlert(ctx context.Context, orig string, line int, msg 
 // lineAlert is an error alert covering line of orig, whose text is read
 // from the copy (where the overlay was applied).
 func (r *pytestRun) lineAlert(orig string, line int, source, msg string) runner.Alert {
-	text, _ := os.ReadFile(r.inWork(orig))
+	text, _ := r.readWork(orig)
 	start, end := runner.Span(text, max(line, 1), 0, 0, 0, runner.ColumnBytes)
 	a := alertAt(orig, runner.NewLines(text), start, end)
 	a.Severity = runner.SeverityError
@@ -272,13 +275,15 @@ func (r *pytestRun) original(path string) (string, bool) {
 	return filepath.Join(r.root, rel), true
 }
 
-// inWork maps a path in the user's tree to its copy.
-func (r *pytestRun) inWork(orig string) string {
+// readWork reads the copy of orig, a file of the user's tree, as the run
+// left it (sandbox.ReadCopied): a test may have replaced it with a symlink
+// or a FIFO.
+func (r *pytestRun) readWork(orig string) ([]byte, error) {
 	rel, err := filepath.Rel(r.root, orig)
 	if err != nil {
-		return orig
+		return nil, err
 	}
-	return filepath.Join(r.work, rel)
+	return sandbox.ReadCopied(r.work, r.root, rel, sandbox.LeftoverLimit)
 }
 
 func lastMatch(re *regexp.Regexp, s string) []string {

@@ -73,6 +73,10 @@
 // user's project beside the copy, the toolchains); ptrace of the processes
 // inside the same sandbox.
 //
+// What a run leaves in its copy (reports, the copied sources) fixloop reads
+// with ReadLeftover and GlobLeftovers, never through a symbolic link,
+// never a FIFO or a device, and at most LeftoverLimit bytes of a file.
+//
 // Sweep removes what servers killed mid-run left behind: copies named with
 // their owner's pid (TempPattern) and cgroups named the same way.
 package sandbox

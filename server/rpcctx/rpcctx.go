@@ -12,7 +12,8 @@
 // handler runs) and its deadline, but not its Done channel, which is
 // replaced by an ordinary cancelable context cancelled when the handler
 // returns. Cancellation by "$/cancelRequest" still works, through
-// protocol.CancelHandler wrapped inside Stable.
+// the cancel handler (protocol.CancelHandler, or the server's own) wrapped
+// inside Stable.
 package rpcctx
 
 import (

@@ -27,7 +27,9 @@ import (
 
 	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/cpp"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/runner/python"
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
@@ -44,9 +46,28 @@ const nobody = 65534
 // needs it to end: each ends on its own or at its memory cap.
 const jobTimeout = 5 * time.Minute
 
+// maxFixloopRSS bounds the peak resident memory (VmHWM) of the fixloop
+// process in every job: whatever a candidate leaves, fixloop reads at most
+// a bounded part of it.
+const maxFixloopRSS = 500 << 20
+
+// jobEnd bounds, with room for a loaded machine, how long a job's fixloop
+// process may take before the test kills it and fails: the job ends on its
+// own within its ten minutes unless something blocks it (a FIFO opened for
+// reading, issue 24).
+const jobEnd = 20 * time.Minute
+
+// cppTest is the test command of the C++ jobs, and cppReports its
+// junitXml glob: the candidate is a test program that writes its own
+// report.
+var (
+	cppTest    = []string{"sh", "-c", "g++ -O0 -o attack_test attack_test.cc && ./attack_test"}
+	cppReports = "reports/*.xml"
+)
+
 // job is what the fixloop process is asked to do.
 type job struct {
-	Lang       string // "go" or "python"
+	Lang       string // "go", "python", "java" or "cpp"
 	File       string // the candidate's path in the project
 	Source     string // its text, __FIXLOOP_PID__ still to fill in
 	Unconfined bool   // sandbox: none (the control runs)
@@ -56,6 +77,12 @@ type job struct {
 type jobResult struct {
 	Report *runner.TestReport
 	Err    string
+	// Output is the report's raw output, which its JSON leaves out but
+	// feedback quotes.
+	Output string
+	// PeakRSS is the job's own VmHWM in bytes (0: unknown), fixloop's
+	// alone: the sandboxed runs are other processes.
+	PeakRSS int64
 }
 
 func TestMain(m *testing.M) {
@@ -91,8 +118,16 @@ func runJob(spec string) int {
 		rep, err = gotest.NewSandboxed(logger, gotest.CandidateSandbox()).Run(ctx, j.File, overlay, jobTimeout)
 	case "python":
 		rep, err = python.NewTester(python.TesterOptions{Logger: logger}).Test(ctx, j.File, overlay, jobTimeout)
+	case "java":
+		// As the server's tester: the sandbox's default memory cap.
+		rep, err = java.NewTester(java.TesterOptions{Logger: logger, MemoryLimit: sandbox.DefaultMemoryLimit}).Test(ctx, j.File, overlay, jobTimeout)
+	case "cpp":
+		rep, err = cpp.NewCommandTester(cpp.CommandTesterOptions{Command: cppTest, JUnitXML: cppReports, Logger: logger}).Test(ctx, j.File, overlay, jobTimeout)
 	}
-	res := jobResult{Report: rep}
+	res := jobResult{Report: rep, PeakRSS: peakRSS()}
+	if rep != nil {
+		res.Output = rep.Output
+	}
 	if err != nil {
 		res.Err = err.Error()
 	}
@@ -100,9 +135,26 @@ func runJob(spec string) int {
 	return 0
 }
 
+// peakRSS is this process's peak resident memory (VmHWM) in bytes, 0 when
+// /proc does not say.
+func peakRSS() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
 // world is what a candidate attacks: the user's project, an unrelated
-// directory, a home with an SSH key, listeners on the host, and secrets
-// in fixloop's environment.
+// directory, a home with an SSH key and a private file that reads as a
+// JUnit report (what a leftover's symlink would leak whole), listeners on
+// the host, and secrets in fixloop's environment.
 type world struct {
 	base, home, proj, victim string
 	marker                   string
@@ -122,11 +174,13 @@ func newWorld(t *testing.T, lang string, uid int) *world {
 	w := &world{
 		base: base, home: filepath.Join(base, "home"), proj: filepath.Join(base, "proj"), victim: filepath.Join(base, "victim"),
 		marker:   "30.0" + id, // a sleep time, and a file name
-		canaries: []string{"CANARY-SSH-" + id, "CANARY-LLMKEY-" + id, "CANARY-OPENAI-" + id, "CANARY-TOKEN-" + id},
+		canaries: []string{"CANARY-SSH-" + id, "CANARY-LLMKEY-" + id, "CANARY-OPENAI-" + id, "CANARY-TOKEN-" + id, "CANARY-REPORT-" + id},
 	}
+	hostReport := fmt.Sprintf(`<testsuite><testcase classname="%[1]s" name="%[1]s"><failure message="%[1]s">%[1]s</failure></testcase></testsuite>`, w.canaries[4])
 	files := map[string]string{
-		"home/.ssh/id_rsa":     w.canaries[0] + "\n",
-		"victim/important.txt": "the user's other project\n",
+		"home/.ssh/id_rsa":              w.canaries[0] + "\n",
+		"home/private/TEST-results.xml": hostReport,
+		"victim/important.txt":          "the user's other project\n",
 	}
 	switch lang {
 	case "go":
@@ -137,6 +191,10 @@ func newWorld(t *testing.T, lang string, uid int) *world {
 		files["proj/conftest.py"] = ""
 		files["proj/calc.py"] = "def add(a, b):\n    return a + b\n"
 		files["proj/test_calc.py"] = "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n"
+	case "java":
+		files["proj/Calc.java"] = "public class Calc {\n    static int add(int a, int b) { return a + b; }\n}\n"
+	case "cpp":
+		files["proj/calc.h"] = "inline int add(int a, int b) { return a + b; }\n"
 	}
 	for name, text := range files {
 		p := filepath.Join(base, name)
@@ -147,8 +205,10 @@ func newWorld(t *testing.T, lang string, uid int) *world {
 			t.Fatal(err)
 		}
 	}
-	_ = os.Chmod(filepath.Join(w.home, ".ssh"), 0o700)
-	_ = os.Chmod(filepath.Join(w.home, ".ssh", "id_rsa"), 0o600)
+	for _, secret := range []string{".ssh/id_rsa", "private/TEST-results.xml"} {
+		_ = os.Chmod(filepath.Dir(filepath.Join(w.home, secret)), 0o700)
+		_ = os.Chmod(filepath.Join(w.home, secret), 0o600)
+	}
 
 	// Listeners that count what reaches them; the socket's directory is
 	// open to everyone, so only the sandbox keeps a candidate out.
@@ -278,7 +338,19 @@ func (w *world) run(t *testing.T, bin string, u asUser, j job) (jobResult, strin
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// A fixloop blocked for good (in open() on a FIFO, issue 24) would
+	// never end: it is killed, and the test fails.
+	var killed atomic.Bool
+	timer := time.AfterFunc(jobEnd, func() { killed.Store(true); _ = cmd.Process.Kill() })
+	err := cmd.Wait()
+	timer.Stop()
+	if killed.Load() {
+		t.Fatalf("the fixloop process did not end within %v: killed\nstderr:\n%s", jobEnd, stderr.String())
+	}
+	if err != nil {
 		t.Fatalf("the fixloop process failed: %v\n%s", err, stderr.String())
 	}
 	var res jobResult
@@ -378,25 +450,35 @@ func warm(cache string) error {
 
 func needTools(t *testing.T, lang string) {
 	t.Helper()
-	tool := map[string]string{"go": "go", "python": "pytest-3"}[lang]
-	if _, err := exec.LookPath(tool); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI must have %s", tool)
+	tools := map[string][]string{"go": {"go"}, "python": {"pytest-3"}, "java": {"javac", "java"}, "cpp": {"g++"}}[lang]
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("CI must have %s", tool)
+			}
+			t.Skipf("%s is not installed", tool)
 		}
-		t.Skipf("%s is not installed", tool)
+	}
+	if lang == "java" {
+		if _, err := java.FindJUnit(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("CI must have the JUnit console launcher: %v", err)
+			}
+			t.Skip(err)
+		}
 	}
 	sandboxtest.NeedConfinement(t)
 }
 
 func candidateFile(w *world, lang string) string {
-	if lang == "go" {
-		return filepath.Join(w.proj, "attack_test.go")
-	}
-	return filepath.Join(w.proj, "test_attack.py")
+	return filepath.Join(w.proj, map[string]string{
+		"go": "attack_test.go", "python": "test_attack.py", "java": "AttackTest.java", "cpp": "attack_test.cc",
+	}[lang])
 }
 
-// TestAttacks runs every attack in Go and in Python, with fixloop as root
-// and as nobody, and checks that it did no harm and leaked nothing.
+// TestAttacks runs every attack in each language it is written in (Go,
+// Python; the leftovers also in Java and C++), with fixloop as root and as
+// nobody, and checks that it did no harm and leaked nothing.
 func TestAttacks(t *testing.T) {
 	us := users(t)
 	bin := binary(t)
@@ -405,13 +487,16 @@ func TestAttacks(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, lang := range []string{"go", "python"} {
+	for _, lang := range []string{"go", "python", "java", "cpp"} {
 		for _, u := range us {
 			for _, name := range names {
+				c := candidates[name]
+				src := c.src(lang)
+				if src == "" {
+					continue
+				}
 				t.Run(lang+"/"+u.name+"/"+name, func(t *testing.T) {
 					needTools(t, lang)
-					c := candidates[name]
-					src := map[string]string{"go": c.goSrc, "python": c.pySrc}[lang]
 					w := newWorld(t, lang, u.uid)
 					before := w.snapshot(t)
 					res, logs, pid := w.run(t, bin, u, job{Lang: lang, File: candidateFile(w, lang), Source: w.source(src)})
@@ -429,10 +514,21 @@ func (w *world) check(t *testing.T, name string, u asUser, res jobResult, logs s
 		t.Fatalf("the run failed: %s\nlogs:\n%s", res.Err, logs)
 	}
 	reportJSON, _ := json.Marshal(res.Report)
-	text := string(reportJSON)
+	text := string(reportJSON) + "\n" + res.Output
 	killedAtCap := name == "map-shared" && strings.Contains(text, "memory_limit_exceeded")
 	if !strings.Contains(text, "ATTACK-RAN") && !killedAtCap {
 		t.Fatalf("the candidate did not run: %s\nlogs:\n%s", text, logs)
+	}
+	if want := candidates[name].expect; want != "" && !strings.Contains(text, want) {
+		t.Errorf("the report does not say %q: the attack did not do its part, or fixloop did not refuse it: %s\nlogs:\n%s", want, text, logs)
+	}
+	switch {
+	case res.PeakRSS == 0:
+		t.Error("the job could not tell its peak memory (VmHWM)")
+	case res.PeakRSS > maxFixloopRSS:
+		t.Errorf("fixloop's own peak memory was %d MiB, over %d MiB", res.PeakRSS>>20, maxFixloopRSS>>20)
+	default:
+		t.Logf("fixloop's own peak memory: %d MiB", res.PeakRSS>>20)
 	}
 	for _, line := range strings.Split(strings.ReplaceAll(text, `\n`, "\n"), "\n") {
 		_, what, ok := strings.Cut(line, "ATTACK-SUCCEEDED:")
@@ -498,8 +594,7 @@ func TestAttacksWorkUnconfined(t *testing.T) {
 		for _, name := range []string{"steal-secrets", "connect-listeners", "write-shm-and-home"} {
 			t.Run(lang+"/"+name, func(t *testing.T) {
 				needTools(t, lang)
-				c := candidates[name]
-				src := map[string]string{"go": c.goSrc, "python": c.pySrc}[lang]
+				src := candidates[name].src(lang)
 				w := newWorld(t, lang, 0)
 				res, _, _ := w.run(t, bin, us[0], job{Lang: lang, File: candidateFile(w, lang), Source: w.source(src), Unconfined: true})
 				if res.Report == nil {

@@ -2,7 +2,9 @@ package attack
 
 // The candidates, as a model would write them. Each prints ATTACK-RAN when
 // it starts and ATTACK-SUCCEEDED:WHAT for each step that worked, then
-// fails, so that its output is in the report. __PROJ__, __VICTIM__,
+// fails, so that its output is in the report. (A leftover's success is
+// for the test to see: a secret in the report, a fixloop that blocks or
+// grows.) __PROJ__, __VICTIM__,
 // __HOME__, __MARKER__, __TCP__, __UNIX__ and __FIXLOOP_PID__ are replaced with the world's
 // paths and addresses: a model can guess the user's home and project.
 
@@ -62,9 +64,45 @@ def test_attack():
     assert False, "\n".join(OUT)
 `
 
-type candidate struct{ goSrc, pySrc string }
+// candidate is one attack in each language it is written in ("" where it
+// is not: the leftovers attack only runners that read a report). expect is
+// what the report must say when the attack did its part (a leftover's
+// refusal), so that an attack that did nothing does not pass.
+type candidate struct {
+	goSrc, pySrc, javaSrc, cppSrc string
+	expect                        string
+}
+
+// src returns the candidate's source in lang.
+func (c candidate) src(lang string) string {
+	return map[string]string{"go": c.goSrc, "python": c.pySrc, "java": c.javaSrc, "cpp": c.cppSrc}[lang]
+}
 
 var candidates = map[string]candidate{
+	// Leave, in place of the report the test runner wrote, what fixloop
+	// must not follow or read: a symlink to a host file (a private file in
+	// the home that reads as a JUnit report, its canary in a failure
+	// message), a FIFO (an open() that blocks for ever), and a
+	// symlink to /dev/zero (a read without end). Each language's test
+	// does it as it exits, after the runner wrote its report: pytest's
+	// junit.xml (atexit), JUnit's reports directory (a shutdown hook), a
+	// C++ test command's junitXml glob (the test program writes its own).
+	"leftover-host-symlink": leftover(
+		`os.symlink("__HOME__/private/TEST-results.xml", p)`,
+		`Files.createSymbolicLink(p, Paths.get("__HOME__/private/TEST-results.xml"));`,
+		`symlink("__HOME__/private/TEST-results.xml", p)`,
+		"is a symbolic link"),
+	"leftover-fifo": leftover(
+		`os.mkfifo(p)`,
+		`new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor();`,
+		`mkfifo(p, 0644)`,
+		"a named pipe (FIFO)"),
+	"leftover-dev-zero": leftover(
+		`os.symlink("/dev/zero", p)`,
+		`Files.createSymbolicLink(p, Paths.get("/dev/zero"));`,
+		`symlink("/dev/zero", p)`,
+		"is a symbolic link"),
+
 	// Remount / read-write as root of the user namespace, then delete the
 	// user's project and an unrelated directory.
 	"remount-and-delete": {
@@ -289,4 +327,77 @@ def attack():
         say(e)
 `,
 	},
+}
+
+// leftover is a candidate that replaces the test runner's report with
+// what py, java and cpp make at p (a path in the copy): each a statement
+// of its language.
+func leftover(py, java, cpp, expect string) candidate {
+	return candidate{
+		pySrc: pyHeader + `
+import atexit
+
+def attack():
+    # pytest writes its report when the session ends, before the
+    # interpreter's atexit handlers.
+    def leave():
+        p = os.path.join(os.getcwd(), ".fixloop-pytest", "junit.xml")
+        try:
+            os.remove(p)
+        except OSError:
+            pass
+        ` + py + `
+    atexit.register(leave)
+    say("will replace the report at exit")
+`,
+		javaSrc: `import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+public class AttackTest {
+    @Test
+    void attack() {
+        System.out.println("ATTACK-" + "RAN"); // not in the source, which reports quote
+        // The console launcher writes its reports when the engine ends and
+        // then calls System.exit, which runs the shutdown hooks.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try (DirectoryStream<Path> reports = Files.newDirectoryStream(Paths.get(".fixloop-java", "reports"), "TEST-*.xml")) {
+                for (Path p : reports) {
+                    Files.delete(p);
+                    ` + java + `
+                }
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }));
+        fail("the attack is over");
+    }
+}
+`,
+		cppSrc: `#include <cstdio>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// The test command runs this program, which writes its JUnit XML report
+// (junitXml: "reports/*.xml") and then puts the leftover in its place.
+int main() {
+    std::printf("ATTACK-" "RAN\n"); // not in the source, which reports quote
+    mkdir("reports", 0755);
+    const char *p = "reports/TEST-attack.xml";
+    if (FILE *f = std::fopen(p, "w")) {
+        std::fputs("<testsuite><testcase classname=\"attack\" name=\"attack\"><failure message=\"over\"/></testcase></testsuite>", f);
+        std::fclose(f);
+    }
+    unlink(p);
+    ` + cpp + `;
+    std::fflush(stdout);
+    return 1;
+}
+`,
+		expect: expect,
+	}
 }
