@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 )
@@ -9,7 +10,9 @@ import (
 // score is computed again over resamples of the sessions (drawn with
 // replacement, as many as there are), and the interval spans the 2.5th to
 // the 97.5th percentile of those scores. The resamples come from a fixed
-// seed, so a report over the same sessions gives the same interval.
+// seed and are drawn from the sessions' terms in a canonical order, so a
+// report over the same sessions gives the same interval, whatever order
+// they were stored in (eval's jobs finish in an order load decides).
 type Interval struct {
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
@@ -28,6 +31,7 @@ func ratioCI(num, den []float64) *Interval {
 	if n < 2 {
 		return nil
 	}
+	num, den = canonical(num, den)
 	rng := rand.New(rand.NewPCG(0x66697865, uint64(n)))
 	stats := make([]float64, 0, bootstrapResamples)
 	for range bootstrapResamples {
@@ -54,6 +58,37 @@ func ratioCI(num, den []float64) *Interval {
 	slices.Sort(stats)
 	at := func(q float64) float64 { return stats[min(len(stats)-1, int(q*float64(len(stats))))] }
 	return &Interval{Low: at(0.025), High: at(0.975)}
+}
+
+// canonical returns the sessions' terms sorted by (num, den): the
+// resamples then depend on the set of sessions, not on their order.
+func canonical(num, den []float64) ([]float64, []float64) {
+	type term struct{ num, den float64 }
+	terms := make([]term, len(num))
+	for i := range num {
+		terms[i].num = num[i]
+		if den != nil {
+			terms[i].den = den[i]
+		}
+	}
+	slices.SortFunc(terms, func(a, b term) int {
+		if c := cmp.Compare(a.num, b.num); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.den, b.den)
+	})
+	outNum := make([]float64, len(terms))
+	var outDen []float64
+	if den != nil {
+		outDen = make([]float64, len(terms))
+	}
+	for i, t := range terms {
+		outNum[i] = t.num
+		if den != nil {
+			outDen[i] = t.den
+		}
+	}
+	return outNum, outDen
 }
 
 // shareCI is the interval of a share: the mean of hits (each 0 or 1).

@@ -58,3 +58,24 @@ func TestBootstrapIntervals(t *testing.T) {
 		t.Errorf("a constant ratio: %+v, want [0.5, 0.5]", ci)
 	}
 }
+
+// TestBootstrapIgnoresOrder: the interval depends on the sessions, not on
+// the order they were stored in (eval's jobs finish in an order load
+// decides; a busy machine gave another Reduction@P interval).
+func TestBootstrapIgnoresOrder(t *testing.T) {
+	num := []float64{0, 1, 0, 3, 1, 0, 2}
+	den := []float64{2, 4, 1, 4, 2, 3, 5}
+	want := ratioCI(num, den)
+	for _, perm := range [][]int{{6, 5, 4, 3, 2, 1, 0}, {3, 0, 6, 1, 5, 2, 4}, {1, 0, 2, 3, 4, 6, 5}} {
+		pn, pd := make([]float64, len(num)), make([]float64, len(den))
+		for i, j := range perm {
+			pn[i], pd[i] = num[j], den[j]
+		}
+		if got := ratioCI(pn, pd); *got != *want {
+			t.Errorf("order %v: %+v, want %+v", perm, *got, *want)
+		}
+		if got, want := shareCI(pn), shareCI(num); *got != *want {
+			t.Errorf("share, order %v: %+v, want %+v", perm, *got, *want)
+		}
+	}
+}
