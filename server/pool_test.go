@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -25,23 +26,35 @@ import (
 )
 
 // probeScript is a command linter that reports, for the file it is given
-// ($1), one warning quoting the file's first line, and writes "s" to the
-// FIFO $2 when it starts and "e" before it ends: the test counts the runs
-// between the two to know how many ran at once. Everything it does but
-// sleep is a shell builtin, so a run costs little more than the sandbox
-// it runs in. The FIFO sits beside the documents, which the sandbox shows
-// (read-only, which does not stop a FIFO from being written).
-const probeScript = `printf 's\n' > "$2"
+// ($1), one warning quoting the file's first line. First it takes the
+// lowest free of the lock files lock0..lock31 in $3 (flock, released when
+// its process ends, killed or not) and writes that slot's number to the
+// FIFO $2: the test counts the runs alive at once from the highest slot.
+// The sandbox shows the directory read-only, which neither a FIFO's
+// writer nor flock minds.
+const probeScript = `i=0
+while [ $i -lt 32 ]; do
+  exec 9<"$3/lock$i"
+  flock -n 9 && break
+  exec 9<&-
+  i=$((i+1))
+done
+printf '%s\n' "$i" > "$2"
 IFS= read -r line < "$1" || true
 sleep 0.01
-printf '%s:1:1: warning: saw %s\n' "$1" "$line"
-printf 'e\n' > "$2"`
+printf '%s:1:1: warning: saw %s\n' "$1" "$line"`
 
-// concurrency reads a probe FIFO and keeps the most runs seen between
-// their start and their end at once.
+// lockFiles is how many slots the probe may take (more than any pool the
+// tests set).
+const lockFiles = 32
+
+// concurrency reads a probe FIFO: each run says which lock slot it holds,
+// the lowest free one. A run that is killed (a newer version cancels it)
+// lets its lock go with it, so the highest slot seen + 1 is the most runs
+// that were alive at once.
 type concurrency struct {
-	mu              sync.Mutex
-	now, peak, runs int
+	mu         sync.Mutex
+	peak, runs int
 }
 
 // watch opens the FIFO at path (read-write, so that opening does not wait
@@ -59,15 +72,13 @@ func (c *concurrency) watch(t testing.TB, path string) {
 		defer close(done)
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
-			c.mu.Lock()
-			switch sc.Text() {
-			case "s":
-				c.now++
-				c.runs++
-				c.peak = max(c.peak, c.now)
-			case "e":
-				c.now--
+			slot, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
+			if err != nil {
+				continue
 			}
+			c.mu.Lock()
+			c.runs++
+			c.peak = max(c.peak, slot+1)
 			c.mu.Unlock()
 		}
 	}()
@@ -89,7 +100,7 @@ func probeSettings(t testing.TB, fifo string, pool int) protocol.LSPAny {
 		"tests":            map[string]any{"mode": "off"}, // no tests for *.probe: passes that would do nothing
 		"linters": []map[string]any{{
 			"name":        "probe",
-			"command":     []string{"sh", "-c", probeScript, "sh", "${file}", fifo},
+			"command":     []string{"sh", "-c", probeScript, "sh", "${file}", fifo, filepath.Dir(fifo)},
 			"extensions":  []string{".probe"},
 			"errorformat": []string{"%f:%l:%c: %tarning: %m"},
 		}},
@@ -129,6 +140,11 @@ func probeServer(t testing.TB, pool int) (*lsptest.Harness, *handlers.Server, st
 	fifo := filepath.Join(dir, "events")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no FIFO: %v", err)
+	}
+	for i := range lockFiles {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("lock%d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var c concurrency
 	c.watch(t, fifo)
