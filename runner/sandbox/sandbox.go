@@ -164,15 +164,22 @@ func WallLimitOf(ctx context.Context) time.Duration {
 	return wall
 }
 
+// WallFor is the wall-clock limit of a run under ctx whose CPU time is
+// limited to cpu and that has no wall-clock limit of its own: ctx's
+// (WithWallLimit), else WallLimit(cpu).
+func WallFor(ctx context.Context, cpu time.Duration) time.Duration {
+	if wall := WallLimitOf(ctx); wall > 0 {
+		return wall
+	}
+	return WallLimit(cpu)
+}
+
 // wallLimit is the wall-clock limit of a run under ctx with limits l.
 func wallLimit(ctx context.Context, l Limits) time.Duration {
 	if l.Time > 0 || l.CPU <= 0 {
 		return l.Time
 	}
-	if wall := WallLimitOf(ctx); wall > 0 {
-		return wall
-	}
-	return WallLimit(l.CPU)
+	return WallFor(ctx, l.CPU)
 }
 
 // cpuPoll is how often a run's cgroup is read for its CPU time.

@@ -129,10 +129,7 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 	if remaining <= 0 {
 		return true, nil
 	}
-	wall := sandbox.WallLimit(remaining)
-	if w := sandbox.WallLimitOf(ctx); w > 0 {
-		wall = w
-	}
+	wall := sandbox.WallFor(ctx, remaining)
 	run, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir: work,
 		Args: []string{tools.test2json, "-t", "-p", pkg, bin,

@@ -125,10 +125,7 @@ func (r *Runner) executeInPlace(ctx context.Context, req *request, tmp, overlayF
 		return nil, false, err
 	}
 	defer release()
-	wall := sandbox.WallLimitOf(ctx)
-	if wall <= 0 {
-		wall = sandbox.WallLimit(req.timeout)
-	}
+	wall := sandbox.WallFor(ctx, req.timeout)
 	runCtx, cancel := context.WithTimeout(ctx, wall)
 	defer cancel()
 	args := []string{"test", "-json", "-vet=off", "-count=1"}
