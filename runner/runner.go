@@ -30,3 +30,12 @@ type Tester interface {
 	// Invalidate forgets cached results for everything in or under dir.
 	Invalidate(dir string)
 }
+
+// InProcessLinter is a linter that can give the part of itself that runs
+// in fixloop's own process and starts no program of the project's (the Go
+// analyzers): what files outside the workspace get. InProcess returns nil
+// when there is no such part.
+type InProcessLinter interface {
+	Linter
+	InProcess() Linter
+}

@@ -130,6 +130,17 @@ type Linter struct {
 // DefaultLintTimeout bounds one linter's run on one file.
 const DefaultLintTimeout = 2 * time.Minute
 
+// InProcess returns the linter of the in-process analysers alone (Go's),
+// without the other languages' tools and the command linters: what files
+// outside the workspace get. nil when there is no Go linter.
+func (l *Linter) InProcess() runner.Linter {
+	g := l.ByLanguage[Go]
+	if g == nil {
+		return nil
+	}
+	return &Linter{ByLanguage: map[string]runner.Linter{Go: g}, Timeout: l.Timeout, Redactor: l.Redactor}
+}
+
 // Applies reports whether any linter checks file.
 func (l *Linter) Applies(file string) bool { return l.AppliesTo(file, "") }
 

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fixloop/fixloop/runner/workspace"
 )
 
 // MaxCopyBytes bounds the bytes Workdir copies, so that a candidate opened
@@ -31,6 +33,9 @@ func Workdir(ctx context.Context, src string, overlay map[string][]byte) (string
 	if err != nil {
 		return "", nil, fmt.Errorf("copying %s: %w", src, err)
 	}
+	if err := checkSource(ctx, src); err != nil {
+		return "", nil, err
+	}
 	dst, err := os.MkdirTemp("", TempPattern("fixloop-run-"))
 	if err != nil {
 		return "", nil, fmt.Errorf("making a work directory: %w", err)
@@ -46,15 +51,31 @@ func Workdir(ctx context.Context, src string, overlay map[string][]byte) (string
 // CopyInto copies the tree under src into dst, an existing empty
 // directory, as Workdir does: version-control and cache directories left
 // out, then overlay (absolute paths under src to their text) applied.
+//
+// It never copies the file system root, and, when ctx carries the
+// workspace's folders (workspace.WithFolders: the language server), only
+// a directory inside one of them.
 func CopyInto(ctx context.Context, src, dst string, overlay map[string][]byte) error {
 	src, err := filepath.Abs(src)
 	if err != nil {
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
+	if err := checkSource(ctx, src); err != nil {
+		return err
+	}
 	if err := copyTree(ctx, src, dst); err != nil {
 		return err
 	}
 	return applyOverlay(dst, src, overlay)
+}
+
+// checkSource refuses to copy the file system root, and a directory
+// outside the workspace folders ctx carries.
+func checkSource(ctx context.Context, src string) error {
+	if folders, ok := workspace.FromContext(ctx); ok {
+		return folders.CheckCopy(src)
+	}
+	return workspace.CheckNotRoot(src)
 }
 
 // applyOverlay writes the overlay's texts for files under src into the copy
@@ -109,6 +130,9 @@ func removeAll(dir string) {
 func copyTree(ctx context.Context, src, dst string) error {
 	if resolved, err := filepath.EvalSymlinks(src); err == nil {
 		src = resolved
+	}
+	if err := workspace.CheckNotRoot(src); err != nil {
+		return err
 	}
 	var total int64
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
