@@ -97,6 +97,10 @@ func (a *applier) root(cfg *Config, v *value) {
 			if n, ok := a.size(val, path); ok {
 				cfg.MaxFileSize = n
 			}
+		case "maxDocumentSize":
+			if n, ok := a.size(val, path); ok {
+				cfg.MaxDocumentSize = n
+			}
 		case "maxToolProcesses":
 			if n, ok := a.count(val, path, 0, MaxToolProcessesLimit); ok {
 				cfg.MaxToolProcesses = n
@@ -259,7 +263,8 @@ func showDuration(d time.Duration) string {
 	return s
 }
 
-// size validates maxFileSize: a positive whole number of bytes.
+// size validates maxFileSize and maxDocumentSize: a positive whole number
+// of bytes.
 func (a *applier) size(v *value, path string) (int, bool) {
 	if v.kind != kindNumber || !v.isInt {
 		a.problemf(v.line, v.col, path, "%s is not a whole number of bytes; use a number such as %d (2 MiB)", v.show(), DefaultMaxFileSize)

@@ -38,6 +38,10 @@ type Config struct {
 	Staticcheck Staticcheck
 	// MaxFileSize is the number of bytes analysed per file; positive.
 	MaxFileSize int
+	// MaxDocumentSize is the largest document, in bytes, the server
+	// analyses at all; a larger one is kept (its edits applied) but gets
+	// no analysis, tests or sessions, and the user is told. Positive.
+	MaxDocumentSize int
 	// MaxToolProcesses bounds how many tool processes (linters, test and
 	// judge runs, go list) the server runs at once, and how many documents
 	// it checks at once; 0 to MaxToolProcessesLimit, 0 meaning one per CPU
@@ -108,6 +112,8 @@ const (
 	MaxTestTimeout     = 30 * time.Minute
 	MaxWallTimeout     = 2 * time.Hour
 	DefaultMaxFileSize = 2 << 20 // 2 MiB
+	// DefaultMaxDocumentSize is the default maxDocumentSize: 10 MB.
+	DefaultMaxDocumentSize = 10_000_000
 	// MaxToolProcessesLimit is the highest maxToolProcesses accepted.
 	MaxToolProcessesLimit = 256
 )
@@ -129,7 +135,8 @@ func Default() Config {
 			Mode:    TestsOnOpenAndSave,
 			Timeout: DefaultTestTimeout,
 		},
-		MaxFileSize: DefaultMaxFileSize,
+		MaxFileSize:     DefaultMaxFileSize,
+		MaxDocumentSize: DefaultMaxDocumentSize,
 	}
 	c.Model, c.Rounds, c.ApplyMode = defaultSession()
 	c.Sandbox = SandboxBubblewrap

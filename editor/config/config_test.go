@@ -22,14 +22,15 @@ func writeConfig(t *testing.T, content string) string {
 
 func TestDefault(t *testing.T) {
 	want := Config{
-		Debounce:    150 * time.Millisecond,
-		Tests:       Tests{Mode: TestsOnOpenAndSave, Timeout: 60 * time.Second},
-		MaxFileSize: 2 * 1024 * 1024,
-		Model:       Model{APIKeyEnv: "OPENAI_API_KEY", Timeout: 2 * time.Minute},
-		Rounds:      Rounds{Repair: 10, Refactor: 3},
-		ApplyMode:   ApplyAtOnce,
-		Store:       Store{Mode: "full"},
-		Java:        Java{Checkstyle: "sun"},
+		Debounce:        150 * time.Millisecond,
+		Tests:           Tests{Mode: TestsOnOpenAndSave, Timeout: 60 * time.Second},
+		MaxFileSize:     2 * 1024 * 1024,
+		MaxDocumentSize: 10_000_000,
+		Model:           Model{APIKeyEnv: "OPENAI_API_KEY", Timeout: 2 * time.Minute},
+		Rounds:          Rounds{Repair: 10, Refactor: 3},
+		ApplyMode:       ApplyAtOnce,
+		Store:           Store{Mode: "full"},
+		Java:            Java{Checkstyle: "sun"},
 		Judge: Judge{Dir: "tests", TimeLimit: 10 * time.Second, MemoryLimit: 1 << 30,
 			Compare: "whitespace", Mode: "auto"},
 		Sandbox: SandboxBubblewrap,
@@ -55,6 +56,7 @@ tests:
 staticcheck:
   checks: ["all", "-ST1000"]
 maxFileSize: 1048576
+maxDocumentSize: 20000000
 model:
   name: qwen
   temperature: 0.2
@@ -73,10 +75,11 @@ store:
 		t.Fatalf("unexpected problems:\n%v", ps)
 	}
 	want := Config{
-		Debounce:    300 * time.Millisecond,
-		Tests:       Tests{Mode: TestsOnSave, Timeout: 2 * time.Minute},
-		Staticcheck: Staticcheck{Checks: []string{"all", "-ST1000"}},
-		MaxFileSize: 1 << 20,
+		Debounce:        300 * time.Millisecond,
+		Tests:           Tests{Mode: TestsOnSave, Timeout: 2 * time.Minute},
+		Staticcheck:     Staticcheck{Checks: []string{"all", "-ST1000"}},
+		MaxFileSize:     1 << 20,
+		MaxDocumentSize: 20_000_000,
 		Model: Model{Name: "qwen", APIKeyEnv: "OPENAI_API_KEY",
 			Temperature: fptr(0.2), TopP: fptr(0.9), MaxTokens: 4096, Timeout: 30 * time.Second},
 		Rounds:    Rounds{Repair: 5, Refactor: 2},
@@ -186,7 +189,7 @@ func TestLoadFileMistakes(t *testing.T) {
 		{"duplicate key", "debounce: 1s\ntests: {}\ndebounce: 2s\n", 3, 1, "debounce",
 			[]string{"key appears more than once (first at line 1)"}},
 		{"list instead of map", "- debounce: 1s\n- tests: {}\n", 1, 1, "",
-			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, maxToolProcesses, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, not a list"}},
+			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, maxDocumentSize, maxToolProcesses, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, not a list"}},
 		{"scalar instead of map", "debounce\n", 1, 1, "",
 			[]string{"the settings must be a map", "not a string"}},
 		{"two documents", "debounce: 1s\n---\ndebounce: 2s\n", 2, 1, "",

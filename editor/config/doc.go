@@ -25,6 +25,9 @@
 //	                              # "all,-ST1000", on top of the staticcheck.conf files
 //	                              # ("inherit" = theirs); absent = theirs, else the defaults
 //	maxFileSize: 2097152     # bytes analysed per file; a positive whole number
+//	maxDocumentSize: 10000000  # bytes of an open document the server looks at all; a
+//	                         # larger one is kept but not analysed, tested or repaired,
+//	                         # and the user is told; a positive whole number
 //	maxToolProcesses: 4      # tool processes (linters, test and judge runs) at once, and
 //	                         # documents checked at once; 1 to 256; absent or 0 = one per CPU
 //	python:

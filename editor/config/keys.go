@@ -4,7 +4,7 @@ import "strings"
 
 // Keys allowed at each level, in the order they are shown to users.
 func rootKeys() []string {
-	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "maxToolProcesses", "model", "rounds", "applyMode", "store",
+	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "maxDocumentSize", "maxToolProcesses", "model", "rounds", "applyMode", "store",
 		"python", "cpp", "java", "linters", "judge", "sandbox"}
 }
 func testsKeys() []string       { return []string{"mode", "timeout", "wallTimeout"} }

@@ -2,7 +2,9 @@ package docstore
 
 import (
 	"sort"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -27,32 +29,47 @@ type Document struct {
 	// Text is the document content. It must never be modified.
 	Text []byte
 
-	enc     Encoding
-	lines   []int // byte offset where each line starts; lines[0] == 0
-	ascii   bool  // Text is all ASCII, so every encoding counts bytes
-	clamped bool  // a change producing this snapshot was clamped
+	enc Encoding
+	// index is built on first use (positions, ranges, lines): a document
+	// that is never analysed (one over maxDocumentSize) never pays for it.
+	// Snapshots of the same text share it.
+	index   *lineIndex
+	clamped bool // a change producing this snapshot was clamped
 	// outOfSync: a change the client sent was rejected, so the client's
 	// text is not this one; syncProblem says why.
 	outOfSync   bool
 	syncProblem string
 }
 
-// newDocument builds a snapshot and its line index. It takes ownership of text.
+// lineIndex is a text's line index, built once on first use.
+type lineIndex struct {
+	once  sync.Once
+	lines []int // byte offset where each line starts; lines[0] == 0
+	ascii bool  // the text is all ASCII, so every encoding counts bytes
+}
+
+// newDocument builds a snapshot; its line index is built on first use. It
+// takes ownership of text.
 func newDocument(u uri.URI, languageID string, version int32, text []byte, enc Encoding) *Document {
-	lines, ascii := indexLines(text)
 	d := &Document{
 		URI:        u,
 		LanguageID: languageID,
 		Version:    version,
 		Text:       text,
 		enc:        enc,
-		lines:      lines,
-		ascii:      ascii,
+		index:      &lineIndex{},
 	}
 	if u.IsFile() {
 		d.Path = u.FsPath()
 	}
 	return d
+}
+
+// idx returns the line index, building it on first use.
+func (d *Document) idx() *lineIndex {
+	x := d.index
+	x.once.Do(func() { x.lines, x.ascii = indexLines(d.Text) })
+	return x
 }
 
 // indexLines returns the start offset of every line of text and whether text
@@ -76,6 +93,16 @@ func indexLines(text []byte) (starts []int, ascii bool) {
 	return starts, ascii
 }
 
+// bytesOf returns the bytes of s without copying them: a document's text
+// is never modified (see Document.Text), and the copy of a large didOpen
+// or full-text change would double its cost in memory.
+func bytesOf(s string) []byte {
+	if s == "" {
+		return []byte{}
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
 // Encoding returns the position encoding this snapshot's positions use.
 func (d *Document) Encoding() Encoding { return d.enc }
 
@@ -93,16 +120,16 @@ func (d *Document) OutOfSync() (bool, string) { return d.outOfSync, d.syncProble
 
 // LineCount returns the number of lines. Text ending with a line break has
 // an empty last line; empty text has one line.
-func (d *Document) LineCount() int { return len(d.lines) }
+func (d *Document) LineCount() int { return len(d.idx().lines) }
 
 // lineBounds returns the byte range of line i's content, without its line
-// terminator. i must be in [0, len(d.lines)).
+// terminator. i must be in [0, len(d.idx().lines)).
 func (d *Document) lineBounds(i int) (start, end int) {
-	start = d.lines[i]
-	if i+1 >= len(d.lines) {
+	start = d.idx().lines[i]
+	if i+1 >= len(d.idx().lines) {
 		return start, len(d.Text)
 	}
-	end = d.lines[i+1] - 1 // the last byte of the terminator
+	end = d.idx().lines[i+1] - 1 // the last byte of the terminator
 	if d.Text[end] == '\n' && end > start && d.Text[end-1] == '\r' {
 		end--
 	}
@@ -112,7 +139,7 @@ func (d *Document) lineBounds(i int) (start, end int) {
 // Line returns the text of a 1-based line without its terminator, or nil
 // when there is no such line.
 func (d *Document) Line(n int) []byte {
-	if n < 1 || n > len(d.lines) {
+	if n < 1 || n > len(d.idx().lines) {
 		return nil
 	}
 	start, end := d.lineBounds(n - 1)
@@ -128,7 +155,7 @@ func (d *Document) Line(n int) []byte {
 // surrogate pair or of a UTF-8 sequence) means the start of that character.
 // clamped reports whether any such adjustment happened.
 func (d *Document) Offset(p protocol.Position) (offset int, clamped bool) {
-	if uint64(p.Line) >= uint64(len(d.lines)) {
+	if uint64(p.Line) >= uint64(len(d.idx().lines)) {
 		return len(d.Text), true
 	}
 	start, end := d.lineBounds(int(p.Line))
@@ -138,7 +165,7 @@ func (d *Document) Offset(p protocol.Position) (offset int, clamped bool) {
 // offsetInLine returns the offset of the character'th unit of the line
 // content Text[start:end].
 func (d *Document) offsetInLine(start, end int, character uint64) (int, bool) {
-	if d.ascii {
+	if d.idx().ascii {
 		if character > uint64(end-start) {
 			return end, true
 		}
@@ -162,7 +189,8 @@ func (d *Document) offsetInLine(start, end int, character uint64) (int, bool) {
 // character's start, and one inside a "\r\n" terminator to the line end.
 func (d *Document) Position(offset int) protocol.Position {
 	offset = max(0, min(offset, len(d.Text)))
-	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > offset }) - 1
+	lines := d.idx().lines
+	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
 	start, end := d.lineBounds(line)
 	offset = min(offset, end)
 	return protocol.Position{Line: uint32(line), Character: uint32(d.units(start, end, offset))}
@@ -172,7 +200,7 @@ func (d *Document) Position(offset int) protocol.Position {
 // Text[start:offset], where offset lies within the line content
 // Text[start:end].
 func (d *Document) units(start, end, offset int) int {
-	if d.ascii {
+	if d.idx().ascii {
 		return offset - start
 	}
 	n := 0
@@ -203,7 +231,7 @@ func (d *Document) Range(start, end int) protocol.Range {
 // the text.
 func (d *Document) LinePosition(line, col int) protocol.Position {
 	line, col = max(line, 1), max(col, 1)
-	if line > len(d.lines) {
+	if line > len(d.idx().lines) {
 		return d.Position(len(d.Text))
 	}
 	start, end := d.lineBounds(line - 1)

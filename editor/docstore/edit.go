@@ -39,7 +39,7 @@ func applyChanges(cur *Document, version int32, enc Encoding, changes []protocol
 			if ch == nil {
 				return nil, fmt.Errorf("change %d of %d: nil full-text change: %w", i+1, len(changes), ErrInvalidChange)
 			}
-			text = []byte(ch.Text)
+			text = bytesOf(ch.Text)
 		case *protocol.TextDocumentContentChangePartial:
 			if ch == nil {
 				return nil, fmt.Errorf("change %d of %d: nil range change: %w", i+1, len(changes), ErrInvalidChange)

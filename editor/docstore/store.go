@@ -53,7 +53,7 @@ func (s *Store) Open(item protocol.TextDocumentItem) (*Document, error) {
 	k := key(item.URI)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := newDocument(k, string(item.LanguageID), item.Version, []byte(item.Text), s.enc)
+	d := newDocument(k, string(item.LanguageID), item.Version, bytesOf(item.Text), s.enc)
 	s.docs[k] = d
 	return d, nil
 }
