@@ -276,8 +276,9 @@ func (a *Analyzer) buildContext(ctx context.Context, modRoot string, stamps []fi
 // buffers. It honours ctx: cancellation aborts promptly and returns
 // ctx.Err().
 //
-// A file outside any Go module, or larger than MaxFileSize, is not
-// analysed; the Result then holds one informational alert that says why.
+// A file larger than MaxFileSize is not analysed; the Result then holds
+// one informational alert that says why. A file outside any Go module is
+// analysed alone, as `go vet file.go` would (analyzeLoose).
 func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string][]byte) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -299,10 +300,8 @@ func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string]
 	}
 	modRoot := runner.ModuleRoot(dir)
 	if modRoot == "" {
-		return noticeResult(dir, file, fmt.Sprintf(
-			"%s is not in a Go module, so it was not analysed: no go.mod in %s or any parent directory. "+
-				"To fix this, run `go mod init <module path>` in the project's root directory.",
-			filepath.Base(file), dir)), nil
+		// A single-file program: checked as `go vet file.go` checks it.
+		return a.analyzeLoose(ctx, file, overlay)
 	}
 
 	st := a.state(dir, modRoot)

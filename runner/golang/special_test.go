@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -34,18 +36,104 @@ func onlyNotice(t *testing.T, res *Result, file string, words ...string) {
 	}
 }
 
+// TestFileOutsideModule: a Go file with no go.mod above it is analysed as
+// `go vet file.go` analyses it: the file alone, the go vet suite, the same
+// findings at the same places; a package that does not build is reported,
+// its first error being go vet's.
 func TestFileOutsideModule(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "main.go")
-	if err := os.WriteFile(file, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, src   string
+		fromOverlay bool
+		finds       bool // go vet finds something
+	}{
+		{"clean", "package main\n\nfunc main() {}\n", false, false},
+		{"printf", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\ts := \"x\"\n\tfmt.Printf(\"%d\\n\", s)\n}\n", false, true},
+		{"several", "package main\n\nimport (\n\t\"fmt\"\n\t\"sync\"\n)\n\nfunc f(mu sync.Mutex) {}\n\nfunc main() {\n\tfmt.Printf(\"%s\", 1)\n\tx := 1\n\tx = x\n\tfmt.Println(\"%d\", x)\n}\n", false, true},
+		{"type error", "package main\n\nfunc main() {\n\t_ = y\n}\n", false, true},
+		{"unsaved text", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Printf(\"%d\", \"s\")\n}\n", true, true},
 	}
 	a := newAnalyzer(t, AnalyzerOptions{})
-	res := analyze(t, a, file, nil)
-	onlyNotice(t, res, file, "not in a Go module", "go mod init")
-	if st := a.Stats(); st.FullLoads != 0 {
-		t.Errorf("Stats = %+v, want no load", st)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "main.go")
+			// A sibling that does not build: go vet main.go never reads it.
+			if err := os.WriteFile(filepath.Join(dir, "other.go"), []byte("package other\nthis is not Go\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			disk := tt.src
+			var overlay map[string][]byte
+			if tt.fromOverlay {
+				disk = "package main\n\nfunc main() {}\n"
+				overlay = map[string][]byte{file: []byte(tt.src)}
+			}
+			if err := os.WriteFile(file, []byte(disk), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := analyze(t, a, file, overlay)
+			if res.Package != "command-line-arguments" {
+				t.Errorf("package %q, want command-line-arguments", res.Package)
+			}
+			if tt.fromOverlay {
+				// go vet reads the disk: give it the editor's text.
+				if err := os.WriteFile(file, []byte(tt.src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, typeErr := goVetFindings(t, dir, "main.go")
+			t.Logf("go vet main.go: %q %q", want, typeErr)
+			if (len(want) > 0 || typeErr != "") != tt.finds {
+				t.Fatalf("go vet main.go found %q %q, want findings: %v", want, typeErr, tt.finds)
+			}
+			var got []string
+			for _, al := range res.Alerts {
+				if al.Source == "vet" {
+					got = append(got, fmt.Sprintf("%d:%d: %s", al.Line, al.Column, al.Message))
+				}
+			}
+			slices.Sort(got)
+			if typeErr != "" {
+				found := false
+				for _, al := range res.Alerts {
+					found = found || al.Source == "compiler" && fmt.Sprintf("%d:%d: %s", al.Line, al.Column, al.Message) == typeErr
+				}
+				if !found || len(got) > 0 {
+					t.Errorf("go vet: %q; fixloop: %v", typeErr, keys(res.Alerts))
+				}
+				return
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("fixloop's vet findings:\n%s\ngo vet main.go:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			if len(res.Alerts) != len(got) {
+				t.Errorf("alerts beside go vet's: %v", keys(res.Alerts))
+			}
+		})
 	}
+	if st := a.Stats(); st.FullLoads != 0 {
+		t.Errorf("Stats = %+v, want no module load", st)
+	}
+}
+
+// goVetFindings runs `go vet name` in dir (module mode, no go.mod) and
+// returns its findings as "line:col: message", sorted, or the error that
+// stopped it (a package that does not build).
+func goVetFindings(t *testing.T, dir, name string) (findings []string, typeErr string) {
+	t.Helper()
+	cmd := exec.Command("go", "vet", name)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GO111MODULE=on", "GOWORK=off", "GOFLAGS=", "CGO_ENABLED=0")
+	out, _ := cmd.CombinedOutput()
+	re := regexp.MustCompile(`(?m)^(vet: )?(?:\./)?` + regexp.QuoteMeta(name) + `:(\d+):(\d+): (.*)$`)
+	for _, m := range re.FindAllStringSubmatch(string(out), -1) {
+		f := m[2] + ":" + m[3] + ": " + m[4]
+		if m[1] != "" {
+			return nil, f
+		}
+		findings = append(findings, f)
+	}
+	slices.Sort(findings)
+	return findings, ""
 }
 
 // bigGoFile returns a Go file of at least size bytes: one table of ints.
