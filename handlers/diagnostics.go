@@ -25,6 +25,9 @@ type fileState struct {
 	lintDoc *docstore.Document
 	lint    []runner.Alert
 	tests   []protocol.Diagnostic
+	// notices are the notices given about this document (noticeOutside,
+	// noticeOversize), each once while it is open.
+	notices int
 }
 
 func lintKey(u uri.URI) string { return "lint:" + string(u) }
@@ -149,12 +152,14 @@ func (s *Server) scheduleTests(u uri.URI, urgent bool) {
 }
 
 // openSnapshot returns the current snapshot of every open document, the
-// overlay they form, and the one for u.
+// overlay they form, and the one for u. Documents over maxDocumentSize
+// are not part of the overlay: no tool sees their text.
 func (s *Server) openSnapshot(u uri.URI) (docs []*docstore.Document, overlay map[string][]byte, doc *docstore.Document) {
 	docs = s.store.All()
 	overlay = make(map[string][]byte, len(docs))
+	limit := s.config().MaxDocumentSize
 	for _, d := range docs {
-		if d.Path != "" {
+		if d.Path != "" && len(d.Text) <= limit {
 			overlay[d.Path] = d.Text
 		}
 		if d.URI == u {
@@ -171,9 +176,11 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 	if doc == nil {
 		return
 	}
-	s.mu.Lock()
-	linter := s.linter
-	s.mu.Unlock()
+	r := s.reachOf(doc)
+	if r != reachFull && (r == reachNone || s.supports(doc)) {
+		defer s.tellReach(ctx, doc, r, r == reachInProcess && supported(s.linterFor(doc, r), doc))
+	}
+	linter := s.linterFor(doc, r)
 	if linter == nil || !supported(linter, doc) {
 		s.setLint(doc, nil)
 		s.publish(ctx, doc.URI)
@@ -344,7 +351,8 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 	s.mu.Lock()
 	tester := s.tester
 	s.mu.Unlock()
-	if doc == nil || !s.supports(doc) || tester == nil {
+	if doc == nil || !s.supports(doc) || tester == nil || s.reachOf(doc) != reachFull {
+		// Tests run only inside the workspace, on documents fixloop checks.
 		return
 	}
 	timeout := s.config().Tests.Timeout
@@ -356,7 +364,7 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 	}
 	s.testPasses.Add(1)
 	for _, d := range docs {
-		if !sharesTests(doc, d, rep) || !s.supports(d) {
+		if !sharesTests(doc, d, rep) || !s.supports(d) || s.reachOf(d) != reachFull {
 			continue
 		}
 		var diags []protocol.Diagnostic

@@ -38,7 +38,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.mu.Lock()
 	s.caps = capabilitiesOf(&params.Capabilities)
 	s.mu.Unlock()
-	roots := workspaceRoots(params)
+	roots := s.acceptRoots(workspaceRoots(params))
 	var settings []byte
 	if len(params.InitializationOptions) > 0 {
 		settings = append([]byte(nil), params.InitializationOptions...)
@@ -61,6 +61,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, CodeActionKindFixAll, CodeActionKindRepair, CodeActionKindRefactor},
 			},
+			Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+				Supported: ptr(true), ChangeNotifications: protocol.Boolean(true),
+			}},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
 				Commands: []string{CommandRepair, CommandRefactor, CommandCancel, CommandRunTests, CommandShowSession},
 			},

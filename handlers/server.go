@@ -23,6 +23,7 @@ import (
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/workspace"
 )
 
 // Options are what a Server needs from its surroundings. Tools are injected
@@ -152,7 +153,7 @@ func New(opts Options) *Server {
 	debounce, tests := schedule.NewDebouncer(logger), schedule.NewDebouncer(logger)
 	debounce.SetLimit(limit)
 	tests.SetLimit(limit)
-	return &Server{
+	s := &Server{
 		client:     opts.Client,
 		logger:     logger,
 		version:    opts.Version,
@@ -174,12 +175,15 @@ func New(opts Options) *Server {
 		debounce:    debounce,
 		tests:       tests,
 		pool:        pool,
-		ctx:         proc.WithPool(ctx, pool),
 		cancel:      cancel,
 		cfg:         config.Default(),
 		files:       make(map[uri.URI]*fileState),
 		changed:     make(chan struct{}),
 	}
+	// Every copy made for the server's runs (tests, sessions) must be of a
+	// directory inside a workspace folder (sandbox.CopyInto checks).
+	s.ctx = workspace.WithFolders(proc.WithPool(ctx, pool), s.folders)
+	return s
 }
 
 // Close stops background work and waits for it.

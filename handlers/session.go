@@ -62,6 +62,9 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	if !ok || !s.supports(doc) {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fixloop.%s: not an open document of a language fixloop checks: %s", goal, args.URI))
 	}
+	if err := s.refuseOutside("fixloop."+string(goal), doc); err != nil {
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+	}
 	if out, why := doc.OutOfSync(); out {
 		return jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("fixloop.%s: the document is out of sync with the editor (%s): close and reopen it", goal, why))
 	}

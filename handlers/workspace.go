@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -15,6 +16,7 @@ import (
 	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/runner/python"
+	"github.com/fixloop/fixloop/runner/workspace"
 )
 
 // DidChangeConfiguration applies the editor's new settings and re-diagnoses
@@ -36,6 +38,48 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 	s.reportConfigProblems(ctx)
 	s.rediagnose(func(string) bool { return true })
 	return nil
+}
+
+// DidChangeWorkspaceFolders takes the client's added and removed folders:
+// files of an added folder get every tool from now on, those of a removed
+// one the in-process analysers only (see reachOf). The open documents are
+// diagnosed again. (The file watcher keeps the folders it started with.)
+func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, params *protocol.DidChangeWorkspaceFoldersParams) error {
+	s.mu.Lock()
+	roots, settings := slices.Clone(s.roots), s.settings
+	s.mu.Unlock()
+	for _, f := range params.Event.Removed {
+		if f.URI.IsFile() {
+			p := filepath.Clean(f.URI.FsPath())
+			roots = slices.DeleteFunc(roots, func(r string) bool { return r == p })
+		}
+	}
+	var added []string
+	for _, f := range params.Event.Added {
+		if f.URI.IsFile() {
+			added = append(added, f.URI.FsPath())
+		}
+	}
+	roots = s.acceptRoots(append(roots, added...))
+	s.logger.Info("workspace folders changed", "roots", roots)
+	if err := s.applyConfig(roots, settings); err != nil {
+		s.logger.Error("applying the new workspace folders", "error", err)
+		return nil
+	}
+	s.reportConfigProblems(ctx)
+	s.rediagnose(func(string) bool { return true })
+	return nil
+}
+
+// acceptRoots returns the workspace folders among paths: the file system
+// root is none (a client that opens /x.py may send it as the file's
+// directory), and fixloop would copy and watch the whole machine.
+func (s *Server) acceptRoots(paths []string) []string {
+	f, refused := workspace.New(paths)
+	for _, p := range refused {
+		s.logger.Warn("not a workspace folder: files under it are treated as outside the workspace", "path", p)
+	}
+	return f.Paths()
 }
 
 // filesChanged reacts to files changed outside the editor (from the

@@ -44,6 +44,20 @@ func (lspCodec) Unmarshal(data []byte, v any) error {
 	return protocol.Unmarshal(owned, v)
 }
 
+// ownedCodec is lspCodec for the server's own connection, whose stream
+// (tolerantStream) hands every frame over in a buffer of its own that is
+// never reused: decoding need not copy it first, which for a large didOpen
+// would cost the document's size once more.
+type ownedCodec struct{ lspCodec }
+
+func (ownedCodec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = data
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}
+
 // Codec returns the codec fixloop's connections use, for clients that wire
 // their own connection (the test harness).
 func Codec() jsonrpc2.Codec { return lspCodec{} }

@@ -18,6 +18,9 @@ const (
 	maxHeaderLine = 4 << 10
 	// readChunk is how much the reader asks the connection for at once.
 	readChunk = 64 << 10
+	// largeFrame is the size from which a frame's buffer is handed over
+	// rather than copied, and not kept for the next frames.
+	largeFrame = 1 << 20
 )
 
 // badFrame is a frame the reader skipped: its header could not be read.
@@ -84,6 +87,14 @@ func (f *frameReader) Next() ([]byte, int64, error) {
 		f.lost = errors.As(err, &bad)
 		return nil, 0, err
 	}
+	if need := length + readChunk; cap(f.buf) < need && length > largeFrame {
+		// Grow once to the frame's size rather than by doubling: a
+		// 150 MB didOpen would otherwise leave a buffer of up to twice
+		// that behind.
+		nb := make([]byte, len(f.buf), need)
+		copy(nb, f.buf)
+		f.buf = nb
+	}
 	for len(f.buf) < length {
 		if err := f.fill(); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -92,8 +103,20 @@ func (f *frameReader) Next() ([]byte, int64, error) {
 			return nil, 0, err
 		}
 	}
+	if length > largeFrame {
+		// Hand the buffer itself over as the body and start a small one
+		// with what follows: no copy of a large frame, and the reader
+		// keeps nothing of its size once the message is handled.
+		body := f.buf[:length:length]
+		rest := f.buf[length:]
+		f.buf = append(make([]byte, 0, max(len(rest), readChunk)), rest...)
+		return body, int64(headerLen + length), nil
+	}
 	body := bytes.Clone(f.buf[:length])
 	f.consume(length)
+	if cap(f.buf) > largeFrame {
+		f.buf = append(make([]byte, 0, max(len(f.buf), readChunk)), f.buf...)
+	}
 	return body, int64(headerLen + length), nil
 }
 

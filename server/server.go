@@ -138,7 +138,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	conn := jsonrpc2.NewConn(newTolerantStream(rwc, logger), jsonrpc2.WithCodec(lspCodec{}))
+	conn := jsonrpc2.NewConn(newTolerantStream(rwc, logger), jsonrpc2.WithCodec(ownedCodec{}))
 	h := handlers.New(handlers.Options{
 		Client:          protocol.ClientDispatcher(conn),
 		Logger:          logger,
