@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fixloop/fixloop/runner/workspace"
 )
 
 // writeTree writes files (slash paths relative to root) under root.
@@ -167,6 +169,58 @@ func TestWorkdirErrors(t *testing.T) {
 			if err == nil {
 				cleanup()
 				t.Fatalf("Workdir = %q, want an error", dst)
+			}
+		})
+	}
+}
+
+// TestCopyRefusesRootAndOutside: no copy is ever made of the file system
+// root (also through a link, also without workspace folders), nor, under
+// a context that carries the workspace's folders, of a directory outside
+// them; nothing is left behind by a refusal.
+func TestCopyRefusesRootAndOutside(t *testing.T) {
+	base := t.TempDir()
+	ws := filepath.Join(base, "ws")
+	writeTree(t, ws, map[string]string{"proj/a.py": "x = 1\n"})
+	writeTree(t, base, map[string]string{"other/b.py": "y = 2\n"})
+	if err := os.Symlink("/", filepath.Join(ws, "slash")); err != nil {
+		t.Fatal(err)
+	}
+	folders, _ := workspace.New([]string{ws})
+	inWS := workspace.WithFolders(context.Background(), func() workspace.Folders { return folders })
+	noFolders := workspace.WithFolders(context.Background(), func() workspace.Folders { return workspace.Folders{} })
+	tests := []struct {
+		name string
+		ctx  context.Context
+		src  string
+		ok   bool
+	}{
+		{"root, no folders known", context.Background(), "/", false},
+		{"root through a link", context.Background(), filepath.Join(ws, "slash"), false},
+		{"root, in the workspace's context", inWS, "/", false},
+		{"a project in a folder", inWS, filepath.Join(ws, "proj"), true},
+		{"a directory above the folder", inWS, base, false},
+		{"a directory beside the folder", inWS, filepath.Join(base, "other"), false},
+		{"a link to root in the folder", inWS, filepath.Join(ws, "slash"), false},
+		{"any directory, the editor sent no folder", noFolders, filepath.Join(ws, "proj"), false},
+		{"the command line: no folders in ctx", context.Background(), filepath.Join(base, "other"), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dst := t.TempDir()
+			err := CopyInto(tt.ctx, tt.src, dst, nil)
+			if (err == nil) != tt.ok {
+				t.Fatalf("CopyInto(%s) = %v, want ok %v", tt.src, err, tt.ok)
+			}
+			if !tt.ok {
+				if entries, _ := os.ReadDir(dst); len(entries) > 0 {
+					t.Errorf("a refused copy wrote %d entries", len(entries))
+				}
+				work, cleanup, err := Workdir(tt.ctx, tt.src, nil)
+				if err == nil {
+					cleanup()
+					t.Errorf("Workdir(%s) made %s", tt.src, work)
+				}
 			}
 		})
 	}
