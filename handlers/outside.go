@@ -116,7 +116,7 @@ func (s *Server) tellReach(ctx context.Context, doc *docstore.Document, r reach,
 		}
 		where := "outside the workspace folders"
 		if s.folders().Empty() {
-			where = "not in a workspace folder (the editor sent none)"
+			where = "not in a workspace folder (the editor sent none, or only /)"
 		}
 		s.logger.Info("document outside the workspace: in-process analysers only", "uri", doc.URI, "linted", linted)
 		if linted {
