@@ -23,13 +23,32 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 		s.logger.Warn("didOpen rejected", "uri", params.TextDocument.URI, "error", err)
 		return nil
 	}
+	s.opened(doc)
+	return nil
+}
+
+// OpenText is DidOpen for a text decoded by the caller (the connection
+// decodes a large didOpen itself, without the protocol library's copies);
+// the document takes ownership of text.
+func (s *Server) OpenText(ctx context.Context, u uri.URI, languageID string, version int32, text []byte) error {
+	doc, err := s.store.OpenBytes(u, languageID, version, text)
+	if err != nil {
+		s.logger.Warn("didOpen rejected", "uri", u, "error", err)
+		return nil
+	}
+	s.opened(doc)
+	return nil
+}
+
+// opened diagnoses a document just opened: lint now, tests too unless the
+// configuration runs them only on save.
+func (s *Server) opened(doc *docstore.Document) {
 	s.logger.Debug("didOpen", "uri", doc.URI, "version", doc.Version, "bytes", len(doc.Text))
 	s.ensureFile(doc.URI)
 	s.scheduleLint(doc.URI, 0, runner.TriggerOpen)
 	if s.config().Tests.Mode == config.TestsOnOpenAndSave {
 		s.scheduleTests(doc.URI, false)
 	}
-	return nil
 }
 
 // DidChange applies the edits in order and re-lints after the debounce

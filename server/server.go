@@ -163,7 +163,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	lc := newLifecycle(logger)
 	// guard outermost: no notification, $/cancelRequest included, ends the
 	// connection by an error or a panic.
-	conn.Go(ctx, rpcctx.Stable(guard(logger, cancelHandler(logger, lc.wrap(checkChanges(h, invalidParams(protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler))))))))
+	conn.Go(ctx, rpcctx.Stable(guard(logger, cancelHandler(logger, lc.wrap(checkChanges(h, largeOpens(h, invalidParams(protocol.ServerHandler(h, jsonrpc2.MethodNotFoundHandler)))))))))
 
 	select {
 	case code := <-lc.exited:

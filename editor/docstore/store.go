@@ -58,6 +58,20 @@ func (s *Store) Open(item protocol.TextDocumentItem) (*Document, error) {
 	return d, nil
 }
 
+// OpenBytes is Open for a text given as bytes, which the document takes
+// ownership of (they must never be modified).
+func (s *Store) OpenBytes(u uri.URI, languageID string, version int32, text []byte) (*Document, error) {
+	if u.IsZero() {
+		return nil, fmt.Errorf("open: %w", ErrInvalidURI)
+	}
+	k := key(u)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := newDocument(k, languageID, version, text, s.enc)
+	s.docs[k] = d
+	return d, nil
+}
+
 // Change applies content changes to the current snapshot of u, in order
 // (each against the text the previous ones produced), and returns the new
 // snapshot, which becomes current. Changes may be full replacements or range

@@ -182,6 +182,14 @@ func (h *Harness) Open(path string, text ...string) uri.URI {
 	return u
 }
 
+// Close sends didClose for u.
+func (h *Harness) Close(u uri.URI) {
+	h.t.Helper()
+	if err := h.Server.DidClose(h.Ctx(), &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
+		h.t.Fatalf("didClose %s: %v", u, err)
+	}
+}
+
 // ChangeAll replaces the whole text of u at version.
 func (h *Harness) ChangeAll(u uri.URI, version int32, text string) {
 	h.t.Helper()
