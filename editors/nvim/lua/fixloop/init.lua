@@ -30,15 +30,16 @@ local function is_dir(path)
   return st ~= nil and st.type == 'directory'
 end
 
---- The nearest ancestor of `path` holding one of the root markers, else the
---- file's directory.
+--- The nearest ancestor of `path` holding one of the root markers, else nil:
+--- a file outside any project is opened without a workspace folder, and
+--- fixloop checks it with its built-in analysers only (no tests, repairs
+--- or commands; no copy of its directory, which may be /tmp or /).
 function M.find_root(path, markers)
   markers = markers or M.config.root_markers
   local dir = vim.fn.fnamemodify(path, ':p')
   if not is_dir(dir) then
     dir = vim.fn.fnamemodify(dir, ':h')
   end
-  local start = dir
   while true do
     for _, m in ipairs(markers) do
       if vim.loop.fs_stat(dir .. '/' .. m) then
@@ -51,7 +52,7 @@ function M.find_root(path, markers)
     end
     dir = parent
   end
-  return start
+  return nil
 end
 
 -- workspace/configuration: the settings for section nil/"fixloop",
@@ -147,7 +148,10 @@ local function client_config(root)
   local c = M.lsp_config()
   c.filetypes, c.root_markers = nil, nil
   c.root_dir = root
-  c.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  -- No project (root nil): no workspace folder and no root URI.
+  if root then
+    c.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  end
   return c
 end
 
@@ -170,14 +174,15 @@ function M.attach(bufnr)
   if vim.lsp.start then
     return vim.lsp.start(client_config(root), { bufnr = bufnr })
   end
-  local id = clients_by_root[root]
+  local key = root or ''
+  local id = clients_by_root[key]
   if not client_alive(id) then
     id = vim.lsp.start_client(client_config(root))
     if not id then
       notify('could not start ' .. table.concat(M.config.cmd, ' '), vim.log.levels.ERROR)
       return
     end
-    clients_by_root[root] = id
+    clients_by_root[key] = id
   end
   vim.lsp.buf_attach_client(bufnr, id)
   return id
