@@ -80,6 +80,20 @@ func TestLargeDocuments(t *testing.T) {
 				if len(p.Diagnostics) != 0 {
 					t.Errorf("a document over the limit got diagnostics: %s", lsptest.Describe(p))
 				}
+				// Its edits apply (a full text, then a range), and it stays
+				// unchecked.
+				h.ChangeAll(u, 2, lines(tt.size))
+				if err := h.Server.DidChange(h.Ctx(), &protocol.DidChangeTextDocumentParams{
+					TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 3},
+					ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{
+						Range: protocol.Range{Start: protocol.Position{Line: 1000, Character: 0}, End: protocol.Position{Line: 1000, Character: 5}}, Text: "y = 2",
+					}},
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if p := h.AwaitVersion(u, 3); len(p.Diagnostics) != 0 {
+					t.Errorf("an edited document over the limit got diagnostics: %s", lsptest.Describe(p))
+				}
 			} else {
 				// Analysed: the Python linters give their own size note (maxFileSize).
 				p := h.AwaitVersion(u, 1)

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
 
@@ -19,10 +20,11 @@ import (
 // them.
 const largeOpen = 1 << 20
 
-// textOpener takes a didOpen whose text was decoded here.
+// textOpener takes a didOpen or didChange whose text was decoded here.
 type textOpener interface {
 	// OpenText is DidOpen with the text given as bytes it owns.
 	OpenText(ctx context.Context, u uri.URI, languageID string, version int32, text []byte) error
+	DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error
 }
 
 // largeOpens decodes a textDocument/didOpen of more than largeOpen bytes
@@ -34,15 +36,70 @@ type textOpener interface {
 func largeOpens(o textOpener, next jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := req.Params()
-		if req.Method() != "textDocument/didOpen" || len(params) <= largeOpen {
+		if len(params) <= largeOpen {
 			return next(ctx, req)
 		}
-		u, lang, version, text, err := decodeOpen(params)
-		if err != nil {
-			return next(ctx, req) // the ordinary decoding reports it
+		switch req.Method() {
+		case "textDocument/didOpen":
+			u, lang, version, text, err := decodeOpen(params)
+			if err != nil {
+				return next(ctx, req) // the ordinary decoding reports it
+			}
+			return nil, o.OpenText(ctx, u, lang, version, text)
+		case "textDocument/didChange":
+			// The one change a large didChange usually is: the whole text.
+			u, version, text, err := decodeFullChange(params)
+			if err != nil {
+				return next(ctx, req) // range changes, and what does not decode
+			}
+			return nil, o.DidChange(ctx, &protocol.DidChangeTextDocumentParams{
+				TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+				// A string view of text, which nothing else holds: the
+				// document keeps these bytes without a copy.
+				ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: unsafe.String(unsafe.SliceData(text), len(text))}},
+			})
 		}
-		return nil, o.OpenText(ctx, u, lang, version, text)
+		return next(ctx, req)
 	}
+}
+
+// decodeFullChange reads didChange params that hold one change without a
+// range (the whole text), unescaping the text in place; anything else is
+// an error, for the ordinary decoding.
+func decodeFullChange(params []byte) (u uri.URI, version int32, text []byte, err error) {
+	var p struct {
+		TextDocument *struct {
+			URI     *string `json:"uri"`
+			Version int32   `json:"version"`
+		} `json:"textDocument"`
+		ContentChanges []struct {
+			Range       json.RawMessage `json:"range"`
+			RangeLength json.RawMessage `json:"rangeLength"`
+		} `json:"contentChanges"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return "", 0, nil, err
+	}
+	if p.TextDocument == nil || p.TextDocument.URI == nil || len(p.ContentChanges) != 1 ||
+		p.ContentChanges[0].Range != nil || p.ContentChanges[0].RangeLength != nil {
+		return "", 0, nil, errors.New("not one full-text change")
+	}
+	if u, err = uri.Parse(*p.TextDocument.URI); err != nil {
+		return "", 0, nil, err
+	}
+	start, end, ok := member(params, 0, "contentChanges")
+	if ok && params[start] == '[' {
+		start = skipSpace(params[:end], start+1)
+		start, end, ok = member(params[:end], start, "text")
+	}
+	if !ok || params[start] != '"' {
+		return "", 0, nil, errors.New("contentChanges[0].text is no string")
+	}
+	text, err = unquoteInto(params[start:start], unsafe.String(&params[start], end-start))
+	if err != nil {
+		return "", 0, nil, err
+	}
+	return u, p.TextDocument.Version, text, nil
 }
 
 // decodeOpen reads didOpen params (which it may overwrite: the text is

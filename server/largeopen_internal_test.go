@@ -50,3 +50,43 @@ func TestDecodeOpen(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeFullChange: a didChange of one full text is read as the JSON
+// decoder reads it; anything else (a range, several changes, no text) is
+// left to the ordinary decoding.
+func TestDecodeFullChange(t *testing.T) {
+	tests := []struct {
+		name   string
+		params string
+		ok     bool
+	}{
+		{"full text", `{"textDocument":{"uri":"file:///a.py","version":4},"contentChanges":[{"text":"x = 1\n\u00e9"}]}`, true},
+		{"changes first", `{"contentChanges":[ { "text" : "a\"b" } ],"textDocument":{"version":2,"uri":"file:///b.py"}}`, true},
+		{"a range", `{"textDocument":{"uri":"file:///a.py","version":4},"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"text":"x"}]}`, false},
+		{"a range length", `{"textDocument":{"uri":"file:///a.py","version":4},"contentChanges":[{"rangeLength":1,"text":"x"}]}`, false},
+		{"two changes", `{"textDocument":{"uri":"file:///a.py","version":4},"contentChanges":[{"text":"x"},{"text":"y"}]}`, false},
+		{"no text", `{"textDocument":{"uri":"file:///a.py","version":4},"contentChanges":[{}]}`, false},
+		{"no uri", `{"textDocument":{"version":4},"contentChanges":[{"text":"x"}]}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var want struct {
+				TextDocument struct {
+					URI     string `json:"uri"`
+					Version int32  `json:"version"`
+				} `json:"textDocument"`
+				ContentChanges []struct {
+					Text string `json:"text"`
+				} `json:"contentChanges"`
+			}
+			_ = json.Unmarshal([]byte(tt.params), &want)
+			u, version, text, err := decodeFullChange([]byte(tt.params))
+			if (err == nil) != tt.ok {
+				t.Fatalf("decodeFullChange: %v, want ok %v", err, tt.ok)
+			}
+			if tt.ok && (string(u) != want.TextDocument.URI || version != want.TextDocument.Version || string(text) != want.ContentChanges[0].Text) {
+				t.Errorf("decodeFullChange = %q %d %q, want %+v", u, version, text, want)
+			}
+		})
+	}
+}

@@ -1,8 +1,10 @@
 package docstore
 
 import (
+	"bytes"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 
@@ -44,9 +46,16 @@ type Document struct {
 // lineIndex is a text's line index, built once on first use.
 type lineIndex struct {
 	once  sync.Once
+	built atomic.Bool
 	lines []int // byte offset where each line starts; lines[0] == 0
 	ascii bool  // the text is all ASCII, so every encoding counts bytes
 }
+
+// scanThreshold is the size from which a document without a line index
+// has its edits located by scanning the text rather than by building the
+// index (8 bytes a line): a document too large to be analysed never gets
+// one.
+const scanThreshold = 4 << 20
 
 // newDocument builds a snapshot; its line index is built on first use. It
 // takes ownership of text.
@@ -68,8 +77,62 @@ func newDocument(u uri.URI, languageID string, version int32, text []byte, enc E
 // idx returns the line index, building it on first use.
 func (d *Document) idx() *lineIndex {
 	x := d.index
-	x.once.Do(func() { x.lines, x.ascii = indexLines(d.Text) })
+	x.once.Do(func() {
+		x.lines, x.ascii = indexLines(d.Text)
+		x.built.Store(true)
+	})
 	return x
+}
+
+// scans reports whether positions in d are to be found by scanning: it is
+// large and has no line index.
+func (d *Document) scans() bool { return len(d.Text) >= scanThreshold && !d.index.built.Load() }
+
+// scanLine returns the content bounds of the 0-based line i, found by
+// scanning the text, or false when there is no such line.
+func (d *Document) scanLine(i uint32) (start, end int, ok bool) {
+	t, pos := d.Text, 0
+	for n := uint32(0); n < i; n++ {
+		j := bytes.IndexAny(t[pos:], "\r\n")
+		if j < 0 {
+			return 0, 0, false
+		}
+		pos += j
+		if t[pos] == '\r' && pos+1 < len(t) && t[pos+1] == '\n' {
+			pos++
+		}
+		pos++
+	}
+	if j := bytes.IndexAny(t[pos:], "\r\n"); j >= 0 {
+		return pos, pos + j, true
+	}
+	return pos, len(t), true
+}
+
+// scanLineCount counts the lines by scanning the text.
+func (d *Document) scanLineCount() int {
+	n, t := 1, d.Text
+	for {
+		j := bytes.IndexAny(t, "\r\n")
+		if j < 0 {
+			return n
+		}
+		if t[j] == '\r' && j+1 < len(t) && t[j+1] == '\n' {
+			j++
+		}
+		t, n = t[j+1:], n+1
+	}
+}
+
+// scanOffset is Offset for a position whose line must exist, found by
+// scanning; ok is false when the line does not exist.
+func (d *Document) scanOffset(p protocol.Position) (offset int, clamped, ok bool) {
+	start, end, ok := d.scanLine(p.Line)
+	if !ok {
+		return len(d.Text), true, false
+	}
+	offset, clamped = d.decodeInLine(start, end, uint64(p.Character))
+	return offset, clamped, true
 }
 
 // indexLines returns the start offset of every line of text and whether text
@@ -171,6 +234,12 @@ func (d *Document) offsetInLine(start, end int, character uint64) (int, bool) {
 		}
 		return start + int(character), false
 	}
+	return d.decodeInLine(start, end, character)
+}
+
+// decodeInLine is offsetInLine counting every character's units, whatever
+// the text.
+func (d *Document) decodeInLine(start, end int, character uint64) (int, bool) {
 	pos, units := start, uint64(0)
 	for pos < end && units < character {
 		r, size := utf8.DecodeRune(d.Text[pos:end])

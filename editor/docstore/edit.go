@@ -68,17 +68,33 @@ func applyChanges(cur *Document, version int32, enc Encoding, changes []protocol
 // character past the end of its line means the line end, as the LSP
 // specifies; clamped reports it.
 func splice(d *Document, r protocol.Range, text string) (out []byte, clamped bool, err error) {
+	if d.scans() {
+		// A large document with no line index (one never analysed): the
+		// range is found by scanning, and no index is built for it.
+		start, c1, ok1 := d.scanOffset(r.Start)
+		end, c2, ok2 := d.scanOffset(r.End)
+		if !ok1 || !ok2 {
+			return nil, false, fmt.Errorf("%w: lines %d to %d of a document of %d lines", ErrOutOfRange, r.Start.Line, r.End.Line, d.scanLineCount())
+		}
+		return spliceAt(d, r, start, end, text, c1 || c2)
+	}
 	if uint64(r.Start.Line) >= uint64(d.LineCount()) || uint64(r.End.Line) >= uint64(d.LineCount()) {
 		return nil, false, fmt.Errorf("%w: lines %d to %d of a document of %d lines", ErrOutOfRange, r.Start.Line, r.End.Line, d.LineCount())
 	}
 	start, c1 := d.Offset(r.Start)
 	end, c2 := d.Offset(r.End)
+	return spliceAt(d, r, start, end, text, c1 || c2)
+}
+
+// spliceAt returns d.Text with [start, end) (the offsets of r) replaced by
+// text.
+func spliceAt(d *Document, r protocol.Range, start, end int, text string, clamped bool) ([]byte, bool, error) {
 	if end < start {
 		return nil, false, fmt.Errorf("%w: the range ends (%d:%d) before it starts (%d:%d)", ErrOutOfRange, r.End.Line, r.End.Character, r.Start.Line, r.Start.Character)
 	}
-	out = make([]byte, 0, len(d.Text)-(end-start)+len(text))
+	out := make([]byte, 0, len(d.Text)-(end-start)+len(text))
 	out = append(out, d.Text[:start]...)
 	out = append(out, text...)
 	out = append(out, d.Text[end:]...)
-	return out, c1 || c2, nil
+	return out, clamped, nil
 }
