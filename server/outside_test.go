@@ -165,6 +165,7 @@ func TestGoFileOutsideTheWorkspace(t *testing.T) {
 	base := t.TempDir()
 	ws := filepath.Join(base, "ws")
 	writeFile(t, ws, "go.mod", "module example.com/ws\n\ngo 1.22\n")
+	inside := writeFile(t, ws, "in.go", "package ws\n")
 	loose := filepath.Join(base, "loose")
 	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"sync\"\n)\n\nfunc f(mu sync.Mutex) {}\n\nfunc main() {\n\tfmt.Printf(\"%s\", 1)\n\tx := 1\n\tx = x\n\tfmt.Println(\"%d\", x)\n}\n"
 	path := writeFile(t, loose, "main.go", src)
@@ -188,7 +189,12 @@ func TestGoFileOutsideTheWorkspace(t *testing.T) {
 
 	var srv *handlers.Server
 	h := lsptest.Start(t, server.Options{OnServer: func(s *handlers.Server) { srv = s }})
-	h.Initialize(ws, nil)
+	// A command linter for every .go file, set by the user: it runs inside
+	// the workspace, never on the file outside.
+	h.Initialize(ws, func(p *protocol.InitializeParams) {
+		p.InitializationOptions = protocol.LSPAny(`{"linters": [{"name": "shout", "command": ["sh", "-c", "echo \"$1:1:1: shouted\"", "sh", "${file}"],
+			"extensions": [".go"], "errorformat": ["%f:%l:%c: %m"]}]}`)
+	})
 	u := h.Open(path)
 	p := h.AwaitVersion(u, 1)
 	var got []string
@@ -219,7 +225,13 @@ func TestGoFileOutsideTheWorkspace(t *testing.T) {
 	if _, err := h.Server.ExecuteCommand(h.Ctx(), &protocol.ExecuteCommandParams{Command: handlers.CommandRepair, Arguments: args}); err == nil {
 		t.Errorf("a repair started outside the workspace")
 	}
+	h.Client.Await(h.Ctx(), func() bool { p := srv.Stats().Passes; return p.Running+p.Waiting+p.Pending == 0 })
 	if st := srv.Stats(); st.TestPasses != 0 {
 		t.Errorf("stats %+v: tests ran outside the workspace", st)
+	}
+	// The command linter works inside the workspace.
+	in := h.Open(inside)
+	if _, ok := lsptest.Find(h.AwaitDiagnostics(in, func(p *protocol.PublishDiagnosticsParams) bool { _, ok := lsptest.Find(p, "shout", ""); return ok }), "shout", ""); !ok {
+		t.Errorf("in.go: the command linter did not run")
 	}
 }
