@@ -235,3 +235,57 @@ func TestGoFileOutsideTheWorkspace(t *testing.T) {
 		t.Errorf("in.go: the command linter did not run")
 	}
 }
+
+// TestWorkspaceFoldersChange: a folder added with
+// workspace/didChangeWorkspaceFolders brings its files inside (commands
+// accepted), a removed one takes them out again (refused); / added is no
+// folder.
+func TestWorkspaceFoldersChange(t *testing.T) {
+	t.Parallel()
+	ws, other := t.TempDir(), t.TempDir()
+	file := writeFile(t, other, "calc.go", "package calc\n")
+	h := lsptest.Start(t, server.Options{Tester: noTests{}})
+	res := h.Initialize(ws, func(p *protocol.InitializeParams) {
+		p.InitializationOptions = protocol.LSPAny(`{"tests": {"mode": "off"}}`)
+	})
+	if w := res.Capabilities.Workspace; w == nil || w.WorkspaceFolders == nil || w.WorkspaceFolders.Supported == nil || !*w.WorkspaceFolders.Supported {
+		t.Errorf("workspace folders support not announced: %+v", res.Capabilities.Workspace)
+	}
+	u := h.Open(file)
+	runTests := func() error {
+		args := []protocol.LSPAny{protocol.LSPAny(fmt.Sprintf(`{"uri": %q}`, u))}
+		_, err := h.Server.ExecuteCommand(h.Ctx(), &protocol.ExecuteCommandParams{Command: handlers.CommandRunTests, Arguments: args})
+		return err
+	}
+	change := func(added, removed []string) {
+		t.Helper()
+		var ev protocol.WorkspaceFoldersChangeEvent
+		for _, d := range added {
+			ev.Added = append(ev.Added, protocol.WorkspaceFolder{URI: uri.File(d), Name: filepath.Base(d)})
+		}
+		for _, d := range removed {
+			ev.Removed = append(ev.Removed, protocol.WorkspaceFolder{URI: uri.File(d), Name: filepath.Base(d)})
+		}
+		if err := h.Server.DidChangeWorkspaceFolders(h.Ctx(), &protocol.DidChangeWorkspaceFoldersParams{Event: ev}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		name           string
+		added, removed []string
+		inside         bool
+	}{
+		{"at first", nil, nil, false},
+		{"/ added", []string{"/"}, nil, false},
+		{"its folder added", []string{other}, nil, true},
+		{"the first folder removed", nil, []string{ws}, true},
+		{"its folder removed", nil, []string{other}, false},
+	}
+	for _, st := range steps {
+		change(st.added, st.removed)
+		err := runTests()
+		if st.inside != (err == nil) {
+			t.Errorf("%s: runTests: %v, want accepted: %v", st.name, err, st.inside)
+		}
+	}
+}
