@@ -27,6 +27,7 @@ const (
 	ExitOK       = 0 // success; for check: no errors and no failing tests
 	ExitProblems = 1 // check found errors or failing tests; fix did not meet its goal
 	ExitUsage    = 2 // bad usage or an internal error
+	ExitStore    = 3 // fix: the session could be neither queued on disk nor saved to the store
 )
 
 // exitError carries an exit code through cobra.
