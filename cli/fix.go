@@ -79,6 +79,7 @@ the store (and the store did not take it).`,
 			// The key variable the flag names is secret too (the
 			// configuration's, if any, the toolset adds).
 			logs.redactor.AddEnv(f.apiKeyEnv)
+			logs.addProjectSecrets(logger, args[0])
 			ts := server.NewToolset(logger, logs.redactor)
 			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), ts.Linter, func(cfg config.Config) runner.Tester {
 				_, candidates := ts.Testers(cfg)
