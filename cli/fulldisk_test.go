@@ -79,6 +79,7 @@ func TestFixOnAFullDisk(t *testing.T) {
 	// directory, which the message names, and the exit status says so.
 	free := fulldisk.Fill(t, state)
 	code, out, errOut := fix()
+	t.Logf("full disk: exit %d, stderr:\n%s", code, errOut)
 	wantDiff("full disk", out)
 	if code != ExitStore {
 		t.Errorf("full disk: exit %d, want %d\nstdout: %s\nstderr: %s", code, ExitStore, out, errOut)
@@ -108,6 +109,7 @@ func TestFixOnAFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut = fix()
+	t.Logf("no fallback: exit %d, stderr:\n%s", code, errOut)
 	wantDiff("no fallback", out)
 	if code != ExitStore || !strings.Contains(errOut, "the session is lost") || !strings.Contains(errOut, blocker) {
 		t.Errorf("no fallback: exit %d, want %d saying the session is lost and naming %s\nstderr: %s", code, ExitStore, blocker, errOut)

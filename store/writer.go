@@ -191,6 +191,11 @@ func privateDir(dir string) error {
 func WriteVerified(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	fail := func(step string, err error) error {
+		// The temporary file's name says nothing more than path.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && strings.Contains(pe.Path, ".tmp-") {
+			err = pe.Err
+		}
 		return fmt.Errorf("writing %s: %s: %w", path, step, err)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
