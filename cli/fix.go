@@ -423,6 +423,10 @@ func saveToStore(ctx context.Context, rec *refactor.Record, cfg config.Config, f
 		return nil
 	case q.Path != "":
 		return &storeError{fmt.Errorf("the session is not queued: %w; it is kept in %s instead, and the next fixloop run saves it to the store %s (%v)", q.Err, q.Path, store.Redact(dsn), flushErr)}
+	case closeErr == nil:
+		// Closing wrote it after all (space was freed meanwhile).
+		return &storeError{fmt.Errorf("the session is not queued: %w; it was written at the last try, to %s or %s, and the next fixloop run saves it to the store %s",
+			q.Err, queueDir, store.FallbackDir(queueDir), store.Redact(dsn))}
 	default:
 		return &storeError{fmt.Errorf("the session is lost: it could not be queued (%w), nor kept in %s (%v), nor saved to the store %s (%v)",
 			q.Err, store.FallbackDir(queueDir), q.FallbackErr, store.Redact(dsn), errors.Join(flushErr, closeErr))}

@@ -147,7 +147,12 @@ func (w *Writer) enqueue(q queued, dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encoding session %s: %w", q.Record.ID, err)
 	}
-	if err := privateDir(dir); err != nil {
+	if dir == w.fallback {
+		err = privateDir(dir)
+	} else if err = os.MkdirAll(dir, 0o700); err != nil {
+		err = fmt.Errorf("creating the queue directory: %w", err)
+	}
+	if err != nil {
 		return "", err
 	}
 	var b [4]byte
@@ -162,7 +167,8 @@ func (w *Writer) enqueue(q queued, dir string) (string, error) {
 
 // privateDir makes dir (0700) if need be and checks that it and its parent
 // are directories of this user's that no one else may write: the fallback
-// directory is under the shared temporary directory.
+// directory is under the shared temporary directory, where another user
+// could have made them first.
 func privateDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating the queue directory: %w", err)
@@ -353,13 +359,27 @@ func (w *Writer) Flush(ctx context.Context) error {
 }
 
 // Close stops the writer and closes the store. Sessions not yet saved stay
-// queued on disk for the next Writer; those only in memory are lost, and
+// queued on disk for the next Writer; those only in memory are tried on
+// disk once more, and those that still cannot be written are lost, and
 // Close says so.
 func (w *Writer) Close() error {
 	w.cancel()
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	// A last try to put what is only in memory on disk (space may have
+	// been freed since).
+	var left []queued
+	for _, q := range w.memory {
+		if _, err := w.enqueue(q, w.dir); err == nil {
+			continue
+		}
+		if _, err := w.enqueue(q, w.fallback); err == nil {
+			continue
+		}
+		left = append(left, q)
+	}
+	w.memory = left
 	var errs []error
 	if w.store != nil {
 		errs = append(errs, w.store.Close())
