@@ -271,6 +271,10 @@ func DotenvValues(data []byte) []string {
 // NetrcValues returns the login, password and account values of a netrc
 // file. Tokens are separated by white space and may be double-quoted (as
 // curl reads them); a macdef's body, up to an empty line, is skipped.
+// Hand-written: the netrc modules the proxy serves (jdx/go-netrc v1.0.0,
+// bgentry/go-netrc) index past the end of a file that ends in "machine"
+// and read neither quotes nor macdef bodies, and a repository's file is
+// hostile input.
 func NetrcValues(data []byte) []string {
 	var out []string
 	toks := netrcTokens(string(data))
