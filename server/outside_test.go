@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
@@ -140,16 +141,19 @@ func TestFilesOutsideTheWorkspace(t *testing.T) {
 	}
 }
 
-// noCopies fails when dir holds a work directory of a run, or anything
-// that came from /etc.
+// noCopies fails when dir holds a copy of a project (a candidate's or a
+// test run's work directory, go test's or a command linter's copy), or
+// anything that came from /etc.
 func noCopies(t *testing.T, dir string) {
 	t.Helper()
+	copies := []sandbox.TempPrefix{sandbox.PrefixRun, sandbox.PrefixGotest, sandbox.PrefixLintcmd, sandbox.PrefixCpp}
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, path)
-		if strings.HasPrefix(d.Name(), "fixloop-run-") || strings.Contains(rel, "etc/shadow") || strings.Contains(rel, "etc/passwd") {
+		isCopy := slices.ContainsFunc(copies, func(p sandbox.TempPrefix) bool { return strings.HasPrefix(d.Name(), string(p)) })
+		if isCopy || strings.Contains(rel, "etc/shadow") || strings.Contains(rel, "etc/passwd") {
 			t.Errorf("a copy was made: %s", rel)
 		}
 		return nil
