@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -135,6 +136,11 @@ func decodeOpen(params []byte) (u uri.URI, lang string, version int32, text []by
 	// A view of params, not a copy (a JSON library's lookup copies and
 	// unescapes the value it finds: 2 bytes a byte of a large text).
 	raw := unsafe.String(&params[start], end-start)
+	if !utf8.ValidString(raw) {
+		// The JSON decoder replaces invalid bytes with U+FFFD, which
+		// takes more room than they do: the ordinary decoding reads it.
+		return "", "", 0, nil, errors.New("textDocument.text is not valid UTF-8")
+	}
 	// Unescaped in place: the text becomes part of params, which the
 	// connection handed over and reads no more, and a large document
 	// costs its size once.
@@ -147,17 +153,20 @@ func decodeOpen(params []byte) (u uri.URI, lang string, version int32, text []by
 
 // member finds the value of key in the JSON object starting at or after
 // data[from] (data is valid JSON: json.Unmarshal has checked it) and
-// returns its extent.
+// returns its extent. Where the JSON decoder could read another member as
+// key (it matches keys without case and after unescaping, and the last of
+// two wins), it is not ok: the ordinary decoding reads those.
 func member(data []byte, from int, key string) (start, end int, ok bool) {
 	i := skipSpace(data, from)
 	if i >= len(data) || data[i] != '{' {
 		return 0, 0, false
 	}
 	i++
+	found := false
 	for {
 		i = skipSpace(data, i)
 		if i >= len(data) || data[i] == '}' {
-			return 0, 0, false
+			return start, end, found
 		}
 		ks := i
 		i = skipString(data, i)
@@ -166,8 +175,11 @@ func member(data []byte, from int, key string) (start, end int, ok bool) {
 		i = skipSpace(data, i)
 		vs := i
 		i = skipValue(data, i)
-		if string(k) == key {
-			return vs, i, true
+		switch {
+		case string(k) == key && !found:
+			start, end, found = vs, i, true
+		case bytes.IndexByte(k, '\\') >= 0 || strings.EqualFold(string(k), key):
+			return 0, 0, false // an escaped key, another case, a second one
 		}
 		i = skipSpace(data, i)
 		if i < len(data) && data[i] == ',' {

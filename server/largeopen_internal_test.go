@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
+
+	"go.lsp.dev/uri"
 )
 
 // TestDecodeOpen: the didOpen decoding of large documents reads what the
@@ -89,4 +92,41 @@ func TestDecodeFullChange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzDecodeOpen: whatever the params, when the in-place decoding of a
+// large didOpen reads them, it reads what the JSON decoder reads.
+func FuzzDecodeOpen(f *testing.F) {
+	for _, s := range []string{
+		`{"textDocument":{"uri":"file:///a.py","languageId":"python","version":3,"text":"x = 1\n"}}`,
+		`{"textDocument":{"uri":"file:///a.py","languageId":"python","version":1,"text":"a\"b\\c\/d\b\f\n\r\t\u00e9\u4e2d\ud83d\ude00 \ud800 end"}}`,
+		"{ \"textDocument\" : { \"text\" : \"t\\\\\" , \"uri\" : \"file:///b.go\", \"version\": 2, \"languageId\": \"go\", \"extra\": {\"text\": [1, \"}\"]} } , \"other\": null }",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, params []byte) {
+		var want struct {
+			TextDocument struct {
+				URI        string `json:"uri"`
+				LanguageID string `json:"languageId"`
+				Version    int32  `json:"version"`
+				Text       string `json:"text"`
+			} `json:"textDocument"`
+		}
+		if json.Unmarshal(params, &want) != nil {
+			return // the ordinary decoding reports it
+		}
+		u, lang, version, text, err := decodeOpen(bytes.Clone(params))
+		if err != nil {
+			return
+		}
+		w := want.TextDocument
+		wu, err := uri.Parse(w.URI) // as the server reads a document's URI
+		if err != nil {
+			t.Fatalf("decodeOpen(%q) read a URI that uri.Parse refuses: %v", params, err)
+		}
+		if u != wu || lang != w.LanguageID || version != w.Version || string(text) != w.Text {
+			t.Errorf("decodeOpen(%q) = %q %q %d %q, want %q %q %d %q", params, u, lang, version, text, w.URI, w.LanguageID, w.Version, w.Text)
+		}
+	})
 }
