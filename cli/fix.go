@@ -58,6 +58,9 @@ configured), replay (answers from a recorded session: --replay PATH).
 
 Candidates run in the sandbox (bubblewrap; see fixloop check --tools). Where
 it cannot run, a model's candidates are refused unless --sandbox=none.
+fix trusts the repository FILE is in, as make trusts its Makefile: the
+commands of its .fixloop.yaml and its tests run. Run it only in repositories
+you trust.
 
 Exit status: 0 when the goal was met (or already was), 1 when it was not,
 2 on usage or internal errors.`,

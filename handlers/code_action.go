@@ -85,7 +85,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			})
 		}
 	}
-	if s.supports(doc) {
+	if s.supports(doc) && s.isTrusted() {
 		actions = append(actions, s.modelActions(doc, params)...)
 	}
 	if now, ok := s.store.Get(u); !ok || now != doc {

@@ -32,6 +32,9 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		if !ok {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the document is not open: %s", CommandRunTests, args.URI))
 		}
+		if !s.isTrusted() {
+			return nil, errUntrusted("no tests run")
+		}
 		s.scheduleTests(doc.URI, true)
 		return nil, nil
 	case CommandRepair:
