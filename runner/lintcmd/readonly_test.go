@@ -2,8 +2,10 @@ package lintcmd
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,4 +106,61 @@ func tree(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestCommandCannotWriteProjectAsNobody runs TestCommandCannotWriteProject
+// again as nobody (uid 65534), as the attack suite runs fixloop as root and
+// as nobody (issue 24): the project stays read-only whoever fixloop runs
+// as, and the command may still write its /tmp.
+func TestCommandCannotWriteProjectAsNobody(t *testing.T) {
+	needSh(t)
+	sandboxtest.NeedConfinement(t)
+	if os.Getuid() != 0 {
+		t.Skip("runs the test as nobody: run it as root (CI does)")
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Fatal("setpriv (util-linux) is needed to run the test as nobody")
+	}
+	const nobody = 65534
+	// A directory nobody may use: the test binary and nobody's TMPDIR.
+	dir, err := os.MkdirTemp("", "fixloop-lintcmd-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "lintcmd.test")
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(tmp, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), "setpriv", "--reuid="+strconv.Itoa(nobody), "--regid="+strconv.Itoa(nobody), "--clear-groups",
+		bin, "-test.run=^TestCommandCannotWriteProject$", "-test.v", "-test.count=1")
+	cmd.Dir = tmp
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tmp, "TMPDIR=" + tmp, "LANG=C.UTF-8"}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+	for _, input := range []string{InputStdin, InputFile, InputTempFile} {
+		if want := "--- PASS: TestCommandCannotWriteProject/" + input; !strings.Contains(string(out), want) {
+			t.Errorf("as nobody: no %q in\n%s", want, out)
+		}
+	}
 }
