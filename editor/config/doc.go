@@ -88,9 +88,9 @@
 //	  compare: whitespace         # whitespace | exact | lines
 //	  mode: auto                  # auto (when dir holds inputs or cases are listed) | on | off
 //
-//	trusted: true                 # the user trusts the workspace; editor settings only
+//	# trusted: true               # the user trusts the workspace: editor settings only
 //	                              # (initializationOptions, didChangeConfiguration), never
-//	                              # the workspace file; absent = untrusted (see Config.Trusted)
+//	                              # this file; absent = untrusted (see Config.Trusted)
 //
 // Commands (cpp.test, judge.build, judge.run, linters[].command) and
 // cpp.flags are a list of arguments, or one string split into words as a
