@@ -104,7 +104,8 @@ func TestUntrustedWorkspace(t *testing.T) {
 			fifo := filepath.Join(dir, "marker.fifo")
 			ran := markerFIFO(t, fifo)
 			writeFile(t, dir, config.FileName, markerConfig(t, fifo, tt.file))
-			h := lsptest.Start(t, server.Options{Logger: lsptest.TestLogger(t)})
+			var hs *handlers.Server
+			h := lsptest.Start(t, server.Options{Logger: lsptest.TestLogger(t), OnServer: func(s *handlers.Server) { hs = s }})
 			ru := uri.File(dir)
 			params := &protocol.InitializeParams{RootURI: &ru}
 			params.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: ru, Name: "goexample"}})
@@ -138,6 +139,7 @@ func TestUntrustedWorkspace(t *testing.T) {
 			if hasTestResults(p) {
 				t.Errorf("tests ran untrusted: %s", lsptest.Describe(p))
 			}
+			noTestPass(t, h, hs)
 			for _, ca := range langCodeActions(t, h, u, protocol.Range{}, nil) {
 				if strings.Contains(ca.Title, "with model") {
 					t.Errorf("session action offered untrusted: %q", ca.Title)
@@ -229,5 +231,76 @@ func TestToolsetUntrusted(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUntrustedWorkspaceRunsNoJudge: the judge commands a repository's
+// .fixloop.yaml sets (judge.build, judge.run) run only once the workspace
+// is trusted. The run command prints a wrong answer: untrusted, no test
+// pass runs (the server's pass counters say so) and there is no verdict;
+// trusted, the verdict says Wrong Answer. (A judge run sees a copy of the
+// project, not a FIFO in it: the verdict is the proof that it ran.)
+func TestUntrustedWorkspaceRunsNoJudge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "go.mod", "module example.com/judged\n\ngo 1.22\n")
+	path := writeFile(t, dir, "main.go", "package main\n\nfunc main() {}\n")
+	cfg, err := json.Marshal(map[string]any{
+		"judge": map[string]any{
+			"mode":      "on",
+			"build":     []string{},
+			"run":       []string{"sh", "-c", "echo wrong"},
+			"cases":     []map[string]any{{"name": "c1", "input": "x\n", "output": "right\n"}},
+			"timeLimit": "10s",
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, config.FileName, string(cfg)+"\n")
+	var hs *handlers.Server
+	h := lsptest.Start(t, server.Options{Logger: lsptest.TestLogger(t), OnServer: func(s *handlers.Server) { hs = s }})
+	h.Initialize(dir, func(p *protocol.InitializeParams) { p.InitializationOptions = protocol.LSPAny(`{"trusted": false}`) })
+	h.AwaitMessage("not trusted")
+	u := h.Open(path)
+	h.AwaitVersion(u, 1)
+	noTestPass(t, h, hs)
+	if _, err := h.Server.ExecuteCommand(h.Ctx(), &protocol.ExecuteCommandParams{
+		Command:   handlers.CommandRunTests,
+		Arguments: []protocol.LSPAny{protocol.LSPAny(fmt.Sprintf(`{"uri": %q}`, u))},
+	}); err == nil || !strings.Contains(err.Error(), "not trusted") {
+		t.Errorf("runTests untrusted: %v, want an error saying the workspace is not trusted", err)
+	}
+	for _, p := range h.Client.Publications(u) {
+		if d, ok := lsptest.Find(p, "judge", ""); ok {
+			t.Errorf("the judge ran untrusted: %s", lsptest.Message(d))
+		}
+	}
+
+	if err := h.Server.DidChangeConfiguration(h.Ctx(), &protocol.DidChangeConfigurationParams{Settings: protocol.LSPAny(`{"trusted": true}`)}); err != nil {
+		t.Fatal(err)
+	}
+	p := h.AwaitDiagnostics(u, func(p *protocol.PublishDiagnosticsParams) bool {
+		_, ok := lsptest.Find(p, "judge", "")
+		return ok
+	})
+	if d, _ := lsptest.Find(p, "judge", ""); !strings.Contains(lsptest.Message(d), "Wrong Answer") {
+		t.Errorf("the trusted judge's verdict: %s", lsptest.Message(d))
+	}
+}
+
+// noTestPass waits until the server has no pass running, waiting or
+// pending, and checks that no test pass ran: a test pass scheduled on open
+// would have kept the load above zero until it ended, and counted.
+func noTestPass(t *testing.T, h *lsptest.Harness, hs *handlers.Server) {
+	t.Helper()
+	if !h.Client.Await(h.Ctx(), func() bool {
+		l := hs.Stats().Passes
+		return l.Running+l.Waiting+l.Pending == 0
+	}) {
+		t.Fatalf("the passes never settled: %+v", hs.Stats())
+	}
+	if n := hs.Stats().TestPasses; n != 0 {
+		t.Errorf("%d test passes ran untrusted, want none", n)
 	}
 }
