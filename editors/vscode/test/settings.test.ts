@@ -190,6 +190,11 @@ test('package.json: limited support in untrusted workspaces, program and endpoin
   const u = pkg.capabilities?.untrustedWorkspaces;
   assert.equal(u?.supported, 'limited');
   assert.ok(typeof u.description === 'string' && u.description.includes('Go analysers'));
+  // Sessions and test runs need trust: their commands are off in Restricted Mode.
+  for (const id of ['fixloop.repairFile', 'fixloop.refactorFile', 'fixloop.runFileTests']) {
+    const c = pkg.contributes.commands.find((x: { command: string }) => x.command === id);
+    assert.equal(c?.enablement, 'isWorkspaceTrusted', id);
+  }
   for (const key of ['fixloop.path', 'fixloop.model.baseUrl', 'fixloop.model.apiKeyEnv', 'fixloop.sandbox', 'fixloop.java.checkstyle']) {
     assert.ok(u.restrictedConfigurations.includes(key), `${key} is not restricted`);
     assert.ok(pkg.contributes.configuration.properties[key], `${key} is not a setting`);
