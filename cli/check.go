@@ -93,6 +93,10 @@ clang-tidy; Java: javac and checkstyle; plus the command linters of
 (go test, pytest, JUnit 5, a configured command, or judge-style cases), and
 print the diagnostics and the test results.
 
+check trusts the repository it runs in, as make trusts its Makefile: the
+commands of its .fixloop.yaml and its tests run (each in the sandbox). Run
+it only in repositories you trust.
+
 Arguments may also be Go package patterns, as the go command takes them:
 ./..., ./pkg/..., a directory, an import path. Go packages and Go files are
 loaded once per module and analysed together; each package's tests run
@@ -254,6 +258,18 @@ func runTests(ctx context.Context, tester runner.Tester, file string, timeout ti
 		}
 	}
 	return tests, nil
+}
+
+// resolveConfig resolves the settings of the workspace at root, trusting
+// it: the user runs fixloop in a repository on purpose, as make runs the
+// Makefile there, so the commands of its .fixloop.yaml (command linters,
+// judge build and run, cpp.test), its tests and every tool run (see
+// config.Config.Trusted; the language server trusts a workspace only when
+// the editor says the user does).
+func resolveConfig(root string) (config.Config, config.Problems) {
+	cfg, problems := config.Resolve(root, nil)
+	cfg.Trusted = true
+	return cfg, problems
 }
 
 // configRoot is the nearest directory at or above file's that holds a
@@ -532,7 +548,7 @@ func resolveFile(path string) (string, config.Config, error) {
 	if info.IsDir() {
 		return "", config.Config{}, fmt.Errorf("%s is a directory: name a file", path)
 	}
-	cfg, problems := config.Resolve(configRoot(abs), nil)
+	cfg, problems := resolveConfig(configRoot(abs))
 	if len(problems) > 0 {
 		return "", config.Config{}, fmt.Errorf("configuration: %w", problems)
 	}

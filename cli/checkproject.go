@@ -263,7 +263,7 @@ func runProject(ctx context.Context, targets []checkTarget, f checkFlags, newLin
 // package's tests once, and fills byFile with the outputs of the files
 // that the arguments ask for.
 func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester, byFile map[string]*checkOutput) ([]testSuite, error) {
-	cfg, problems := config.Resolve(configRoot(filepath.Join(b.modRoot, "go.mod")), nil)
+	cfg, problems := resolveConfig(configRoot(filepath.Join(b.modRoot, "go.mod")))
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("configuration: %w", problems)
 	}

@@ -59,6 +59,9 @@ configured), replay (answers from a recorded session: --replay PATH).
 
 Candidates run in the sandbox (bubblewrap; see fixloop check --tools). Where
 it cannot run, a model's candidates are refused unless --sandbox=none.
+fix trusts the repository FILE is in, as make trusts its Makefile: the
+commands of its .fixloop.yaml and its tests run. Run it only in repositories
+you trust.
 
 Every session is saved to the session store. It is first queued on disk
 (written with fsync and read back) in the state directory; when that fails

@@ -16,7 +16,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/server"
@@ -94,7 +93,7 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 			newChecker := func(file string) (*refactor.Checker, error) {
 				// The settings of the recorded file's project, as fix
 				// used them (judge cases, linters, checks).
-				cfg, problems := config.Resolve(configRoot(file), nil)
+				cfg, problems := resolveConfig(configRoot(file))
 				if len(problems) > 0 {
 					return nil, fmt.Errorf("configuration: %w", problems)
 				}

@@ -128,7 +128,15 @@ diagnostics, with the analyzers' own suggested fixes as quick fixes.
 Run "fixloop serve" from your editor's LSP client (stdio),
 "fixloop check FILE" or "fixloop check ./..." to see the same diagnostics
 on the command line, or "fixloop fix FILE" to repair or refactor a file in
-checked rounds.`),
+checked rounds.
+
+Trust: the commands (check, fix, eval, replay, tools) trust the repository
+they run in, as make trusts its Makefile: the commands its .fixloop.yaml
+sets (command linters, judge build and run, cpp.test), its tests and every
+linter run, each in the sandbox. Run them only in repositories you trust.
+"fixloop serve" trusts a workspace only when the editor says the user does
+(initializationOptions.trusted; VS Code's workspace trust, Neovim's
+:FixloopTrust); otherwise only the built-in Go analysers run.`),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,

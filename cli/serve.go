@@ -42,7 +42,16 @@ on stdin and stdout. Logs go to stderr or --log-file, never to stdout.
 
 Point your editor's LSP client at "fixloop serve". It takes the arguments
 LSP clients add: --stdio (stdin and stdout are the only transport) and
---clientProcessId N (the server exits when that process is gone).`,
+--clientProcessId N (the server exits when that process is gone).
+
+Workspace trust: the server runs the commands a repository's .fixloop.yaml
+configures (command linters, judge build and run, cpp.test), the Python,
+C++ and Java tools, tests and repair or refactor sessions only when the
+client says the user trusts the workspace: initializationOptions
+{"trusted": true}, or later {"trusted": true} in
+workspace/didChangeConfiguration's settings (VS Code's extension sends
+workspace.isTrusted, Neovim's plugin :FixloopTrust). Otherwise only the
+built-in Go analysers run, and the server says so once (window/showMessage).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())

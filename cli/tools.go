@@ -43,7 +43,7 @@ func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("finding the working directory: %w", err)}
 	}
 	// configRoot starts at a file's directory: name one in wd.
-	cfg, problems := config.Resolve(configRoot(filepath.Join(wd, config.FileName)), nil)
+	cfg, problems := resolveConfig(configRoot(filepath.Join(wd, config.FileName)))
 	if len(problems) > 0 {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("configuration: %w", problems)}
 	}

@@ -85,8 +85,8 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			})
 		}
 	}
-	if s.supports(doc) && s.reachOf(doc) == reachFull {
-		// Sessions run only inside the workspace.
+	if s.supports(doc) && s.reachOf(doc) == reachFull && s.isTrusted() {
+		// Sessions run only inside a trusted workspace.
 		actions = append(actions, s.modelActions(doc, params)...)
 	}
 	if now, ok := s.store.Get(u); !ok || now != doc {

@@ -144,6 +144,9 @@ func (s *Server) relintDependents(u uri.URI) {
 // urgent ones (a save, the user's command) go before the passes of
 // documents opened in bulk.
 func (s *Server) scheduleTests(u uri.URI, urgent bool) {
+	if !s.isTrusted() {
+		return // the repository's tests are the repository's code
+	}
 	var opts []schedule.Option
 	if urgent {
 		opts = append(opts, schedule.Urgent())
@@ -349,10 +352,11 @@ func sharesTests(doc, d *docstore.Document, rep *runner.TestReport) bool {
 func (s *Server) testPass(ctx context.Context, u uri.URI) {
 	docs, overlay, doc := s.openSnapshot(u)
 	s.mu.Lock()
-	tester := s.tester
+	tester, trusted := s.tester, s.trusted
 	s.mu.Unlock()
-	if doc == nil || !s.supports(doc) || tester == nil || s.reachOf(doc) != reachFull {
-		// Tests run only inside the workspace, on documents fixloop checks.
+	if doc == nil || !s.supports(doc) || tester == nil || s.reachOf(doc) != reachFull || !trusted {
+		// Tests run only inside a trusted workspace, on documents fixloop
+		// checks.
 		return
 	}
 	timeout := s.config().Tests.Timeout

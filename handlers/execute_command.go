@@ -35,6 +35,9 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		if err := s.refuseOutside(CommandRunTests, doc); err != nil {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 		}
+		if !s.isTrusted() {
+			return nil, errUntrusted("no tests run")
+		}
 		s.scheduleTests(doc.URI, true)
 		return nil, nil
 	case CommandRepair:

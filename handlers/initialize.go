@@ -47,7 +47,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("starting the linter: %v", err))
 	}
 	s.logger.Info("initialize", "roots", roots, "encoding", string(enc.Kind()),
-		"client", params.ClientInfo.Name)
+		"client", params.ClientInfo.Name, "trusted", s.isTrusted())
 
 	sync := protocol.TextDocumentSyncKindIncremental
 	return &protocol.InitializeResult{
@@ -76,6 +76,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 // watching the workspace for files changed outside the editor.
 func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
 	s.reportConfigProblems(ctx)
+	s.reportRestricted(ctx)
 	s.mu.Lock()
 	roots := s.roots
 	s.mu.Unlock()
@@ -158,6 +159,14 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 		root = roots[0]
 	}
 	cfg, problems := config.ResolveWith(root, settings, s.validate)
+	// Trust comes from the editor and stays until the editor says
+	// otherwise: a settings change that does not mention it keeps it.
+	s.mu.Lock()
+	if trusted, ok := config.TrustSetting(settings); ok {
+		s.trusted = trusted
+	}
+	cfg.Trusted = s.trusted
+	s.mu.Unlock()
 	// The key variable may be new: its value is a secret from now on,
 	// before any tool built for cfg runs.
 	s.redactor.AddEnv(cfg.Model.APIKeyEnv)
@@ -184,6 +193,7 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 		cfg.Staticcheck, cfg.MaxFileSize = def.Staticcheck, def.MaxFileSize
 		cfg.Python, cfg.Cpp, cfg.Java, cfg.Linters = def.Python, def.Cpp, def.Java, def.Linters
 		if linter, err = s.buildLinter(cfg); err != nil {
+			def.Trusted = cfg.Trusted
 			cfg = def
 			if linter, err = s.buildLinter(cfg); err != nil {
 				return err
@@ -211,7 +221,7 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 // sameLinterSettings reports whether a linter built for a serves b too, so
 // that its caches survive unrelated setting changes.
 func sameLinterSettings(a, b config.Config) bool {
-	return a.MaxFileSize == b.MaxFileSize && slices.Equal(a.Staticcheck.Checks, b.Staticcheck.Checks) &&
+	return a.Trusted == b.Trusted && a.MaxFileSize == b.MaxFileSize && slices.Equal(a.Staticcheck.Checks, b.Staticcheck.Checks) &&
 		(a.Staticcheck.Checks == nil) == (b.Staticcheck.Checks == nil) &&
 		reflect.DeepEqual(a.Python, b.Python) && reflect.DeepEqual(a.Cpp, b.Cpp) &&
 		reflect.DeepEqual(a.Java, b.Java) && reflect.DeepEqual(a.Linters, b.Linters)
@@ -241,3 +251,39 @@ func (s *Server) reportConfigProblems(ctx context.Context) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// RestrictedNotice is what an untrusted workspace is told, once: what
+// fixloop does not run, and how to trust the workspace in each editor.
+const RestrictedNotice = "fixloop: this workspace is not trusted, so fixloop runs nothing the repository " +
+	"could control: no command linters, judge or test commands from its " + config.FileName + ", no Python, " +
+	"C++ or Java tools, no tests and no repair or refactor sessions. Only the built-in Go analysers check files. " +
+	"To trust it: in VS Code, \"Trust the workspace\" (Workspaces: Manage Workspace Trust); in Neovim, :FixloopTrust; " +
+	"in other clients, set initializationOptions.trusted to true (or send it in workspace/didChangeConfiguration)."
+
+// reportRestricted shows RestrictedNotice once per server when the
+// workspace is not trusted.
+func (s *Server) reportRestricted(ctx context.Context) {
+	s.mu.Lock()
+	show := !s.trusted && !s.restrictedShown
+	s.restrictedShown = s.restrictedShown || show
+	s.mu.Unlock()
+	if !show {
+		return
+	}
+	s.logger.Info("the workspace is not trusted: built-in Go analysers only")
+	s.showMessage(ctx, protocol.MessageTypeWarning, RestrictedNotice)
+}
+
+// isTrusted reports whether the user trusts the workspace.
+func (s *Server) isTrusted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.trusted
+}
+
+// errUntrusted is the answer to commands an untrusted workspace does not
+// run.
+func errUntrusted(what string) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "fixloop: "+what+" in a workspace you have not trusted; "+
+		"trust it (VS Code: Trust the workspace; Neovim: :FixloopTrust; other clients: initializationOptions.trusted)")
+}

@@ -133,6 +133,11 @@ type Server struct {
 	// pendingProblems are configuration mistakes not yet shown to the user.
 	pendingProblems config.Problems
 	caps            clientCaps
+	// trusted says that the user trusts the workspace (config.Trusted):
+	// from initializationOptions, then from any settings change that
+	// mentions it. restrictedShown: RestrictedNotice was shown.
+	trusted         bool
+	restrictedShown bool
 	sessions        map[uri.URI]*fixSession
 	lastRecord      map[uri.URI]*refactor.Record
 	writer          *sessionWriter

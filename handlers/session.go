@@ -58,6 +58,10 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	if err := protocol.Unmarshal(raw[0], &args); err != nil {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fixloop.%s: decoding the argument: %v", goal, err))
 	}
+	if !s.isTrusted() {
+		// A session builds and tests the repository's code.
+		return errUntrusted(fmt.Sprintf("no %s sessions run", goal))
+	}
 	doc, ok := s.store.Get(args.URI)
 	if !ok || !s.supports(doc) {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fixloop.%s: not an open document of a language fixloop checks: %s", goal, args.URI))

@@ -36,6 +36,7 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 		return nil
 	}
 	s.reportConfigProblems(ctx)
+	s.reportRestricted(ctx)
 	s.rediagnose(func(string) bool { return true })
 	return nil
 }

@@ -371,7 +371,9 @@ func TestBadNotificationsAreIgnored(t *testing.T) {
 		}
 		id++
 	}
-	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"capabilities":{}}}`, id))
+	// Trusted, as the harness's workspaces are: an untrusted one is told
+	// so on initialized, a message this test does not read.
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"trusted":true}}}`, id))
 	if msg := p.answer(float64(id)); msg["result"] == nil {
 		t.Fatalf("initialize after bad notifications: %v", msg)
 	}

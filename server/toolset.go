@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -99,12 +100,20 @@ func (t *Toolset) goAnalyzer(cfg config.Config) (runner.Linter, error) {
 // Linter returns the linter of every language for cfg: the in-process Go
 // analyzers, pylint/flake8/pyright, g++ and clang-tidy, javac and
 // checkstyle (and PMD when java.pmd is on), and the configured command
-// linters.
+// linters. For a workspace the user does not trust (cfg.Trusted unset) it
+// is the in-process Go analyzers alone: the command linters are the
+// repository's commands, and the other tools run the repository's code or
+// load its plugins (pylint's load-plugins, flake8's local plugins, a
+// project module shadowing one the tool imports, compile_commands.json
+// flags, a checkstyle or PMD configuration).
 func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	t.redactor.AddEnv(cfg.Model.APIKeyEnv)
 	goLinter, err := t.goAnalyzer(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if !cfg.Trusted {
+		return &langs.Linter{ByLanguage: map[string]runner.Linter{langs.Go: goLinter}, Redactor: t.redactor}, nil
 	}
 	py, err := python.NewLinter(python.LinterOptions{Linters: cfg.Python.Linters, PylintCategories: cfg.Python.PylintCategories, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
 	if err != nil {
@@ -133,10 +142,28 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 
 // Testers returns the test runners for cfg: one for open files and one,
 // sandboxed, for session candidates. Outside Go both run in a sandboxed
-// copy of the project.
+// copy of the project. For a workspace the user does not trust
+// (cfg.Trusted unset) both refuse to run anything: a repository's tests,
+// builds and judge commands are its code.
 func (t *Toolset) Testers(cfg config.Config) (tests, candidates runner.Tester) {
+	if !cfg.Trusted {
+		return untrustedTester{}, untrustedTester{}
+	}
 	return t.tester(cfg, t.goTests), t.tester(cfg, t.goCandidates)
 }
+
+// ErrUntrusted is returned (wrapped) by the test runners of a workspace
+// the user does not trust.
+var ErrUntrusted = errors.New("the workspace is not trusted: fixloop runs none of its tests, builds or commands")
+
+// untrustedTester runs nothing.
+type untrustedTester struct{}
+
+func (untrustedTester) Test(ctx context.Context, file string, _ map[string][]byte, _ time.Duration) (*runner.TestReport, error) {
+	return nil, fmt.Errorf("testing %s: %w", filepath.Base(file), ErrUntrusted)
+}
+
+func (untrustedTester) Invalidate(string) {}
 
 func (t *Toolset) tester(cfg config.Config, goTester runner.Tester) runner.Tester {
 	t.redactor.AddEnv(cfg.Model.APIKeyEnv)

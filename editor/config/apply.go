@@ -131,6 +131,14 @@ func (a *applier) root(cfg *Config, v *value) {
 			if m, ok := a.sandboxMode(val, path); ok {
 				cfg.Sandbox = m
 			}
+		case "trusted":
+			// A repository cannot vouch for itself.
+			if !a.trusted(val, path) {
+				return
+			}
+			if b, ok := a.boolean(val, path); ok {
+				cfg.Trusted = b
+			}
 		}
 	})
 }

@@ -66,6 +66,17 @@ type Config struct {
 	// Judge configures judge-style test cases: a program reads each case's
 	// input and its output is compared with the expected one (key "judge").
 	Judge Judge
+	// Trusted says that the user trusts the workspace (key "trusted",
+	// from the editor only: LSP initializationOptions or
+	// workspace/didChangeConfiguration; never from the repository's
+	// file). Only then do the commands the repository configures run
+	// (command linters, judge build and run, cpp.test), and with them
+	// everything that runs the repository's code or loads its plugins:
+	// the Python, C++ and Java tools, test runs and repair and refactor
+	// sessions. Untrusted, the in-process Go analysers alone check files
+	// (VS Code's Restricted Mode). The default is false; the command line
+	// sets it, as make trusts the Makefile of the directory it runs in.
+	Trusted bool
 	// Sandbox says how model-written candidates run (key "sandbox"): in
 	// bubblewrap (the default; sessions refuse to run candidates where it
 	// cannot run) or, chosen by the user, with no sandbox. Never from the

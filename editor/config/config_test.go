@@ -189,7 +189,7 @@ func TestLoadFileMistakes(t *testing.T) {
 		{"duplicate key", "debounce: 1s\ntests: {}\ndebounce: 2s\n", 3, 1, "debounce",
 			[]string{"key appears more than once (first at line 1)"}},
 		{"list instead of map", "- debounce: 1s\n- tests: {}\n", 1, 1, "",
-			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, maxDocumentSize, maxToolProcesses, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, not a list"}},
+			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, maxDocumentSize, maxToolProcesses, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, trusted, not a list"}},
 		{"scalar instead of map", "debounce\n", 1, 1, "",
 			[]string{"the settings must be a map", "not a string"}},
 		{"two documents", "debounce: 1s\n---\ndebounce: 2s\n", 2, 1, "",
@@ -392,6 +392,7 @@ func TestSessionSettingMistakes(t *testing.T) {
 		{"the file may not choose the store", "store:\n  dsn: postgres://x@y/z\n", "store.dsn: cannot be set in .fixloop.yaml"},
 		{"the file may not turn the sandbox off", "sandbox: none\n", "sandbox: cannot be set in .fixloop.yaml"},
 		{"sandbox mode", "sandbox: docker\n", "cannot be set in .fixloop.yaml"},
+		{"the file may not trust its own repository", "trusted: true\n", "trusted: cannot be set in .fixloop.yaml"},
 		{"temperature out of range", "model:\n  temperature: 3\n", "not a number from 0 to 2"},
 		{"rounds zero", "rounds:\n  repair: 0\n", "not a whole number from 1 to 50"},
 		{"apply mode", "applyMode: maybe\n", "is not one of apply, ask"},
@@ -461,5 +462,54 @@ func TestWallLimits(t *testing.T) {
 	}
 	if def := Default(); def.Tests.WallTimeout != 0 || def.Judge.WallTimeLimit != 0 {
 		t.Errorf("default wall limits %v, %v; want 0 (derived from the CPU limits)", def.Tests.WallTimeout, def.Judge.WallTimeLimit)
+	}
+}
+
+// TestTrust: the workspace is untrusted unless the editor says otherwise;
+// the repository's file cannot say so (TestSessionSettingMistakes), and
+// TrustSetting tells a settings change that does not mention trust from
+// one that does.
+func TestTrust(t *testing.T) {
+	if Default().Trusted {
+		t.Fatal("the default configuration trusts the workspace")
+	}
+	cfg, ps := Resolve(t.TempDir(), nil)
+	if ps != nil || cfg.Trusted {
+		t.Errorf("no settings: trusted %v, problems %v; want false, none", cfg.Trusted, ps)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte("trusted: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _ := Resolve(dir, nil); cfg.Trusted {
+		t.Error("the workspace file made itself trusted")
+	}
+	if cfg, ps := Resolve(dir, []byte(`{"trusted": true}`)); !cfg.Trusted || len(ps) != 1 {
+		t.Errorf("the editor's trust: trusted %v, problems %v; want true and the file's one problem", cfg.Trusted, ps)
+	}
+	if _, ps := ApplySettings(Default(), []byte(`{"trusted": "yes"}`), "settings"); len(ps) != 1 || !strings.Contains(ps[0].String(), "not true or false") {
+		t.Errorf("trusted not a boolean: %v", ps)
+	}
+	tests := []struct {
+		settings      string
+		trusted, isOK bool
+	}{
+		{``, false, false},
+		{`null`, false, false},
+		{`{}`, false, false},
+		{`{"tests": {"mode": "off"}}`, false, false},
+		{`{"trusted": "yes"}`, false, false},
+		{`{"trusted": true}`, true, true},
+		{`{"trusted": false, "debounce": "1s"}`, false, true},
+		{`{"fixloop": {"trusted": true}}`, true, true},
+		{`{"fixloop": {"debounce": "1s"}, "trusted": true}`, true, true},
+		{`{"trusted": false, "fixloop": {"trusted": true}}`, true, true},
+		{`not json`, false, false},
+	}
+	for _, tt := range tests {
+		trusted, ok := TrustSetting([]byte(tt.settings))
+		if trusted != tt.trusted || ok != tt.isOK {
+			t.Errorf("TrustSetting(%s) = %v, %v; want %v, %v", tt.settings, trusted, ok, tt.trusted, tt.isOK)
+		}
 	}
 }

@@ -91,6 +91,10 @@
 //	  compare: whitespace         # whitespace | exact | lines
 //	  mode: auto                  # auto (when dir holds inputs or cases are listed) | on | off
 //
+//	# trusted: true               # the user trusts the workspace: editor settings only
+//	                              # (initializationOptions, didChangeConfiguration), never
+//	                              # this file; absent = untrusted (see Config.Trusted)
+//
 // Commands (cpp.test, judge.build, judge.run, linters[].command) and
 // cpp.flags are a list of arguments, or one string split into words as a
 // POSIX shell would (quotes and backslashes respected, nothing expanded, no
@@ -101,7 +105,9 @@
 // java -Xmx); KB, MB, GB, TB are powers of 1000; B is bytes.
 //
 // The workspace file may set commands (linters, judge, cpp.test), as a
-// Makefile does, but not model.baseUrl, model.apiKeyEnv or store.dsn.
+// Makefile does, which run only when the user trusts the workspace
+// (trusted), but not model.baseUrl, model.apiKeyEnv, store.dsn, sandbox
+// or trusted.
 // A linter with any mistake is left out as a whole, and so is an inline
 // judge case; the other entries are kept. Lists replace, never extend, the
 // lists from the places before.

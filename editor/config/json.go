@@ -116,3 +116,33 @@ func jsonValue(dec *json.Decoder) (*value, error) {
 	}
 	return nil, fmt.Errorf("unexpected token %v", tok)
 }
+
+// TrustSetting reports whether editor settings (JSON, as for
+// [ApplySettings]) say whether the workspace is trusted: the boolean key
+// "trusted" at the top level or inside the {"fixloop": {...}} wrapper
+// (the wrapper's wins). ok is false when neither holds a boolean, so that
+// a settings change that does not mention trust leaves it as it was.
+func TrustSetting(raw []byte) (trusted, ok bool) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return false, false
+	}
+	root, err := parseJSON(raw)
+	if err != nil || root.kind != kindMap {
+		return false, false
+	}
+	for _, f := range root.fields {
+		switch {
+		case f.key == "trusted" && f.val.kind == kindBool:
+			if !ok { // the first one
+				trusted, ok = f.val.text == "true", true
+			}
+		case f.key == wrapperKey && f.val.kind == kindMap:
+			for _, g := range f.val.fields {
+				if g.key == "trusted" && g.val.kind == kindBool {
+					return g.val.text == "true", true
+				}
+			}
+		}
+	}
+	return trusted, ok
+}

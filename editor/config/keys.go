@@ -5,7 +5,7 @@ import "strings"
 // Keys allowed at each level, in the order they are shown to users.
 func rootKeys() []string {
 	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "maxDocumentSize", "maxToolProcesses", "model", "rounds", "applyMode", "store",
-		"python", "cpp", "java", "linters", "judge", "sandbox"}
+		"python", "cpp", "java", "linters", "judge", "sandbox", "trusted"}
 }
 func testsKeys() []string       { return []string{"mode", "timeout", "wallTimeout"} }
 func staticcheckKeys() []string { return []string{"checks"} }

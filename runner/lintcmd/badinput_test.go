@@ -3,8 +3,6 @@
 package lintcmd
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,17 +139,17 @@ func TestLintHangingCommand(t *testing.T) {
 	// The timeout (of the command, in wall-clock time) leaves a loaded
 	// machine room to start it (issue 23).
 	tests := []struct{ name, script, marker string }{
-		{"exec sleep", `echo started > "$1.started"; exec sleep 3600.6108`, "sleep 3600.6108"},
-		{"sleeping child", `sleep 3600.6109 & echo started > "$1.started"; wait`, "sleep 3600.6109"},
+		{"exec sleep", `echo started > "$1"; exec sleep 3600.6108`, "sleep 3600.6108"},
+		{"sleeping child", `sleep 3600.6109 & echo started > "$1"; wait`, "sleep 3600.6109"},
 	}
 	const timeout = 5 * time.Second
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := realDir(t)
 			sh := writeFile(t, dir, "hang.sh", tt.script+"\n")
-			base := filepath.Join(dir, "hang")
+			base := newPipe(t, dir, "started")
 			l := newLinter(t, Spec{
-				Name: "hanger", Command: []string{"sh", sh, base},
+				Name: "hanger", Command: []string{"sh", sh, base.path},
 				Extensions: []string{".txt"}, Errorformat: gccFormat, Timeout: timeout,
 			})
 			file := writeFile(t, dir, "a.txt", "x\n")
@@ -166,8 +164,8 @@ func TestLintHangingCommand(t *testing.T) {
 			if len(res.Alerts) != 1 || !strings.Contains(res.Alerts[0].Message, "hanger timed out after "+timeout.String()+" and was stopped") {
 				t.Errorf("alerts %+v, want one note saying it timed out", res.Alerts)
 			}
-			if _, err := os.Stat(base + ".started"); err != nil {
-				t.Errorf("the command did not start: %v", err)
+			if !started(base) {
+				t.Errorf("the command did not start")
 			}
 			badinput.WaitGone(t, tt.marker, time.Minute)
 		})

@@ -4,9 +4,11 @@
 // a JSON mapping, and shows what it reports as diagnostics next to the
 // built-in linters'.
 //
-// The command runs confined (sandbox.ConfineTool) where bubblewrap works:
-// the project and the file's directory read-only, its working directory
-// writable, the allowed environment plus the spec's env, no network. It
+// The command runs confined (sandbox.ConfineReader, sandbox.ConfineTool)
+// where bubblewrap works: the project and the file's directory read-only
+// in every input mode, a private /tmp (and, with input tempfile, its
+// temporary directory) writable, the allowed environment plus the spec's
+// env, no network. It
 // runs on candidates' text too, so it must not be able to read what the
 // candidate names.
 //
@@ -77,7 +79,9 @@
 //	                file      the command reads the file itself, running in
 //	                          its directory; only when the editor holds no
 //	                          unsaved changes, else fixloop uses tempfile
-//	                fixloop never writes into your project.
+//	                fixloop never writes into your project, and
+//	                (confined) the command cannot either: in every
+//	                mode it sees the project read-only.
 //	errorformat   Vim errorformat patterns (see ":help errorformat"): %f file,
 //	              %l line, %c column, %e end line, %k end column, %m message,
 //	              %t type (e/E error, w/W warning, i/I information, n/N hint;

@@ -2,10 +2,11 @@ package lintcmd
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/fixloop/fixloop/runner"
@@ -95,17 +96,54 @@ func summarize(t *testing.T, text string, alerts []runner.Alert) []got {
 	return out
 }
 
-// runs counts the lines fakelint.sh appended to log (0 if there is no log).
-func runs(t *testing.T, log string) int {
+// runs counts the lines fakelint.sh appended to log.
+func runs(t *testing.T, log *pipe) int {
 	t.Helper()
-	b, err := os.ReadFile(log)
-	if errors.Is(err, os.ErrNotExist) {
-		return 0
+	return strings.Count(log.text(), "\n")
+}
+
+// pipe is a FIFO through which a confined command tells the test that it
+// ran or started. The command sees the project read-only, but a read-only
+// mount forbids changing files, not writing to a pipe.
+type pipe struct {
+	path string
+	fd   int
+	mu   sync.Mutex
+	got  []byte
+}
+
+// newPipe makes the FIFO dir/name.
+func newPipe(t *testing.T, dir, name string) *pipe {
+	t.Helper()
+	p := &pipe{path: filepath.Join(dir, name)}
+	if err := syscall.Mkfifo(p.path, 0o600); err != nil {
+		t.Fatal(err)
 	}
+	// Read-write, so that a writer never waits for a reader, and
+	// non-blocking, so that reading what is there never waits.
+	fd, err := syscall.Open(p.path, syscall.O_RDWR|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Count(string(b), "\n")
+	p.fd = fd
+	t.Cleanup(func() { _ = syscall.Close(fd) })
+	return p
+}
+
+// text returns everything written to the pipe so far.
+func (p *pipe) text() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	buf := make([]byte, 4096)
+	for {
+		n, err := syscall.Read(p.fd, buf)
+		if n > 0 {
+			p.got = append(p.got, buf[:n]...)
+		}
+		if err != nil || n <= 0 {
+			return string(p.got)
+		}
+	}
 }
 
 func withTrigger(ctx context.Context, tr runner.Trigger) context.Context {

@@ -5,8 +5,6 @@ package lintcmd
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +16,10 @@ import (
 // sleepSpec runs a command that leaves a sleeping child, sleep marker
 // (a unique length, by which the test finds it: a confined command's pids
 // are of its own pid namespace), and writes "started" to startFile.
-func sleepSpec(t *testing.T, startFile, marker string, timeout time.Duration) Spec {
+func sleepSpec(t *testing.T, startFile *pipe, marker string, timeout time.Duration) Spec {
 	return Spec{
 		Name:        "sleeper",
-		Command:     []string{"sh", "-c", `sleep ` + marker + ` >/dev/null 2>&1 & echo started >"$1"; wait`, "sh", startFile},
+		Command:     []string{"sh", "-c", `sleep ` + marker + ` >/dev/null 2>&1 & echo started >"$1"; wait`, "sh", startFile.path},
 		Extensions:  []string{".txt"},
 		Errorformat: []string{"%f:%l:%c: %m"},
 		Timeout:     timeout,
@@ -37,7 +35,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	needSh(t)
 	dir := realDir(t)
 	file := writeFile(t, dir, "a.txt", "hello\n")
-	startFile := filepath.Join(dir, "started")
+	startFile := newPipe(t, dir, "started")
 	const timeout = 5 * time.Second
 	l := newLinter(t, sleepSpec(t, startFile, "3600.6110", timeout))
 	start := time.Now()
@@ -63,7 +61,7 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	needSh(t)
 	dir := realDir(t)
 	file := writeFile(t, dir, "a.txt", "hello\n")
-	startFile := filepath.Join(dir, "started")
+	startFile := newPipe(t, dir, "started")
 	l := newLinter(t, sleepSpec(t, startFile, "3600.6111", 0))
 	ctx, cancel := context.WithCancel(withTrigger(t.Context(), runner.TriggerSave))
 	defer cancel()
@@ -84,12 +82,12 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	badinput.WaitGone(t, "sleep 3600.6111", time.Minute)
 }
 
-// started reports whether the command wrote "started" to file, waiting
+// started reports whether the command wrote "started" to p, waiting
 // up to a minute for it (room for a loaded machine).
-func started(file string) bool {
+func started(p *pipe) bool {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(file); err == nil && strings.TrimSpace(string(b)) == "started" {
+		if strings.TrimSpace(p.text()) == "started" {
 			return true
 		}
 		time.Sleep(10 * time.Millisecond)

@@ -336,8 +336,8 @@ func TestDebounce(t *testing.T) {
 	t.Run("canceled while waiting", func(t *testing.T) {
 		dir := realDir(t)
 		file := writeFile(t, dir, "a.sh", fakeText)
-		log := filepath.Join(dir, "log")
-		spec := logSpec(t, log)
+		log := newPipe(t, dir, "log")
+		spec := logSpec(t, log.path)
 		spec.Debounce = time.Hour // only the cancel ends the wait within the test
 		l := newLinter(t, spec)
 		ctx, cancel := context.WithCancel(withTrigger(t.Context(), runner.TriggerChange))
@@ -368,8 +368,8 @@ func TestDebounce(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := realDir(t)
 			file := writeFile(t, dir, "a.sh", fakeText)
-			log := filepath.Join(dir, "log")
-			spec := logSpec(t, log)
+			log := newPipe(t, dir, "log")
+			spec := logSpec(t, log.path)
 			spec.Debounce = tt.debounce
 			start := time.Now()
 			res, err := newLinter(t, spec).Lint(withTrigger(t.Context(), tt.trigger), file, nil)
@@ -393,8 +393,8 @@ func TestOnSave(t *testing.T) {
 	needSh(t)
 	dir := realDir(t)
 	file := writeFile(t, dir, "a.sh", fakeText)
-	log := filepath.Join(dir, "log")
-	spec := logSpec(t, log)
+	log := newPipe(t, dir, "log")
+	spec := logSpec(t, log.path)
 	spec.OnSave = true
 	l := newLinter(t, spec)
 	steps := []struct {

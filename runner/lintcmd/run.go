@@ -184,8 +184,15 @@ func (l *Linter) run(ctx context.Context, command interp.Program, in *invocation
 	}
 	cmd := proc.Command(runCtx, in.dir, command.Path, args...)
 	// The spec's env goes to the sandbox, which sets the whole
-	// environment: the allowed part of fixloop's, then the spec's.
-	if err := sandbox.ConfineTool(cmd, l.spec.Env, in.readOnly(command)...); err != nil {
+	// environment: the allowed part of fixloop's, then the spec's. The
+	// project is read-only in every mode: with input stdin or file the
+	// command runs in the file's directory, which it may read but not
+	// write; with tempfile it may write only its temporary directory.
+	confine := sandbox.ConfineReader
+	if in.mode == InputTempFile {
+		confine = sandbox.ConfineTool
+	}
+	if err := confine(cmd, l.spec.Env, in.readOnly(command)...); err != nil {
 		return nil, fmt.Errorf("running %s: %w", l.spec.Name, err)
 	}
 	confined := sandbox.Probe().Confined
@@ -232,8 +239,9 @@ func (l *Linter) run(ctx context.Context, command interp.Program, in *invocation
 }
 
 // readOnly returns what the command may read besides its working
-// directory (which it may write: the file's directory, or the temporary
-// copy's) and the system's directories, in the sandbox (sandbox.ConfineTool):
+// directory (the file's directory, read-only, or the temporary copy's,
+// which it may write) and the system's directories, in the sandbox
+// (sandbox.ConfineReader, sandbox.ConfineTool):
 // the workspace root (${root}), the checked file's directory, and the
 // directory of the file the command's path leads to through symbolic links
 // (node_modules/.bin/eslint is a link into node_modules/eslint/bin; the

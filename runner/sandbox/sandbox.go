@@ -89,6 +89,10 @@ type Cmd struct {
 	// Writable are host directories the confined command may also write:
 	// only for trusted tools that must (the Go build's cache).
 	Writable []string
+
+	// readOnlyDir shows Dir read-only (ConfineReader): the command
+	// writes only its private /tmp and /dev/shm.
+	readOnlyDir bool
 }
 
 // Result is how a command ended.
@@ -352,7 +356,13 @@ func bwrapArgs(caps Capabilities, c *Cmd, dir string, status bool) []string {
 			args = append(args, "--ro-bind", p, p)
 		}
 	}
-	for _, p := range append(slices.Clip(c.Writable), dir) {
+	writable := slices.Clip(c.Writable)
+	if !c.readOnlyDir {
+		writable = append(writable, dir)
+	} else if p := cleanPath(dir); p != "" && p != "/" && !under(p, caps.view.roots) {
+		args = append(args, "--ro-bind", p, p)
+	}
+	for _, p := range writable {
 		if p = cleanPath(p); p != "" && p != "/" {
 			args = append(args, "--bind", p, p)
 		}
@@ -878,6 +888,20 @@ func Seconds(d time.Duration) string {
 // without its secrets plus env. cmd.Dir must be set; cmd must not have
 // started.
 func ConfineTool(cmd *exec.Cmd, env []string, readOnly ...string) error {
+	return confineTool(cmd, env, false, readOnly)
+}
+
+// ConfineReader is ConfineTool for a tool that must leave the directory it
+// runs in as it found it (a command linter run in the user's project):
+// cmd.Dir is shown read-only too, and the command may write only its
+// private /tmp and /dev/shm, which are gone when it ends. cmd.Dir may not
+// be the home directory or a directory above it (the home is never shown).
+// Where bubblewrap does not run nothing is enforced, as with ConfineTool.
+func ConfineReader(cmd *exec.Cmd, env []string, readOnly ...string) error {
+	return confineTool(cmd, env, true, readOnly)
+}
+
+func confineTool(cmd *exec.Cmd, env []string, readOnlyDir bool, readOnly []string) error {
 	caps := Probe()
 	if !caps.Confined {
 		cmd.Env = append(CleanEnv(os.Environ()), env...)
@@ -891,11 +915,18 @@ func ConfineTool(cmd *exec.Cmd, env []string, readOnly ...string) error {
 	if !filepath.IsAbs(prog) {
 		return fmt.Errorf("sandbox: %s: the tool's path must be absolute", prog)
 	}
-	c := &Cmd{Dir: dir, ReadOnly: append(slices.Clip(readOnly), filepath.Dir(prog))}
+	home := dir // HOME when the view has no empty home of its own
+	if readOnlyDir {
+		if holdsHome(dir, caps.view.home) || dir == "/" {
+			return fmt.Errorf("sandbox: %s holds the home directory: a tool does not run with it as its working directory", dir)
+		}
+		home = "/tmp"
+	}
+	c := &Cmd{Dir: dir, ReadOnly: append(slices.Clip(readOnly), filepath.Dir(prog)), readOnlyDir: readOnlyDir}
 	args := append(bwrapArgs(caps, c, dir, false), prog)
 	args = append(args, cmd.Args[1:]...)
 	cmd.Path, cmd.Args = caps.Bwrap, args
-	cmd.Env = runEnv(os.Environ(), env, caps.view.home, true, dir)
+	cmd.Env = runEnv(os.Environ(), env, caps.view.home, true, home)
 	cmd.Dir = dir
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/rpcctx"
 )
@@ -134,6 +135,11 @@ func (h *Harness) Ctx() context.Context {
 
 // Initialize sends initialize and initialized for the workspace root dir,
 // with extra applied to the params first.
+//
+// The workspace is trusted unless extra's initializationOptions say
+// otherwise ({"trusted": false}): the tests of what fixloop checks are
+// about a workspace the user trusts, as the editors say of theirs; the
+// server on its own trusts none (see TrustByDefault).
 func (h *Harness) Initialize(root string, extra func(*protocol.InitializeParams)) *protocol.InitializeResult {
 	h.t.Helper()
 	params := &protocol.InitializeParams{}
@@ -145,6 +151,7 @@ func (h *Harness) Initialize(root string, extra func(*protocol.InitializeParams)
 	if extra != nil {
 		extra(params)
 	}
+	params.InitializationOptions = TrustByDefault(params.InitializationOptions)
 	res, err := h.Server.Initialize(h.Ctx(), params)
 	if err != nil {
 		h.t.Fatalf("initialize: %v", err)
@@ -153,6 +160,28 @@ func (h *Harness) Initialize(root string, extra func(*protocol.InitializeParams)
 		h.t.Fatalf("initialized: %v", err)
 	}
 	return res
+}
+
+// TrustByDefault adds "trusted": true to initializationOptions that do not
+// say whether the workspace is trusted (config.TrustSetting). Options that
+// are not a JSON object are left as they are: a test sends those on
+// purpose.
+func TrustByDefault(opts protocol.LSPAny) protocol.LSPAny {
+	if _, ok := config.TrustSetting(opts); ok {
+		return opts
+	}
+	s := strings.TrimSpace(string(opts))
+	switch {
+	case s == "" || s == "null":
+		return protocol.LSPAny(`{"trusted": true}`)
+	case strings.HasPrefix(s, "{"):
+		rest := strings.TrimSpace(s[1:])
+		if rest == "}" {
+			return protocol.LSPAny(`{"trusted": true}`)
+		}
+		return protocol.LSPAny(`{"trusted": true, ` + rest)
+	}
+	return opts
 }
 
 // Open sends didOpen for the file at path with its text on disk (or text,

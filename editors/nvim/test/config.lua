@@ -23,6 +23,8 @@ check(cfg.capabilities.window.workDoneProgress == true, 'progress capability')
 check(type(cfg.handlers['workspace/configuration']) == 'function', 'the configuration handler')
 check(type(cfg.handlers['$/progress']) == 'function', 'the progress handler')
 check(vim.json.encode(cfg.init_options) == '{}', 'empty settings are sent as an object')
+check(type(cfg.before_init) == 'function', 'before_init adds initializationOptions.trusted')
+check(type(cfg.handlers['window/showMessage']) == 'function', 'the showMessage handler')
 
 require('fixloop').setup({ settings = { model = { name = 'm' } } })
 local set = require('fixloop').lsp_config()

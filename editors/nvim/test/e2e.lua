@@ -169,6 +169,18 @@ local function main()
     'a :24,26 range becomes LSP range 23:0-25:1')
   check(fixloop.session_args(bufnr, { range = 0 }).range == nil, 'no range without one')
 
+  -- Sessions run only in a workspace you trust (see test/trust.lua).
+  wait_for(10000, 'the server says the workspace is not trusted', function()
+    for _, m in ipairs(fixloop.messages) do
+      if m:find('not trusted', 1, true) then
+        return true
+      end
+    end
+    return false
+  end)
+  vim.cmd('FixloopTrust')
+  check(fixloop.is_trusted(client.config.root_dir), ':FixloopTrust trusts the module root')
+
   vim.cmd('FixloopRefactor')
   wait_for(60000, 'the refactor edit applied (no fmt.Sprintf("hello"), has return "hello")', function()
     local t = buf_text(bufnr)
@@ -278,6 +290,9 @@ local function main()
     wait_for(10000, 'the fixloop client attached to stats.py', function()
       return fixloop.get_client(pybuf) ~= nil
     end)
+    -- A new root: the Python tools run once it is trusted.
+    vim.cmd('FixloopTrust')
+    check(fixloop.is_trusted(fixloop.get_client(pybuf).config.root_dir), ':FixloopTrust trusts the Python project')
     local seen = {}
     wait_for(60000, 'pylint W0611 and flake8 F401 at line 3 of stats.py', function()
       for _, d in ipairs(vim.diagnostic.get(pybuf)) do

@@ -16,7 +16,7 @@ import {
   WorkDoneProgressEnd,
   WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
-import { documentSelector, initializationOptions, logLevel, parseRound, serverEnv } from './settings';
+import { documentSelector, logLevel, parseRound, serverEnv, initializationOptionsFor } from './settings';
 
 const SECTION = 'fixloop';
 const SECRET_KEY = 'fixloop.apiKey';
@@ -51,6 +51,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   reg('fixloop.setApiKey', () => setApiKey());
 
   context.subscriptions.push(
+    // Restricted Mode: the server runs the built-in Go analysers only.
+    // Trusting the workspace restarts it with trusted: true, so that the
+    // commands of .fixloop.yaml, the other languages' tools, tests and
+    // sessions run from then on.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      output.appendLine('[fixloop] the workspace is now trusted: restarting the server');
+      void restart();
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION)) {
         output.appendLine('[fixloop] settings changed: restarting the server');
@@ -141,7 +149,7 @@ async function doRestart(): Promise<void> {
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(LANGUAGES, cfg.get('extraLanguages')),
-    initializationOptions: initializationOptions(cfg),
+    initializationOptions: initializationOptionsFor(cfg, vscode.workspace.isTrusted),
     outputChannel: output, // the server's stderr (its log) goes here
     // No synchronize.configurationSection: the server gets the mapped settings
     // at initialize, and a settings change restarts it.

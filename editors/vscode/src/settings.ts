@@ -8,6 +8,8 @@ export interface ConfigLike {
 
 /** The server's initializationOptions (and didChangeConfiguration) shape. */
 export interface InitializationOptions {
+  /** Whether the user trusts the workspace (VS Code's workspace trust). */
+  trusted?: boolean;
   tests?: { mode?: string };
   model?: { baseUrl?: string; name?: string; apiKeyEnv?: string; temperature?: number };
   rounds?: { repair?: number; refactor?: number };
@@ -112,6 +114,17 @@ export function initializationOptions(cfg: ConfigLike): InitializationOptions {
   if (checkstyle !== undefined) out.java = { checkstyle };
 
   return out;
+}
+
+/**
+ * The initializationOptions the extension sends: the mapped settings and
+ * whether the user trusts the workspace (`vscode.workspace.isTrusted`).
+ * Untrusted (Restricted Mode), the server runs the built-in Go analysers
+ * only: none of the commands the repository's .fixloop.yaml configures, no
+ * tests, no sessions.
+ */
+export function initializationOptionsFor(cfg: ConfigLike, trusted: boolean): InitializationOptions {
+  return { ...initializationOptions(cfg), trusted };
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   WorkDoneProgressEnd,
   WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol/node';
-import { initializationOptions, serverEnv } from '../src/settings';
+import { initializationOptionsFor, serverEnv } from '../src/settings';
 import { ScriptedModel } from './scriptedModel';
 
 const TIMEOUT = 60_000;
@@ -91,7 +91,7 @@ test('refactor with model: the real server, a scripted model, progress and apply
     applyMode: 'apply',
     'python.linters': ['pylint', 'flake8'],
   };
-  const initOptions = initializationOptions({ get: (k: string) => (settings as Record<string, unknown>)[k] });
+  const initOptions = initializationOptionsFor({ get: (k: string) => (settings as Record<string, unknown>)[k] }, true);
   const env = serverEnv('sk-test-key', undefined, { ...process.env, XDG_STATE_HOME: stateHome });
   delete env.OPENAI_BASE_URL;
   delete env.FIXLOOP_MODEL;
@@ -267,5 +267,116 @@ test('refactor with model: the real server, a scripted model, progress and apply
     conn.dispose();
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     await model.close();
+  }
+});
+
+/** A server on a workspace, as the extension starts it, and what it sent. */
+async function startServer(work: string, trusted: boolean) {
+  const env = { ...process.env, XDG_STATE_HOME: path.join(tmp, 'state-trust') };
+  const proc: ChildProcess = spawn(bin, ['serve'], { cwd: work, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+  const diagnostics: PublishDiagnosticsParams[] = [];
+  const messages: string[] = [];
+  conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => diagnostics.push(p));
+  conn.onNotification('window/showMessage', (p: { message: string }) => messages.push(p.message));
+  conn.onNotification('window/logMessage', () => {});
+  conn.onRequest('window/workDoneProgress/create', () => null);
+  conn.listen();
+  const initializationOptions = initializationOptionsFor({ get: () => undefined }, trusted);
+  await withTimeout(
+    conn.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: `file://${work}`,
+      workspaceFolders: [{ uri: `file://${work}`, name: path.basename(work) }],
+      initializationOptions,
+      capabilities: { window: { showMessage: {} } },
+    }),
+    'initialize',
+  );
+  await conn.sendNotification('initialized', {});
+  const stop = async () => {
+    await withTimeout(conn.sendRequest('shutdown'), 'shutdown');
+    await conn.sendNotification('exit');
+    conn.dispose();
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  };
+  const until = async <T>(what: string, f: () => T | undefined): Promise<T> =>
+    withTimeout(
+      (async () => {
+        for (;;) {
+          const v = f();
+          if (v !== undefined) return v;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      })(),
+      `${what}\n--- server log ---\n${stderr.slice(-3000)}`,
+    );
+  return { conn, diagnostics, messages, stop, until, initializationOptions };
+}
+
+test('Restricted Mode: trusted false runs only the Go analysers; trusting restarts with the repository commands', { timeout: 4 * TIMEOUT }, async () => {
+  const work = path.join(tmp, 'calc-untrusted');
+  fs.cpSync(path.join(REPO, 'testdata', 'calc'), work, { recursive: true });
+  // A repository command linter that reports one warning on every Go file.
+  fs.writeFileSync(
+    path.join(work, '.fixloop.yaml'),
+    JSON.stringify({
+      linters: [
+        {
+          name: 'marker',
+          command: ['sh', '-c', `printf '%s:1:1: warning: the repository command ran\\n' "$1"; exit 1`, 'sh', '${file}'],
+          extensions: ['.go'],
+          errorformat: ['%f:%l:%c: %tarning: %m'],
+        },
+      ],
+    }) + '\n',
+  );
+  const file = path.join(work, 'calc.go');
+  const uri = `file://${file}`;
+  const text = fs.readFileSync(file, 'utf8');
+  const open = (s: Awaited<ReturnType<typeof startServer>>) =>
+    s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'go', version: 1, text } });
+  const lastFor = (s: Awaited<ReturnType<typeof startServer>>) =>
+    [...s.diagnostics].reverse().find((p) => p.uri === uri);
+
+  // Restricted Mode.
+  const untrusted = await startServer(work, false);
+  assert.equal(untrusted.initializationOptions.trusted, false);
+  try {
+    const notice = await untrusted.until('the notice', () => untrusted.messages.find((m) => m.includes('not trusted')));
+    assert.ok(notice.includes('Trust the workspace'), notice);
+    await open(untrusted);
+    const p = await untrusted.until('the Go diagnostics', () => {
+      const last = lastFor(untrusted);
+      return last && last.diagnostics.some((d) => d.code === 'S1039') ? last : undefined;
+    });
+    assert.ok(!p.diagnostics.some((d) => d.source === 'marker'), `the repository command ran: ${JSON.stringify(p.diagnostics)}`);
+    const actions = (await withTimeout(
+      untrusted.conn.sendRequest('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        context: { diagnostics: [], triggerKind: 1 },
+      }),
+      'codeAction',
+    )) as (CodeAction | Command)[];
+    assert.ok(!actions.some((a) => a.title.includes('with model')), JSON.stringify(actions.map((a) => a.title)));
+  } finally {
+    await untrusted.stop();
+  }
+
+  // The user trusts the workspace: the extension restarts the server with
+  // trusted: true.
+  const trusted = await startServer(work, true);
+  try {
+    await open(trusted);
+    await trusted.until('the marker diagnostic', () => {
+      const last = lastFor(trusted);
+      return last && last.diagnostics.some((d) => d.source === 'marker') ? last : undefined;
+    });
+    assert.ok(!trusted.messages.some((m) => m.includes('not trusted')), trusted.messages.join('\n'));
+  } finally {
+    await trusted.stop();
   }
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { documentSelector, initializationOptions, logLevel, parseRound, serverEnv } from '../src/settings';
+import { documentSelector, initializationOptions, initializationOptionsFor, logLevel, parseRound, serverEnv } from '../src/settings';
 
 function cfg(values: Record<string, unknown>) {
   return { get: (key: string) => values[key] };
@@ -174,4 +174,29 @@ test('documentSelector adds extraLanguages to the built-in ones, once each', () 
   );
   assert.ok(sel.every((s) => s.scheme === 'file'));
   assert.deepEqual(documentSelector(['go'], undefined), [{ scheme: 'file', language: 'go' }]);
+});
+
+test('trust: initializationOptionsFor sends workspace.isTrusted as trusted, beside the settings', () => {
+  assert.deepEqual(initializationOptionsFor(cfg({}), false), { trusted: false });
+  assert.deepEqual(initializationOptionsFor(cfg({}), true), { trusted: true });
+  assert.deepEqual(initializationOptionsFor(cfg({ 'tests.mode': 'save' }), true), { tests: { mode: 'save' }, trusted: true });
+  // No setting can stand in for trust: only VS Code's workspace trust says it.
+  assert.deepEqual(initializationOptionsFor(cfg({ trusted: true }), false), { trusted: false });
+});
+
+test('package.json: limited support in untrusted workspaces, program and endpoint settings restricted', () => {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const pkg = JSON.parse(require('node:fs').readFileSync(require('node:path').resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+  const u = pkg.capabilities?.untrustedWorkspaces;
+  assert.equal(u?.supported, 'limited');
+  assert.ok(typeof u.description === 'string' && u.description.includes('Go analysers'));
+  // Sessions and test runs need trust: their commands are off in Restricted Mode.
+  for (const id of ['fixloop.repairFile', 'fixloop.refactorFile', 'fixloop.runFileTests']) {
+    const c = pkg.contributes.commands.find((x: { command: string }) => x.command === id);
+    assert.equal(c?.enablement, 'isWorkspaceTrusted', id);
+  }
+  for (const key of ['fixloop.path', 'fixloop.model.baseUrl', 'fixloop.model.apiKeyEnv', 'fixloop.sandbox', 'fixloop.java.checkstyle']) {
+    assert.ok(u.restrictedConfigurations.includes(key), `${key} is not restricted`);
+    assert.ok(pkg.contributes.configuration.properties[key], `${key} is not a setting`);
+  }
 });

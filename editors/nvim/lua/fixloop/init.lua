@@ -16,6 +16,8 @@ local defaults = {
 M.config = vim.deepcopy(defaults)
 -- every progress line echoed (newest last); handy for tests and :messages
 M.progress_log = {}
+-- every window/showMessage text (newest last); handy for tests and :messages
+M.messages = {}
 -- root_dir -> client id (only used on Neovim < 0.8)
 local clients_by_root = {}
 -- progress token -> title
@@ -78,6 +80,158 @@ local function on_configuration(_, result, ctx)
   return out
 end
 
+-- ---------------------------------------------------------------- trust
+-- fixloop runs the commands a repository's .fixloop.yaml configures, its
+-- tests, the Python, C++ and Java tools and model sessions only in a
+-- workspace you trust (otherwise only the built-in Go analysers): like
+-- vim.secure for exrc files, :FixloopTrust records the workspace root
+-- with a hash of its .fixloop.yaml in a trust file of its own, so that a
+-- changed .fixloop.yaml (a git pull) is not trusted until you trust it
+-- again. The plugin sends the answer as initializationOptions.trusted.
+
+--- The trust file: stdpath('state') (Neovim 0.8+, else stdpath('data'))
+--- .. '/fixloop/trust', one "<sha256 of .fixloop.yaml or 'none'>\t<root>"
+--- line per trusted root.
+function M.trust_file()
+  local ok, dir = pcall(vim.fn.stdpath, 'state')
+  if not ok or type(dir) ~= 'string' or dir == '' then
+    dir = vim.fn.stdpath('data')
+  end
+  return dir .. '/fixloop/trust'
+end
+
+local function normalize_root(root)
+  return (vim.fn.fnamemodify(root, ':p'):gsub('(.)/$', '%1'))
+end
+
+--- What trust of `root` is bound to: the sha256 of its .fixloop.yaml, or
+--- 'none' when it has none.
+function M.config_hash(root)
+  local path = normalize_root(root) .. '/.fixloop.yaml'
+  if vim.fn.filereadable(path) ~= 1 then
+    return 'none'
+  end
+  local f = io.open(path, 'rb')
+  if not f then
+    return 'none'
+  end
+  local data = f:read('*a')
+  f:close()
+  return vim.fn.sha256(data)
+end
+
+local function read_trust()
+  local entries = {}
+  local f = io.open(M.trust_file(), 'r')
+  if not f then
+    return entries
+  end
+  for line in f:lines() do
+    local hash, root = line:match('^(%S+)\t(.+)$')
+    if hash then
+      entries[root] = hash
+    end
+  end
+  f:close()
+  return entries
+end
+
+local function write_trust(entries)
+  local file = M.trust_file()
+  vim.fn.mkdir(vim.fn.fnamemodify(file, ':h'), 'p')
+  local tmp = file .. '.tmp'
+  local f = assert(io.open(tmp, 'w'))
+  local roots = vim.tbl_keys(entries)
+  table.sort(roots)
+  for _, root in ipairs(roots) do
+    f:write(entries[root] .. '\t' .. root .. '\n')
+  end
+  f:close()
+  assert(os.rename(tmp, file))
+end
+
+--- Whether you trust the workspace at `root` as it is now (its
+--- .fixloop.yaml unchanged since :FixloopTrust).
+function M.is_trusted(root)
+  if not root or root == '' then
+    return false
+  end
+  root = normalize_root(root)
+  return read_trust()[root] == M.config_hash(root)
+end
+
+--- Trust the workspace at `root` (allow = true), or revoke that trust.
+function M.set_trust(root, allow)
+  root = normalize_root(root)
+  local entries = read_trust()
+  entries[root] = allow and M.config_hash(root) or nil
+  write_trust(entries)
+end
+
+local function clients_of_root(root)
+  local out = {}
+  local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = M.config.name }) or vim.lsp.get_active_clients()
+  for _, c in ipairs(all) do
+    if c.name == M.config.name and c.config.root_dir and normalize_root(c.config.root_dir) == root then
+      table.insert(out, c)
+    end
+  end
+  return out
+end
+
+--- :FixloopTrust[!] [dir]: trust the workspace of the current buffer (or
+--- dir), or with ! revoke that trust, and tell its running fixloop
+--- clients (workspace/didChangeConfiguration with trusted).
+function M.trust(opts)
+  opts = opts or {}
+  local root = opts.args and opts.args ~= '' and opts.args or nil
+  if not root then
+    local fname = vim.api.nvim_buf_get_name(0)
+    if fname == '' then
+      notify('open a file of the workspace first, or name its directory: :FixloopTrust DIR', vim.log.levels.WARN)
+      return
+    end
+    local c = M.get_client(0)
+    root = c and c.config.root_dir or M.find_root(fname)
+  end
+  root = normalize_root(root)
+  local allow = not opts.bang
+  M.set_trust(root, allow)
+  local settings = vim.tbl_extend('force', {}, M.config.settings, { trusted = allow })
+  for _, c in ipairs(clients_of_root(root)) do
+    c.notify('workspace/didChangeConfiguration', { settings = settings })
+  end
+  notify((allow and 'trusted ' or 'no longer trusted: ') .. root)
+end
+
+-- before_init: initializationOptions.trusted from the trust file (or
+-- settings.trusted = true in your own setup), never shared between roots.
+local function before_init(params, config)
+  local root = config and config.root_dir
+  if not root and params.rootUri and params.rootUri ~= vim.NIL then
+    root = vim.uri_to_fname(params.rootUri)
+  end
+  local opts = params.initializationOptions
+  if type(opts) ~= 'table' or opts == vim.NIL then
+    opts = {}
+  end
+  params.initializationOptions = vim.tbl_extend('force', {}, opts,
+    { trusted = M.config.settings.trusted == true or M.is_trusted(root) })
+end
+
+M.before_init = before_init
+
+-- window/showMessage: kept in M.messages, then shown as usual.
+local function on_show_message(err, result, ctx, config)
+  if result and result.message then
+    table.insert(M.messages, result.message)
+  end
+  local default = vim.lsp.handlers['window/showMessage']
+  if default then
+    return default(err, result, ctx, config)
+  end
+end
+
 local function default_progress_handler()
   return vim.lsp.handlers['$/progress']
 end
@@ -137,9 +291,11 @@ function M.lsp_config()
     init_options = next(M.config.settings) and M.config.settings or vim.empty_dict(),
     settings = { fixloop = M.config.settings },
     capabilities = caps,
+    before_init = before_init,
     handlers = {
       ['workspace/configuration'] = on_configuration,
       ['$/progress'] = on_progress,
+      ['window/showMessage'] = on_show_message,
     },
   }
 end
@@ -335,6 +491,14 @@ local function define_commands()
   cmd('FixloopSession', function()
     M.session()
   end, { desc = "fixloop: show the last session's summary" })
+  cmd('FixloopTrust', function(o)
+    M.trust(o)
+  end, {
+    bang = true,
+    nargs = '?',
+    complete = 'dir',
+    desc = "fixloop: trust this workspace (run its .fixloop.yaml commands, tests, sessions); ! revokes",
+  })
 end
 
 function M.setup(opts)
