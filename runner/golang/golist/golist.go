@@ -188,17 +188,23 @@ func sizesArgs(s types.Sizes) (compiler, arch string) {
 // imports and dependencies, type sizes, modules and ForTest; not syntax or
 // types.
 //
-// Where ctx says the user chose no sandbox (sandbox.Unconfined),
-// packages.Load runs in this process. Where the sandbox is missing
-// otherwise, or this executable does not call Serve, Load fails: it never
-// loads a candidate's packages unconfined.
+// The load is confined wherever bubblewrap works, also when ctx says the
+// user chose no sandbox (sandbox.Unconfined), as the other linters are.
+// Where it does not work, packages.Load runs in this process if the user
+// chose no sandbox; otherwise, and where this executable does not call
+// Serve, Load fails: it never loads a candidate's packages unconfined
+// against the user's choice.
 func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*packages.Package, error) {
 	if cfg.Env != nil {
 		return nil, errors.New("golist: a confined load takes no environment")
 	}
-	if sandbox.IsUnconfined(ctx) {
-		// go list is a tool process: it takes a slot of the pool, as
-		// sandbox.Run does for the confined load.
+	if !sandbox.Probe().Confined {
+		if err := sandbox.RequireConfinement(ctx); err != nil {
+			return nil, err
+		}
+		// The user chose no sandbox, and there is none to use: go list
+		// runs in this process, and takes a slot of the pool as
+		// sandbox.Run would.
 		lctx, release, err := proc.Hold(ctx)
 		if err != nil {
 			return nil, err
@@ -211,9 +217,8 @@ func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*pac
 	if !served.Load() {
 		return nil, ErrNoDriver
 	}
-	if err := sandbox.RequireConfinement(ctx); err != nil {
-		return nil, err
-	}
+	// Confined also under sandbox: none, as the other linters are.
+	ctx = sandbox.Confined(ctx)
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("golist: finding this executable: %w", err)

@@ -347,11 +347,12 @@ func TestCgoAttacks(t *testing.T) {
 	}
 }
 
-// TestCgoAttacksWorkUnconfined: with `--sandbox=none` (go list in
-// fixloop's own process tree, as before issue 24), the host-file attack
-// does quote the files in the second model request, so that the suite
-// tests the sandbox and not a broken attack.
-func TestCgoAttacksWorkUnconfined(t *testing.T) {
+// TestCgoAttacksWorkInProcess: the host-file attack, as the user's own
+// file on disk, which `fixloop check` loads in its own process (go list
+// unconfined, as every load was before issue 24), quotes the host files
+// in its output, so that the suite tests the sandbox and not a broken
+// attack.
+func TestCgoAttacksWorkInProcess(t *testing.T) {
 	us := users(t)
 	bin := binary(t)
 	needTools(t, "go")
@@ -359,13 +360,14 @@ func TestCgoAttacksWorkUnconfined(t *testing.T) {
 		t.Skip("no gcc: cgo cannot run")
 	}
 	w, canaries := cgoWorld(t, 0)
-	_, reqs, _, _ := cgoSession(t, w, bin, us[0], w.source(cgoCandidates["cgo-include-host-files"].src), []string{"--sandbox=none"})
-	if len(reqs) < 2 {
-		t.Fatalf("%d model requests, want 2", len(reqs))
+	file := filepath.Join(w.proj, "p.go")
+	if err := os.WriteFile(file, []byte(w.source(cgoCandidates["cgo-include-host-files"].src)), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	res, _ := w.runFixJob(t, bin, us[0], fixJob{Args: []string{"check", file}})
 	// The region is no secret by any rule: redaction leaves it.
-	if !strings.Contains(string(reqs[1].Body), canaries[1]) {
-		t.Errorf("unconfined, the attack did not quote the host file; second request:\n%s", reqs[1].Body)
+	if !strings.Contains(res.Stdout+res.Stderr, canaries[1]) {
+		t.Errorf("in process, the attack did not quote the host file:\nstdout:\n%s\nstderr:\n%s", res.Stdout, res.Stderr)
 	}
 }
 
