@@ -15,7 +15,7 @@ import (
 
 // tempPrefixes start the names of the temporary directories fixloop makes
 // for candidates' copies and probes.
-var tempPrefixes = []string{"fixloop-run-", "fixloop-gotest-", "fixloop-probe-"}
+var tempPrefixes = []string{"fixloop-run-", "fixloop-gotest-", "fixloop-probe-", "fixloop-golist-"}
 
 // TempPattern returns the os.MkdirTemp pattern of a temporary directory
 // named by prefix (one of tempPrefixes): the pid of

@@ -42,6 +42,7 @@ func TestSweep(t *testing.T) {
 	gone := []string{
 		mk(fmt.Sprintf("fixloop-gotest-%d-%s", dead, id), 0),
 		mk(fmt.Sprintf("fixloop-run-%d-%s", dead, id), 0),
+		mk(fmt.Sprintf("fixloop-golist-%d-%s", dead, id), 0),
 		mk("fixloop-gotest-"+id[:9], 2*time.Hour), // an earlier fixloop's
 	}
 	kept := []string{
