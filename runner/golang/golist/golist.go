@@ -223,6 +223,10 @@ func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*pac
 	if err != nil {
 		return nil, fmt.Errorf("golist: finding this executable: %w", err)
 	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		// The sandbox shows what this process can reach by its path.
+		return nil, fmt.Errorf("golist: this executable cannot be shown in the sandbox: %w", err)
+	}
 	tools, err := gosandbox.GoTools()
 	if err != nil {
 		return nil, fmt.Errorf("golist: %w", err)
@@ -235,6 +239,9 @@ func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*pac
 	if gomod := runner.FindUp(dir, "go.mod"); gomod != "" {
 		readOnly = tools.ReadOnly(filepath.Dir(gomod))
 	}
+	// The executable itself too: sandbox.Run shows its directory, but
+	// never a home directory (~/fixloop).
+	readOnly = append(readOnly, exe)
 	in, err := json.Marshal(request{Dir: dir, Mode: cfg.Mode, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags, Overlay: cfg.Overlay, Patterns: patterns})
 	if err != nil {
 		return nil, fmt.Errorf("golist: writing the request: %w", err)

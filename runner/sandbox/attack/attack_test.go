@@ -316,14 +316,21 @@ type asUser struct {
 	gocache string
 }
 
-// binary copies this test binary where every user may run it.
+// binary copies this test binary where every user may run it and reach
+// it by its path: the confined load of a candidate's Go packages runs it
+// again, in the sandbox, where its directory is shown (t.TempDir's parent
+// is private to root).
 func binary(t *testing.T) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp("", "fixloop-attack-bin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	_ = os.Chmod(dir, 0o755)
 	dst := filepath.Join(dir, "attack.test")
 	b, err := os.ReadFile(exe)

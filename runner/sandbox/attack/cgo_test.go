@@ -309,6 +309,12 @@ func TestCgoAttacks(t *testing.T) {
 				} else {
 					t.Logf("the second model request says: ...%s...", reqs[1].Body[max(i-200, 0):min(i+100, len(reqs[1].Body))])
 				}
+				// The Go analysis loaded the baseline and, confined, the
+				// candidate (a load that failed would leave it unanalysed,
+				// a note the session drops, and log no full load).
+				if n := strings.Count(sinks["the log"], `msg="full load" `); n < 2 {
+					t.Errorf("the log shows %d full loads of the Go analysis, want the baseline's and the candidate's:\n%s", n, sinks["the log"])
+				}
 				if sinks["the store"] == "" {
 					t.Error("nothing in the store")
 				}
