@@ -9,6 +9,7 @@ require (
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/jackc/pgx/v5 v5.13.0
+	github.com/joho/godotenv v1.5.1
 	github.com/reviewdog/errorformat v0.0.0-20260721110140-13bff69235f3
 	github.com/riverqueue/river v0.51.2
 	github.com/riverqueue/river/riverdriver v0.51.2
@@ -28,6 +29,7 @@ require (
 	golang.org/x/sys v0.49.0
 	golang.org/x/time v0.16.0
 	golang.org/x/tools v0.52.0
+	gopkg.in/ini.v1 v1.68.0
 	honnef.co/go/tools v0.8.2
 	modernc.org/sqlite v1.62.0
 )

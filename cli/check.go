@@ -131,6 +131,7 @@ names no package).`,
 			if f.tools {
 				return runTools(cmd.Context(), cmd.OutOrStdout(), f.json)
 			}
+			logs.addProjectSecrets(logger, args...)
 			ts := server.NewToolset(logger, logs.redactor)
 			newTester := func(cfg config.Config) runner.Tester {
 				tests, _ := ts.Testers(cfg)

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,8 +60,14 @@ configured), replay (answers from a recorded session: --replay PATH).
 Candidates run in the sandbox (bubblewrap; see fixloop check --tools). Where
 it cannot run, a model's candidates are refused unless --sandbox=none.
 
+Every session is saved to the session store. It is first queued on disk
+(written with fsync and read back) in the state directory; when that fails
+(a full disk), it is kept in the temporary directory instead, the error says
+where, and fix exits 3 after printing the result.
+
 Exit status: 0 when the goal was met (or already was), 1 when it was not,
-2 on usage or internal errors.`,
+2 on usage or internal errors, 3 when the session could not be queued for
+the store (and the store did not take it).`,
 		Example: "  fixloop fix testdata/goexample/shapes.go\n  fixloop fix --goal refactor --model qwen2.5-coder --base-url http://localhost:8080/v1 main.go\n  fixloop fix --json --record session.json --write main.go",
 		Args:    exactlyOneFile("fix"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -72,11 +79,16 @@ Exit status: 0 when the goal was met (or already was), 1 when it was not,
 			// The key variable the flag names is secret too (the
 			// configuration's, if any, the toolset adds).
 			logs.redactor.AddEnv(f.apiKeyEnv)
+			logs.addProjectSecrets(logger, args[0])
 			ts := server.NewToolset(logger, logs.redactor)
 			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), ts.Linter, func(cfg config.Config) runner.Tester {
 				_, candidates := ts.Testers(cfg)
 				return candidates
 			})
+			var se *storeError
+			if errors.As(err, &se) {
+				return &exitError{code: ExitStore, err: err}
+			}
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
@@ -183,7 +195,9 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
-	saveToStore(ctx, rec, cfg, f.store, progress)
+	// A session the store cannot have does not cost the user the result:
+	// it is printed (and written) first, and the error comes last.
+	storeErr := saveToStore(ctx, rec, cfg, f.store, progress)
 	if err := reportFix(stdout, progress, rec, abs, f.json); err != nil {
 		return nil, err
 	}
@@ -200,7 +214,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 			return nil, err
 		}
 	}
-	return rec, nil
+	return rec, storeErr
 }
 
 // How many of a check's alerts, compiler errors and failing tests fix
@@ -367,24 +381,54 @@ func toolVersions() map[string]string {
 // what does not arrive stays queued on disk for the next run.
 const storeFlush = 10 * time.Second
 
+// storeError is a session that could not be queued durably nor saved to
+// the store: fix reports its result anyway, then exits with ExitStore.
+type storeError struct{ err error }
+
+func (e *storeError) Error() string { return e.err.Error() }
+func (e *storeError) Unwrap() error { return e.err }
+
 // saveToStore saves the session to the configured store, as every session
-// is; a store that is down keeps it queued and says so.
-func saveToStore(ctx context.Context, rec *refactor.Record, cfg config.Config, flagDSN string, progress io.Writer) {
+// is. A store that is down keeps it queued (written with fsync and read
+// back) and says so. When the queue cannot take it (a full disk), it is
+// kept in the fallback directory, or at least in memory while the store is
+// tried; unless the store then has it, the error says where it is, or that
+// it is lost.
+func saveToStore(ctx context.Context, rec *refactor.Record, cfg config.Config, flagDSN string, progress io.Writer) error {
 	dsn := cmp.Or(flagDSN, cfg.Store.DSN, store.DefaultDSN())
 	if dsn == "off" {
-		return
+		return nil
 	}
 	mode, err := store.ParseMode(cfg.Store.Mode)
 	if err != nil {
 		fmt.Fprintln(progress, "fixloop: store.mode:", err)
-		return
+		return nil
 	}
-	w := store.NewWriter(dsn, store.QueueDir(server.DefaultQueueDir(), dsn, mode), mode, nil)
-	defer w.Close()
-	w.Save(rec, filepath.Dir(rec.File))
+	queueDir := store.QueueDir(server.DefaultQueueDir(), dsn, mode)
+	w := store.NewWriter(dsn, queueDir, mode, nil)
+	q := w.Save(rec, filepath.Dir(rec.File))
 	fctx, cancel := context.WithTimeout(ctx, storeFlush)
 	defer cancel()
-	if err := w.Flush(fctx); err != nil {
-		fmt.Fprintf(progress, "fixloop: the session store %s is not reachable; the session stays queued and will be saved later: %v\n", store.Redact(dsn), err)
+	flushErr := w.Flush(fctx)
+	closeErr := w.Close()
+	stored := flushErr == nil
+	switch {
+	case q.Err == nil && stored:
+		return nil
+	case q.Err == nil:
+		fmt.Fprintf(progress, "fixloop: the session store %s is not reachable; the session stays queued in %s and will be saved later: %v\n", store.Redact(dsn), q.Path, flushErr)
+		return nil
+	case stored:
+		fmt.Fprintf(progress, "fixloop: warning: the session could not be queued (%v), but the store %s has it\n", q.Err, store.Redact(dsn))
+		return nil
+	case q.Path != "":
+		return &storeError{fmt.Errorf("the session is not queued: %w; it is kept in %s instead, and the next fixloop run saves it to the store %s (%v)", q.Err, q.Path, store.Redact(dsn), flushErr)}
+	case closeErr == nil:
+		// Closing wrote it after all (space was freed meanwhile).
+		return &storeError{fmt.Errorf("the session is not queued: %w; it was written at the last try, to %s or %s, and the next fixloop run saves it to the store %s",
+			q.Err, queueDir, store.FallbackDir(queueDir), store.Redact(dsn))}
+	default:
+		return &storeError{fmt.Errorf("the session is lost: it could not be queued (%w), nor kept in %s (%v), nor saved to the store %s (%v)",
+			q.Err, store.FallbackDir(queueDir), q.FallbackErr, store.Redact(dsn), errors.Join(flushErr, closeErr))}
 	}
 }

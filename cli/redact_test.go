@@ -11,7 +11,8 @@ import (
 )
 
 // TestFixRedactsToolOutput: fix --api-key-env names the key variable; the
-// tool output quoting its value, a token's value and a private key reaches
+// tool output quoting its value, a token's value, a private key, the
+// project's .env SECRET_TOKEN and the AWS credentials file's secret reaches
 // neither the model's prompts, the summary, the record, the store nor the
 // log.
 func TestFixRedactsToolOutput(t *testing.T) {
@@ -34,6 +35,9 @@ func TestFixRedactsToolOutput(t *testing.T) {
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	if leaks := redacttest.Leaks(string(reqs[0].Body)); len(leaks) > 0 {
+		t.Errorf("round 1's request shows %q", leaks)
 	}
 	redacttest.Check(t, "round 2's request", string(reqs[1].Body))
 	redacttest.Check(t, "the --json summary", out)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -27,6 +28,7 @@ const (
 	ExitOK       = 0 // success; for check: no errors and no failing tests
 	ExitProblems = 1 // check found errors or failing tests; fix did not meet its goal
 	ExitUsage    = 2 // bad usage or an internal error
+	ExitStore    = 3 // fix: the session could be neither queued on disk nor saved to the store
 )
 
 // exitError carries an exit code through cobra.
@@ -91,6 +93,27 @@ func (f *logFlags) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 		w, closeFn = file, func() { _ = file.Close() }
 	}
 	return slog.New(f.redactor.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))), closeFn, nil
+}
+
+// addProjectSecrets makes the values of the secrets files (.env, .env.*,
+// .netrc, ~/.aws/credentials; redact.AddProjectOf) of the projects of
+// paths, files or directories, secrets, before any tool runs; what cannot
+// be read is logged.
+func (f *logFlags) addProjectSecrets(logger *slog.Logger, paths ...string) {
+	for _, p := range paths {
+		abs, err := filepath.Abs(strings.TrimSuffix(p, "/..."))
+		if err != nil {
+			continue
+		}
+		if info, err := os.Stat(abs); err == nil && info.IsDir() {
+			err = f.redactor.AddProject(abs)
+		} else {
+			err = f.redactor.AddProjectOf(abs)
+		}
+		if err != nil {
+			logger.Warn("some secrets files could not be read; their values are not redacted", "error", err)
+		}
+	}
 }
 
 func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {

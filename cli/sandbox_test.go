@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // fixloopBinary builds fixloop: the sandbox's facts are probed once per
@@ -83,8 +84,9 @@ func TestNoSandboxNoCandidates(t *testing.T) {
 	}
 }
 
-// TestServeSweepsLeftovers: a server killed mid-session leaves its
-// candidates' copies; the next `fixloop serve` removes them at start.
+// TestServeSweepsLeftovers: a server killed (kill -9) mid-session leaves
+// its candidates' copies and tools' scratch, of every prefix; the next
+// `fixloop serve` removes them all at start.
 func TestServeSweepsLeftovers(t *testing.T) {
 	bin := fixloopBinary(t)
 	tmp := t.TempDir()
@@ -98,11 +100,23 @@ func TestServeSweepsLeftovers(t *testing.T) {
 	if err := victim.Start(); err != nil {
 		t.Fatal(err)
 	}
-	left := filepath.Join(tmp, fmt.Sprintf("fixloop-gotest-%d-123", victim.Process.Pid))
-	if err := os.MkdirAll(filepath.Join(left, "sandbox", "m"), 0o755); err != nil {
-		t.Fatal(err)
+	// What it was making when it died: one of every prefix fixloop makes
+	// in the temporary directory (issue 24: fixloop-pytool-* stayed).
+	var lefts []string
+	for _, prefix := range sandbox.TempPrefixes {
+		left := filepath.Join(tmp, fmt.Sprintf("%s%d-123", prefix, victim.Process.Pid))
+		var err error
+		if prefix == sandbox.PrefixStdin {
+			err = os.WriteFile(left, []byte("input"), 0o600)
+		} else {
+			err = os.MkdirAll(filepath.Join(left, "sandbox", "m"), 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		lefts = append(lefts, left)
 	}
-	_ = victim.Process.Kill()
+	_ = victim.Process.Kill() // SIGKILL: it removes nothing
 	_ = victim.Wait()
 	stdin.Close()
 
@@ -112,8 +126,10 @@ func TestServeSweepsLeftovers(t *testing.T) {
 	next.Stderr = &errOut
 	next.Stdin = strings.NewReader("") // the client goes away at once
 	_ = next.Run()
-	if _, err := os.Stat(left); err == nil {
-		t.Errorf("%s is still there after the next start; log:\n%s", left, errOut.String())
+	for _, left := range lefts {
+		if _, err := os.Stat(left); err == nil {
+			t.Errorf("%s is still there after the next start; log:\n%s", left, errOut.String())
+		}
 	}
 	if !strings.Contains(errOut.String(), "removed what killed servers left") {
 		t.Errorf("the log does not say what was removed:\n%s", errOut.String())

@@ -158,6 +158,13 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 	// The key variable may be new: its value is a secret from now on,
 	// before any tool built for cfg runs.
 	s.redactor.AddEnv(cfg.Model.APIKeyEnv)
+	// So are the values of the workspace's secrets files (.env, .netrc,
+	// ~/.aws/credentials); files elsewhere get theirs when first linted.
+	for _, r := range roots {
+		if err := s.redactor.AddProject(r); err != nil {
+			s.logger.Warn("some secrets files could not be read; their values are not redacted", "error", err)
+		}
+	}
 	s.mu.Lock()
 	linter, old := s.linter, s.cfg
 	s.mu.Unlock()

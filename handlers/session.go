@@ -357,7 +357,7 @@ func (s *Server) keepRecord(u uri.URI, rec *refactor.Record) {
 	s.mu.Lock()
 	s.lastRecord[u] = rec
 	s.mu.Unlock()
-	s.storeSession(rec)
+	s.storeSession(s.ctx, rec)
 	if s.recordDir == "" {
 		return
 	}

@@ -2,9 +2,12 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"time"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/store"
@@ -34,8 +37,12 @@ func (sw *sessionWriter) close(logger *slog.Logger) {
 
 // storeSession hands a finished session to the store in the background,
 // per the configuration: store.dsn ("" = the default store, "off" = none)
-// and store.mode.
-func (s *Server) storeSession(rec *refactor.Record) {
+// and store.mode. The session is first queued on disk (written with fsync
+// and read back); when the queue directory cannot take it, the user is
+// told, with an error message, why and where it is kept instead (the
+// fallback directory, else memory until the store takes it). The
+// session's result is delivered all the same.
+func (s *Server) storeSession(ctx context.Context, rec *refactor.Record) {
 	cfg := s.config()
 	dsn := cfg.Store.DSN
 	if dsn == "" {
@@ -61,7 +68,17 @@ func (s *Server) storeSession(rec *refactor.Record) {
 	}
 	roots := s.roots
 	s.mu.Unlock()
-	sw.w.Save(rec, workspaceOf(roots, rec.File))
+	q := sw.w.Save(rec, workspaceOf(roots, rec.File))
+	switch {
+	case q.Err == nil:
+	case q.Path != "":
+		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf(
+			"fixloop: the session %s is not queued for the store: %v. It is kept in %s instead and is saved to the store once it is reachable.", rec.ID, q.Err, q.Path))
+	default:
+		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf(
+			"fixloop: the session %s is not queued for the store: %v; nor could it be kept in %s: %v. It is only in memory until the store takes it, and lost if fixloop stops first.",
+			rec.ID, q.Err, store.FallbackDir(sw.w.QueueDir()), q.FallbackErr))
+	}
 }
 
 // workspaceOf is the workspace root that holds file, or its directory.

@@ -41,7 +41,8 @@ func hasLeakyNote(p *protocol.PublishDiagnosticsParams) bool {
 }
 
 // TestRedactionThroughLSP: the tool output of a repair session quotes the
-// configured API key variable's value, a token's value and a private key;
+// configured API key variable's value, a token's value, a private key, the
+// project's .env SECRET_TOKEN and the AWS credentials file's secret;
 // none of them reaches the diagnostics, the model's prompts, the session
 // record, the store, the log or the messages and the showSession reply.
 func TestRedactionThroughLSP(t *testing.T) {
@@ -75,6 +76,9 @@ func TestRedactionThroughLSP(t *testing.T) {
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	if leaks := redacttest.Leaks(string(reqs[0].Body)); len(leaks) > 0 {
+		t.Errorf("round 1's request shows %q", leaks)
 	}
 	redacttest.Check(t, "round 2's request", string(reqs[1].Body))
 	if !strings.Contains(string(reqs[1].Body), "TestAdd") {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fixloop/fixloop/refactor"
@@ -27,10 +29,13 @@ import (
 // (the store was down, fixloop stopped) are saved by the next Writer on the
 // same queue directory.
 type Writer struct {
-	dsn    string
-	dir    string
-	mode   Mode
-	logger *slog.Logger
+	dsn string
+	dir string
+	// fallback keeps the sessions that dir cannot take (a full or
+	// read-only disk); the Writer drains it like dir.
+	fallback string
+	mode     Mode
+	logger   *slog.Logger
 
 	// minBackoff and maxBackoff bound the wait between failed attempts.
 	minBackoff, maxBackoff time.Duration
@@ -74,7 +79,7 @@ func newWriter(dsn, queueDir string, mode Mode, logger *slog.Logger, minBackoff,
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Writer{
-		dsn: dsn, dir: queueDir, mode: mode, logger: logger,
+		dsn: dsn, dir: queueDir, fallback: FallbackDir(queueDir), mode: mode, logger: logger,
 		minBackoff: minBackoff, maxBackoff: maxBackoff,
 		attemptTimeout: 30 * time.Second,
 		kick:           make(chan struct{}, 1),
@@ -86,40 +91,185 @@ func newWriter(dsn, queueDir string, mode Mode, logger *slog.Logger, minBackoff,
 	return w
 }
 
-// Save queues rec, saved from workspace, and returns at once.
-func (w *Writer) Save(rec *refactor.Record, workspace string) {
+// Queued says where Save left a session.
+type Queued struct {
+	// Path is the queue file that holds the session, written with fsync
+	// and read back: in the queue directory, or, when Err is set, in the
+	// fallback directory. "" when no file could be written: the session
+	// is then only in memory, and lost if the store does not take it
+	// before the Writer closes.
+	Path string
+	// Err is why the queue directory could not take the session (nil
+	// when it did).
+	Err error
+	// FallbackErr is why the fallback directory could not take it either.
+	FallbackErr error
+}
+
+// Fallback reports whether the session is in the fallback directory.
+func (q Queued) Fallback() bool { return q.Err != nil && q.Path != "" }
+
+// Save queues rec, saved from workspace, and returns where it is kept:
+// a verified file in the queue directory, else in the fallback directory
+// (FallbackDir), else only in memory. The store saves it in the
+// background.
+func (w *Writer) Save(rec *refactor.Record, workspace string) Queued {
 	if rec == nil || rec.ID == "" {
 		w.logger.Error("session store: not saving a session without an id")
-		return
+		return Queued{Err: errors.New("session store: a session without an id")}
 	}
 	q := queued{Workspace: workspace, Record: rec}
-	if err := w.enqueue(q); err != nil {
-		// Keep it in memory; the store may still take it.
-		w.logger.Error("session store: cannot queue the session on disk; keeping it in memory", "id", rec.ID, "err", err)
-		w.mu.Lock()
-		w.memory = append(w.memory, q)
-		w.mu.Unlock()
+	var res Queued
+	res.Path, res.Err = w.enqueue(q, w.dir)
+	if res.Err != nil {
+		res.Path, res.FallbackErr = w.enqueue(q, w.fallback)
+		if res.FallbackErr == nil {
+			w.logger.Error("session store: cannot queue the session; kept in the fallback directory", "id", rec.ID, "queue", w.dir, "path", res.Path, "err", res.Err)
+		} else {
+			// Keep it in memory; the store may still take it.
+			w.logger.Error("session store: cannot queue the session on disk; keeping it in memory", "id", rec.ID, "err", res.Err, "fallback_err", res.FallbackErr)
+			w.mu.Lock()
+			w.memory = append(w.memory, q)
+			w.mu.Unlock()
+		}
 	}
 	select {
 	case w.kick <- struct{}{}:
 	default:
 	}
+	return res
 }
 
-// enqueue writes q atomically as a new file in the queue directory. Names
-// sort in the order sessions were queued.
-func (w *Writer) enqueue(q queued) error {
+// enqueue writes q as a new file in dir, durably (WriteVerified), and
+// returns its path. Names sort in the order sessions were queued.
+func (w *Writer) enqueue(q queued, dir string) (string, error) {
 	data, err := json.Marshal(q)
 	if err != nil {
-		return fmt.Errorf("encoding session %s: %w", q.Record.ID, err)
+		return "", fmt.Errorf("encoding session %s: %w", q.Record.ID, err)
 	}
-	if err := os.MkdirAll(w.dir, 0o700); err != nil {
-		return err
+	if dir == w.fallback {
+		err = privateDir(dir)
+	} else if err = os.MkdirAll(dir, 0o700); err != nil {
+		err = fmt.Errorf("creating the queue directory: %w", err)
+	}
+	if err != nil {
+		return "", err
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	name := fmt.Sprintf("%020d-%s-%s.json", time.Now().UnixNano(), safeName(q.Record.ID), hex.EncodeToString(b[:]))
-	return refactor.WriteFileAtomic(filepath.Join(w.dir, name), data, 0o600)
+	path := filepath.Join(dir, name)
+	if err := WriteVerified(path, data, 0o600); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// privateDir makes dir (0700) if need be and checks that it and its parent
+// are directories of this user's that no one else may write: the fallback
+// directory is under the shared temporary directory, where another user
+// could have made them first.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating the queue directory: %w", err)
+	}
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		info, err := os.Lstat(d)
+		if err != nil {
+			return fmt.Errorf("checking the queue directory: %w", err)
+		}
+		if !info.IsDir() {
+			return fmt.Errorf("queue directory %s: not a directory", d)
+		}
+		if info.Mode().Perm()&0o022 != 0 || !ownedByMe(info) {
+			return fmt.Errorf("queue directory %s: owned by another user or writable by others", d)
+		}
+	}
+	return nil
+}
+
+// WriteVerified writes data to path so that it survives a crash, and
+// checks that it did: a temporary file beside path is written, synced and
+// closed, renamed to path, the directory is synced, and path is read back
+// and compared. On any failure path does not hold a partial file (the
+// temporary file is removed), and the error names path and the cause (a
+// full disk is ENOSPC: "no space left on device").
+func WriteVerified(path string, data []byte, perm os.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	fail := func(step string, err error) error {
+		// The temporary file's name says nothing more than path.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && strings.Contains(pe.Path, ".tmp-") {
+			err = pe.Err
+		}
+		return fmt.Errorf("writing %s: %s: %w", path, step, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fail("creating a temporary file", err)
+	}
+	renamed := false
+	defer func() {
+		if !renamed {
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fail("writing", err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return fail("setting its mode", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fail("syncing", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail("closing", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail("renaming the temporary file", err)
+	}
+	renamed = true
+	if err := syncDir(dir); err != nil {
+		os.Remove(path)
+		return fail("syncing the directory", err)
+	}
+	back, err := os.ReadFile(path)
+	if err == nil && !bytes.Equal(back, data) {
+		err = fmt.Errorf("read back %d bytes that differ from the %d written", len(back), len(data))
+	}
+	if err != nil {
+		os.Remove(path)
+		return fail("verifying", err)
+	}
+	return nil
+}
+
+// syncDir syncs directory dir, so that a rename in it survives a crash.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		// EINVAL: the file system cannot sync directories (and needs not).
+		return err
+	}
+	return nil
+}
+
+// FallbackDir is where a Writer on queueDir keeps the sessions queueDir
+// cannot take: fixloop-queue-fallback-UID/HASH in the OS temporary
+// directory, HASH naming queueDir (whose own name is QueueDir's hash of the
+// store and mode), so that only Writers on the same queue, for the same
+// store, drain it. sandbox.Sweep never removes it.
+func FallbackDir(queueDir string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(queueDir)))
+	return filepath.Join(os.TempDir(), fmt.Sprintf("fixloop-queue-fallback-%d", os.Getuid()), hex.EncodeToString(sum[:8]))
 }
 
 func safeName(id string) string {
@@ -131,9 +281,9 @@ func safeName(id string) string {
 	}, id)
 }
 
-// queueFiles lists the queue files, oldest first.
-func (w *Writer) queueFiles() ([]string, error) {
-	entries, err := os.ReadDir(w.dir)
+// queueFiles lists the queue files in dir, oldest first.
+func queueFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -150,12 +300,38 @@ func (w *Writer) queueFiles() ([]string, error) {
 	return names, nil
 }
 
+// QueueDir is the Writer's queue directory.
+func (w *Writer) QueueDir() string { return w.dir }
+
 // Pending counts the sessions not yet in the store.
 func (w *Writer) Pending() int {
-	names, _ := w.queueFiles()
+	queue, fallback, memory := w.pending()
+	return queue + fallback + memory
+}
+
+// pending counts the sessions not yet in the store by where they are.
+func (w *Writer) pending() (queue, fallback, memory int) {
+	names, _ := queueFiles(w.dir)
+	more, _ := queueFiles(w.fallback)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return len(names) + len(w.memory)
+	return len(names), len(more), len(w.memory)
+}
+
+// where says where the sessions not yet in the store are.
+func (w *Writer) where() string {
+	queue, fallback, memory := w.pending()
+	var parts []string
+	if queue > 0 {
+		parts = append(parts, fmt.Sprintf("%d queued in %s", queue, w.dir))
+	}
+	if fallback > 0 {
+		parts = append(parts, fmt.Sprintf("%d kept in the fallback directory %s", fallback, w.fallback))
+	}
+	if memory > 0 {
+		parts = append(parts, fmt.Sprintf("%d only in memory, lost when fixloop exits", memory))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Flush waits until every queued session is in the store, or ctx ends.
@@ -170,26 +346,40 @@ func (w *Writer) Flush(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			err := fmt.Errorf("session store: %d sessions still queued in %s: %w", n, w.dir, ctx.Err())
+			err := fmt.Errorf("session store: %d sessions not yet saved (%s): %w", n, w.where(), ctx.Err())
 			if lastErr != nil {
 				err = fmt.Errorf("%w (last error: %v)", err, lastErr)
 			}
 			return err
 		case <-w.done:
-			return fmt.Errorf("session store: the writer is closed with %d sessions queued in %s", n, w.dir)
+			return fmt.Errorf("session store: the writer is closed with %d sessions not saved (%s)", n, w.where())
 		case <-ch:
 		}
 	}
 }
 
 // Close stops the writer and closes the store. Sessions not yet saved stay
-// queued on disk for the next Writer; those only in memory are lost, and
+// queued on disk for the next Writer; those only in memory are tried on
+// disk once more, and those that still cannot be written are lost, and
 // Close says so.
 func (w *Writer) Close() error {
 	w.cancel()
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	// A last try to put what is only in memory on disk (space may have
+	// been freed since).
+	var left []queued
+	for _, q := range w.memory {
+		if _, err := w.enqueue(q, w.dir); err == nil {
+			continue
+		}
+		if _, err := w.enqueue(q, w.fallback); err == nil {
+			continue
+		}
+		left = append(left, q)
+	}
+	w.memory = left
 	var errs []error
 	if w.store != nil {
 		errs = append(errs, w.store.Close())
@@ -261,15 +451,30 @@ func (w *Writer) drain() error {
 		w.memory = w.memory[1:]
 		w.mu.Unlock()
 	}
-	names, err := w.queueFiles()
+	// A queue directory that cannot be read (the reason its sessions went
+	// to the fallback directory) must not keep the fallback's from the
+	// store.
+	var errs []error
+	for _, dir := range []string{w.dir, w.fallback} {
+		if err := w.drainDir(dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// drainDir saves the sessions queued in dir, oldest first, and stops at
+// the first failure.
+func (w *Writer) drainDir(dir string) error {
+	names, err := queueFiles(dir)
 	if err != nil {
-		return fmt.Errorf("reading the queue %s: %w", w.dir, err)
+		return fmt.Errorf("reading the queue %s: %w", dir, err)
 	}
 	for _, name := range names {
 		if w.ctx.Err() != nil {
 			return w.ctx.Err()
 		}
-		path := filepath.Join(w.dir, name)
+		path := filepath.Join(dir, name)
 		data, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // another writer saved it
@@ -295,7 +500,7 @@ func (w *Writer) drain() error {
 // reject moves a queue file that can never be saved aside, into the
 // queue's "rejected" directory, so that it does not block the others.
 func (w *Writer) reject(path string, err error) {
-	dir := filepath.Join(w.dir, "rejected")
+	dir := filepath.Join(filepath.Dir(path), "rejected")
 	to := filepath.Join(dir, filepath.Base(path))
 	w.logger.Error("session store: setting aside a queue file that cannot be saved", "path", path, "to", to, "err", err)
 	if mkErr := os.MkdirAll(dir, 0o700); mkErr == nil {

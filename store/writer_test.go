@@ -52,7 +52,9 @@ func testWriter(t *testing.T, dsn string) {
 	// The store is down: the session waits on disk.
 	down := newWriter(downDSN(t, dsn), queue, ModeFull, logger, 5*time.Millisecond, 20*time.Millisecond)
 	rec := record(t, "w1", t0)
-	down.Save(rec, "/ws")
+	if q := down.Save(rec, "/ws"); q.Err != nil || !strings.HasPrefix(q.Path, queue) {
+		t.Errorf("Save: %+v, want a file in %s", q, queue)
+	}
 	// Save returns at once: it only writes the queue file, which is there
 	// when it returns (what the store does happens in the background; no
 	// wall-clock bound, issue 23).
@@ -62,7 +64,7 @@ func testWriter(t *testing.T, dsn string) {
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	err := down.Flush(ctx)
 	cancel()
-	if err == nil || !strings.Contains(err.Error(), "1 sessions still queued") {
+	if err == nil || !strings.Contains(err.Error(), "1 queued in "+queue) {
 		t.Errorf("Flush with the store down: err = %v", err)
 	}
 	if n := down.Pending(); n != 1 {
@@ -201,5 +203,126 @@ func TestQueueDirPerStoreAndMode(t *testing.T) {
 	}
 	if a != QueueDir("/q", "/x/sessions.db", ModeFull) || filepath.Dir(a) != "/q" {
 		t.Errorf("QueueDir is not stable under its base: %s", a)
+	}
+}
+
+// TestWriterKeepsWhatTheQueueCannotTake: when the queue directory cannot
+// take a session, Save says why and where it is kept instead (the
+// fallback directory, else memory), never claiming it queued; Flush
+// names where the sessions wait; once the store is up, every session
+// reaches it and the fallback directory is drained.
+func TestWriterKeepsWhatTheQueueCannotTake(t *testing.T) {
+	tests := []struct {
+		name         string
+		fallbackOK   bool
+		wantFallback bool
+		wantWhere    string
+	}{
+		{"fallback directory", true, true, "kept in the fallback directory"},
+		{"memory only", false, false, "only in memory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			base := t.TempDir()
+			queue := filepath.Join(base, "queue")
+			// A file where the queue directory should be.
+			if err := os.WriteFile(queue, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if !tt.fallbackOK {
+				if err := os.WriteFile(filepath.Dir(FallbackDir(queue)), nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The store is down while its directory is a file.
+			dsn := downDSN(t, sqliteDSN(t))
+			down := newWriter(dsn, queue, ModeFull, nil, 5*time.Millisecond, 20*time.Millisecond)
+			q := down.Save(record(t, "f1", t0), "/ws")
+			if q.Err == nil || !strings.Contains(q.Err.Error(), queue) {
+				t.Errorf("Save: Err = %v, want the queue's error naming %s", q.Err, queue)
+			}
+			if got := q.Fallback(); got != tt.wantFallback {
+				t.Errorf("Fallback() = %v, want %v (%+v)", got, tt.wantFallback, q)
+			}
+			if tt.wantFallback {
+				if !strings.HasPrefix(q.Path, FallbackDir(queue)) {
+					t.Errorf("kept in %q, want under %s", q.Path, FallbackDir(queue))
+				}
+				if _, err := os.Stat(q.Path); err != nil {
+					t.Errorf("the fallback file: %v", err)
+				}
+			} else if q.Path != "" || q.FallbackErr == nil {
+				t.Errorf("Save: %+v, want no path and the fallback's error", q)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+			err := down.Flush(ctx)
+			cancel()
+			if err == nil || !strings.Contains(err.Error(), tt.wantWhere) || strings.Contains(err.Error(), "queued in") {
+				t.Errorf("Flush with the store down: %v, want it to say %q", err, tt.wantWhere)
+			}
+			if tt.wantFallback {
+				if err := down.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			}
+			// The store comes back.
+			if err := os.Remove(filepath.Dir(dsn)); err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantFallback {
+				// The next writer drains the fallback directory.
+				down = newWriter(dsn, queue, ModeFull, nil, 5*time.Millisecond, 20*time.Millisecond)
+			}
+			defer down.Close()
+			ctx, cancel = context.WithTimeout(t.Context(), 2*time.Minute) // room for a loaded machine
+			defer cancel()
+			if err := down.Flush(ctx); err != nil {
+				t.Fatalf("Flush with the store up: %v", err)
+			}
+			got, err := open(t, dsn).Sessions(ctx, Filter{})
+			if err != nil || len(got) != 1 || got[0].ID != "f1" {
+				t.Errorf("sessions in the store: %+v, %v", got, err)
+			}
+		})
+	}
+}
+
+// TestWriteVerified: the file is there, whole, with its mode; a failure
+// names the path and the cause and leaves no file behind.
+func TestWriteVerified(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		path    string
+		wantErr string
+	}{
+		{"written", filepath.Join(dir, "a.json"), ""},
+		{"no directory", filepath.Join(dir, "missing", "b.json"), "no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := WriteVerified(tt.path, []byte(`{"x":1}`), 0o600)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				info, err := os.Stat(tt.path)
+				if err != nil || info.Mode().Perm() != 0o600 || info.Size() != 7 {
+					t.Errorf("the file: %v, %v", info, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.path) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("err = %v, want it to name %s and %q", err, tt.path, tt.wantErr)
+			}
+			entries, _ := os.ReadDir(filepath.Dir(tt.path))
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp-") {
+					t.Errorf("left a temporary file: %s", e.Name())
+				}
+			}
+		})
 	}
 }

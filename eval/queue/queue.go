@@ -151,6 +151,20 @@ func open[TTx any](ctx context.Context, driver riverdriver.Driver[TTx], name str
 		for i, r := range res {
 			ids[i] = r.Job.ID
 		}
+		// Read them back before anyone is told they are enqueued (a
+		// full disk must not pass for a queue).
+		found := 0
+		for start := 0; start < len(ids); start += 100 {
+			batch := ids[start:min(start+100, len(ids))]
+			got, err := inserter.JobList(ctx, river.NewJobListParams().IDs(batch...).First(len(batch)))
+			if err != nil {
+				return nil, fmt.Errorf("%s: reading back %d enqueued sessions: %w", name, len(jobs), err)
+			}
+			found += len(got.Jobs)
+		}
+		if found != len(ids) {
+			return nil, fmt.Errorf("%s: enqueued %d sessions, but only %d are in the queue", name, len(ids), found)
+		}
 		return ids, nil
 	}
 	q.pending = func(ctx context.Context, ids []int64) (int, []string, error) {
@@ -241,8 +255,9 @@ func open[TTx any](ctx context.Context, driver riverdriver.Driver[TTx], name str
 // String names the queue for messages.
 func (q *Queue) String() string { return q.name }
 
-// Enqueue adds jobs and returns their ids (a job enqueued before, still
-// waiting or finished, keeps its id).
+// Enqueue adds jobs, reads them back, and returns their ids (a job
+// enqueued before, still waiting or finished, keeps its id). An error
+// means that not every job is known to be in the queue.
 func (q *Queue) Enqueue(ctx context.Context, jobs []Job) ([]int64, error) {
 	if len(jobs) == 0 {
 		return nil, nil

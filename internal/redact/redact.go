@@ -14,6 +14,9 @@
 //   - the value of every variable named with AddEnv: the configured API key
 //     variable (model.apiKeyEnv, --api-key-env), whatever its name;
 //   - values given to Add;
+//   - the values of a project's secrets files (.env, .env.*, .netrc) and
+//     of the user's (~/.netrc, ~/.aws/credentials), once AddProjectOf has
+//     read them (files.go says which files, where);
 //   - private key blocks: from a "-----BEGIN ... PRIVATE KEY-----" line
 //     (RSA, EC, DSA, OPENSSH, ENCRYPTED, PKCS#8) or "-----BEGIN PGP
 //     PRIVATE KEY BLOCK-----" through its END line, or through the end of
@@ -59,6 +62,9 @@ type Redactor struct {
 	// readers never lock.
 	mu      sync.Mutex
 	secrets atomic.Pointer[[]string] // longest first
+
+	// files is what AddProjectOf has read.
+	files fileState
 }
 
 // New returns a Redactor for the values of environ's ("NAME=value", as

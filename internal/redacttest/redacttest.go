@@ -18,6 +18,12 @@
 //     --api-key-env) makes it a secret;
 //   - TokenValue in TokenVar, a GITHUB_TOKEN-style variable;
 //   - PrivateKey, an OpenSSH private key block, secret wherever it appears.
+//
+// Two more are in files, not in the environment (issue 24, case 8): the
+// project's .env holds EnvFileValue as SECRET_TOKEN (with an export prefix
+// and quotes), and the AWS shared credentials file that Setenv names
+// ($AWS_SHARED_CREDENTIALS_FILE, as ~/.aws/credentials would be) holds
+// AWSValue; only reading those files makes them secrets.
 package redacttest
 
 import (
@@ -44,7 +50,24 @@ const (
 	TokenValue = "ghp_CANARYt0ken4f8e2d6c0b9a7"
 	KeyBody    = "b3BlbnNzaC1rZXktdjEAAAAACANARYKEYMATERIAL0123"
 	PrivateKey = "-----BEGIN OPENSSH PRIVATE KEY-----\n" + KeyBody + "\n-----END OPENSSH PRIVATE KEY-----"
+	// EnvFileValue is SECRET_TOKEN in the project's .env.
+	EnvFileValue = "dotenv-CANARY-3c9e1f7a2b"
+	// AWSValue is aws_secret_access_key in the AWS credentials file.
+	AWSValue = "awsCANARYsecret0b1c2d3e4f5a6b7c8d9e"
 )
+
+// dotenv is the project's .env.
+const dotenv = `# the project's settings
+DEBUG=true
+export SECRET_TOKEN="` + EnvFileValue + `" # the deploy token
+`
+
+// awsCredentials is the AWS shared credentials file.
+const awsCredentials = `[default]
+aws_access_key_id = AKIACANARY0EXAMPLE
+aws_secret_access_key = ` + AWSValue + `
+region = us-east-1
+`
 
 // Calc is the package under test, with a bug: Add subtracts.
 const Calc = `// Package calc is arithmetic for the redaction tests.
@@ -68,6 +91,7 @@ const testFile = `package calc
 import "testing"
 
 const leak = "` + KeyValue + ` ` + TokenValue + `\n" +
+	"SECRET_TOKEN=` + EnvFileValue + ` aws=` + AWSValue + `\n" +
 	"-----BEGIN OPENSSH PRIVATE KEY-----\n" +
 	"` + KeyBody + `\n" +
 	"-----END OPENSSH PRIVATE KEY-----"
@@ -83,18 +107,24 @@ func TestAdd(t *testing.T) {
 // test file's leak lines in its error.
 const config = `linters:
   - name: leaky
-    command: [sh, -c, "grep -A3 'const leak' calc_test.go >&2; exit 3"]
+    command: [sh, -c, "grep -A4 'const leak' calc_test.go >&2; exit 3"]
     extensions: [.go]
     errorformat: ["%f:%l:%c: %m"]
 `
 
-// Setenv puts the key and the token in the environment for the test
+// Setenv puts the key and the token in the environment for the test, and
+// names an AWS credentials file that holds AWSValue
 // (t.Setenv: the test cannot be parallel). It must run before the redactor
 // is made (the server or the command starts).
 func Setenv(t *testing.T) {
 	t.Helper()
 	t.Setenv(KeyVar, KeyValue)
 	t.Setenv(TokenVar, TokenValue)
+	creds := filepath.Join(t.TempDir(), "credentials")
+	if err := os.WriteFile(creds, []byte(awsCredentials), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", creds)
 }
 
 // Project writes the Go module into a new directory and returns it with
@@ -107,6 +137,7 @@ func Project(t *testing.T) (dir, file, tests string) {
 		"calc.go":       Calc,
 		"calc_test.go":  testFile,
 		".fixloop.yaml": config,
+		".env":          dotenv,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -118,7 +149,7 @@ func Project(t *testing.T) (dir, file, tests string) {
 // Leaks lists the canaries text shows.
 func Leaks(text string) []string {
 	var found []string
-	for _, c := range []string{KeyValue, TokenValue, KeyBody, "BEGIN OPENSSH PRIVATE KEY", "END OPENSSH PRIVATE KEY"} {
+	for _, c := range []string{KeyValue, TokenValue, KeyBody, "BEGIN OPENSSH PRIVATE KEY", "END OPENSSH PRIVATE KEY", EnvFileValue, AWSValue} {
 		if strings.Contains(text, c) {
 			found = append(found, c)
 		}

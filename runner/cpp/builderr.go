@@ -1,7 +1,6 @@
 package cpp
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -80,8 +79,8 @@ func projectRel(p, work, root string) (string, bool) {
 			return "", false
 		}
 	}
-	if st, err := os.Stat(filepath.Join(work, rel)); err != nil || !st.Mode().IsRegular() {
-		return "", false
+	if !sandbox.IsCopiedFile(work, root, rel) {
+		return "", false // missing, or a link, FIFO or device the run made
 	}
 	return rel, true
 }

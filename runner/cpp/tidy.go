@@ -19,6 +19,7 @@ import (
 	"github.com/fixloop/fixloop/internal/filecache"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // CheckURL returns the documentation page of a clang-tidy check, in the
@@ -295,9 +296,14 @@ type tidyReplacement struct {
 	ReplacementText string `yaml:"ReplacementText"`
 }
 
+// maxTidyFixes bounds the exported fixes fixloop reads: one file's.
+const maxTidyFixes = 64 << 20
+
 // readTidyFixes reads the exported fixes; a missing file means none.
 func readTidyFixes(path string) (*tidyFixes, error) {
-	data, err := os.ReadFile(path)
+	// clang-tidy wrote it in the confined run's directory: read it as what
+	// the run left (no symbolic link followed, no FIFO, bounded).
+	data, err := sandbox.ReadLeftover(filepath.Dir(path), filepath.Base(path), maxTidyFixes)
 	if errors.Is(err, os.ErrNotExist) {
 		return &tidyFixes{}, nil
 	}

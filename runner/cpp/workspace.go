@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // workspace is the temporary directory a file is checked in. The linted
@@ -50,7 +51,7 @@ type workspace struct {
 // into a new temporary directory. db is the compilation database the flags
 // came from ("" for none).
 func newWorkspace(file string, text []byte, overlay map[string][]byte, flags []string, db string) (*workspace, error) {
-	root, err := os.MkdirTemp("", "fixloop-cpp-")
+	root, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixCpp))
 	if err != nil {
 		return nil, fmt.Errorf("making a temporary directory: %w", err)
 	}

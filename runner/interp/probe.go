@@ -182,7 +182,7 @@ const probeOutputLimit = 64 << 10
 // directory. A shell cds into dir (shown read-only) and execs the program,
 // as the version manager reads dir's version files from there.
 func runConfined(ctx context.Context, dir string, readOnly []string, path string, args ...string) (string, string, error) {
-	scratch, err := os.MkdirTemp("", sandbox.TempPattern("fixloop-interp-"))
+	scratch, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixInterp))
 	if err != nil {
 		return "", "", fmt.Errorf("making a directory to run %s in: %w", path, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // Class-data sharing: a JVM that starts from an archive of the classes an
@@ -101,33 +103,39 @@ func javaCDS(work, tool string, keyFiles ...string) cdsRun {
 	}
 	return cdsRun{flags: []string{quiet, "-XX:ArchiveClassesAtExit=" + tmp}, done: func() {
 		defer os.Remove(tmp)
-		if st, err := os.Stat(tmp); err == nil && st.Size() > 0 {
-			saveArchive(tmp, archive)
-		}
+		saveArchive(tmp, archive)
 	}}
 }
 
+// maxArchive bounds a class-data archive fixloop moves into its cache: a
+// JDK's whole default archive is under 20 MB, a tool's a few.
+const maxArchive = 512 << 20
+
 // saveArchive moves the archive the JVM wrote at tmp to archive: renamed
 // when it can be, else copied beside archive and renamed into place, so
-// that no JVM ever maps a half-written archive.
+// that no JVM ever maps a half-written archive. The JVM wrote it in a
+// confined tool's work directory, so it is what that run left: opened with
+// sandbox.OpenLeftover (a symbolic link, FIFO or hard link there is left
+// alone, never followed into the cache), and only a non-empty regular file
+// is kept.
 func saveArchive(tmp, archive string) {
-	if os.Rename(tmp, archive) == nil {
-		return
-	}
-	src, err := os.Open(tmp)
+	src, err := sandbox.OpenLeftover(filepath.Dir(tmp), filepath.Base(tmp), maxArchive)
 	if err != nil {
 		return
 	}
 	defer src.Close()
 	st, err := src.Stat()
-	if err != nil {
+	if err != nil || st.Size() == 0 {
+		return
+	}
+	if os.Rename(tmp, archive) == nil {
 		return
 	}
 	dst, err := os.CreateTemp(filepath.Dir(archive), filepath.Base(archive)+".tmp-*")
 	if err != nil {
 		return
 	}
-	_, err = io.Copy(dst, src)
+	_, err = io.Copy(dst, io.LimitReader(src, maxArchive))
 	if err == nil {
 		err = dst.Chmod(st.Mode().Perm())
 	}

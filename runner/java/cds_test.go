@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -53,5 +54,57 @@ func TestCDSFlags(t *testing.T) {
 	t.Setenv("FIXLOOP_JAVA_CDS", "off")
 	if flags, _ := cdsFlags("javac", key); flags != nil {
 		t.Errorf("off: flags = %v", flags)
+	}
+}
+
+// TestCDSLeftoverNotFollowed: an archive a confined tool "wrote" as a
+// symbolic link to a host file, a FIFO or an empty file is not moved into
+// the cache, which every later JVM maps.
+func TestCDSLeftoverNotFollowed(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		plant func(t *testing.T, tmp, secret string)
+	}{
+		{"symlink", func(t *testing.T, tmp, secret string) {
+			if err := os.Symlink(secret, tmp); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"fifo", func(t *testing.T, tmp, _ string) {
+			if err := syscall.Mkfifo(tmp, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"empty", func(t *testing.T, tmp, _ string) {
+			if err := os.WriteFile(tmp, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cache, work := t.TempDir(), t.TempDir()
+			t.Setenv("FIXLOOP_JAVA_CDS", cache)
+			secret := filepath.Join(t.TempDir(), "credentials")
+			if err := os.WriteFile(secret, []byte("CANARY"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			key := filepath.Join(t.TempDir(), "tool")
+			if err := os.WriteFile(key, []byte("v1"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run := javaCDS(work, "javac", key)
+			if len(run.flags) != 2 {
+				t.Fatalf("flags = %v", run.flags)
+			}
+			tt.plant(t, strings.TrimPrefix(run.flags[1], "-XX:ArchiveClassesAtExit="), secret)
+			run.done()
+			entries, err := os.ReadDir(cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 0 {
+				t.Errorf("the cache holds %v after a %s archive; want nothing", entries, tt.name)
+			}
+		})
 	}
 }

@@ -205,7 +205,7 @@ func (l *Linter) Invalidate(dir string) {
 // directories, with the overlay's other Java files under the same source
 // roots and the package-info.java of the file's directory.
 func newLintTree(file string, text []byte, overlay map[string][]byte) (*lintTree, error) {
-	dir, err := os.MkdirTemp("", "fixloop-java-")
+	dir, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixJava))
 	if err != nil {
 		return nil, fmt.Errorf("making a temporary directory: %w", err)
 	}

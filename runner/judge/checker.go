@@ -63,7 +63,7 @@ func (j *judgement) prepareChecker(ctx context.Context) error {
 	if info.IsDir() {
 		return fmt.Errorf("the checker %s is a directory, not a source file or an executable", c.Path)
 	}
-	work, err := os.MkdirTemp("", sandbox.TempPattern("fixloop-run-"))
+	work, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixRun))
 	if err != nil {
 		return fmt.Errorf("making the checker's directory: %w", err)
 	}

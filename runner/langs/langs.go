@@ -154,6 +154,9 @@ var ErrUnsupported = errors.New("no linter checks this kind of file")
 // error becomes a note alert from "fixloop" (the other linters' alerts
 // stay), unless ctx is done.
 func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	// The project's secrets files are secrets before any tool runs on it
+	// (what cannot be read is logged where the project is first seen).
+	_ = l.Redactor.AddProjectOf(file)
 	var linters []runner.Linter
 	var names []string
 	lang := Detect(file, runner.LanguageFrom(ctx))
@@ -312,6 +315,7 @@ type Tester struct {
 
 // Test runs the tests that apply to file.
 func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
+	_ = t.Redactor.AddProjectOf(file)
 	rep, err := t.test(ctx, file, overlay, timeout)
 	return t.Redactor.TestReport(rep), t.Redactor.Error(err)
 }

@@ -61,7 +61,7 @@ func (l *Linter) prepare(path string, text []byte, saved bool) (*invocation, err
 	case InputStdin:
 		in.stdin = true
 	case InputTempFile:
-		dir, err := os.MkdirTemp("", "fixloop-lintcmd-")
+		dir, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixLintcmd))
 		if err != nil {
 			return nil, fmt.Errorf("making a temporary directory: %w", err)
 		}

@@ -69,7 +69,7 @@ func runLinter(ctx context.Context, job *lintJob, stdin []byte, extra []string, 
 			return nil, fmt.Errorf("no /bin/sh to start %s: %w", filepath.Base(path), err)
 		}
 	}
-	scratch, err := os.MkdirTemp("", "fixloop-pytool-")
+	scratch, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixPytool))
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/interp"
+	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
 // pyrightReport is the part of pyright's --outputjson report we read.
@@ -41,7 +42,7 @@ type pyrightPosition struct {
 // directory, its execution root, so that the project's configuration and
 // absolute imports are found.
 func runPyright(ctx context.Context, prog interp.Program, job *lintJob) ([]runner.Alert, error) {
-	tmp, err := os.MkdirTemp("", "fixloop-pyright-")
+	tmp, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixPyright))
 	if err != nil {
 		return nil, fmt.Errorf("running pyright: %w", err)
 	}

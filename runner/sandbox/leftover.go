@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,6 +58,27 @@ func IsRefused(err error) bool {
 // are read, whatever fstat said. A refusal is a *RefusedError; a missing
 // file an error that wraps fs.ErrNotExist.
 func ReadLeftover(root, rel string, limit int64) ([]byte, error) {
+	f, err := OpenLeftover(root, rel, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: err}
+	}
+	if int64(len(data)) > limit {
+		return nil, &RefusedError{Path: rel, Reason: fmt.Sprintf("it is larger than %d bytes", limit)}
+	}
+	return data, nil
+}
+
+// OpenLeftover opens the regular file at rel under root as ReadLeftover
+// reads it, for a caller that copies or moves it rather than reading it
+// into memory: no symbolic link followed, O_NONBLOCK, a regular file with
+// one name and at most limit bytes when opened. The caller still bounds
+// what it reads, as the run may be over but the file is the run's.
+func OpenLeftover(root, rel string, limit int64) (*os.File, error) {
 	rel, err := cleanLeftover(rel)
 	if err != nil {
 		return nil, err
@@ -69,28 +91,37 @@ func ReadLeftover(root, rel string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	f := os.NewFile(uintptr(fd), filepath.Join(root, rel))
-	defer f.Close()
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
+		f.Close()
 		return nil, &fs.PathError{Op: "fstat", Path: rel, Err: err}
 	}
-	if what := fileType(uint32(st.Mode)); what != "" {
-		return nil, &RefusedError{Path: rel, Reason: "it is " + what + ", not a regular file"}
+	var refused string
+	switch what := fileType(uint32(st.Mode)); {
+	case what != "":
+		refused = "it is " + what + ", not a regular file"
+	case st.Nlink > 1:
+		refused = fmt.Sprintf("it has %d names (a hard link may be a file outside the copy)", st.Nlink)
+	case st.Size > limit:
+		refused = fmt.Sprintf("it is larger than %d bytes (%d)", limit, st.Size)
 	}
-	if st.Nlink > 1 {
-		return nil, &RefusedError{Path: rel, Reason: fmt.Sprintf("it has %d names (a hard link may be a file outside the copy)", st.Nlink)}
+	if refused != "" {
+		f.Close()
+		return nil, &RefusedError{Path: rel, Reason: refused}
 	}
-	if st.Size > limit {
-		return nil, &RefusedError{Path: rel, Reason: fmt.Sprintf("it is larger than %d bytes (%d)", limit, st.Size)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	return f, nil
+}
+
+// IsLeftoverFile reports whether rel under root is a regular file that
+// ReadLeftover would read (of any size): a run's symlink, FIFO or hard
+// link is not.
+func IsLeftoverFile(root, rel string) bool {
+	f, err := OpenLeftover(root, rel, math.MaxInt64)
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: rel, Err: err}
+		return false
 	}
-	if int64(len(data)) > limit {
-		return nil, &RefusedError{Path: rel, Reason: fmt.Sprintf("it is larger than %d bytes", limit)}
-	}
-	return data, nil
+	f.Close()
+	return true
 }
 
 // ReadCopied reads a project file's text as a run left it in the copy
@@ -118,6 +149,20 @@ func ReadCopied(work, root, rel string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	return text, nil
+}
+
+// IsCopiedFile reports whether rel is a regular file in the copy work of
+// the project at root, as ReadCopied would read it: a regular file the
+// run left, or one reached through the project's own symbolic links.
+func IsCopiedFile(work, root, rel string) bool {
+	if IsLeftoverFile(work, rel) {
+		return true
+	}
+	if !linkedInProject(root, rel) {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(root, rel))
+	return err == nil && st.Mode().IsRegular()
 }
 
 // linkedInProject reports whether rel (clean, relative), in the project at

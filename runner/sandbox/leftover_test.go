@@ -312,3 +312,38 @@ func TestReadCopied(t *testing.T) {
 		}
 	})
 }
+
+// TestIsLeftoverFile: only a regular file with one name, reached without
+// a symbolic link, is a file a run left; OpenLeftover opens the same ones.
+func TestIsLeftoverFile(t *testing.T) {
+	leftoverModes(t, func(t *testing.T) {
+		root, _ := leftoverWorld(t)
+		for rel, want := range map[string]bool{
+			"reports/ok.xml":      true,
+			"sparse":              true, // any size
+			"reports/host.xml":    false,
+			"hostdir/credentials": false,
+			"zero":                false,
+			"fifo":                false,
+			"linked":              false,
+			"dir":                 false,
+			"../host/credentials": false,
+			"nothing":             false,
+		} {
+			if got := IsLeftoverFile(root, rel); got != want {
+				t.Errorf("IsLeftoverFile(%q) = %t, want %t", rel, got, want)
+			}
+			f, err := OpenLeftover(root, rel, 1<<41)
+			if (err == nil) != want {
+				t.Errorf("OpenLeftover(%q) error %v, want a file: %t", rel, err, want)
+			}
+			if err == nil {
+				f.Close()
+			}
+		}
+		proj := t.TempDir() // the project, where no such link is
+		if !IsCopiedFile(root, proj, "reports/ok.xml") || IsCopiedFile(root, proj, "reports/host.xml") {
+			t.Error("IsCopiedFile: want the run's regular file and not the run's link")
+		}
+	})
+}

@@ -299,7 +299,7 @@ func lookBwrap() string {
 // probeBwrap runs `true` confined, as every command is, in a throwaway
 // directory.
 func probeBwrap(c Capabilities) error {
-	dir, err := os.MkdirTemp("", TempPattern("fixloop-probe-"))
+	dir, err := os.MkdirTemp("", TempPattern(PrefixProbe))
 	if err != nil {
 		return err
 	}
@@ -586,7 +586,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 // file whose size fstat tells (os.read(0, os.fstat(0).st_size) reads it
 // whole), not a pipe.
 func inputFile(data []byte) (*os.File, error) {
-	w, err := os.CreateTemp("", TempPattern("fixloop-stdin-"))
+	w, err := os.CreateTemp("", TempPattern(PrefixStdin))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: writing the standard input: %w", err)
 	}

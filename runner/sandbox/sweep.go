@@ -13,18 +13,6 @@ import (
 	"time"
 )
 
-// tempPrefixes start the names of the temporary directories fixloop makes
-// for candidates' copies and probes.
-var tempPrefixes = []string{"fixloop-run-", "fixloop-gotest-", "fixloop-probe-", "fixloop-golist-"}
-
-// TempPattern returns the os.MkdirTemp pattern of a temporary directory
-// named by prefix (one of tempPrefixes): the pid of
-// this process follows it, so that Sweep can tell a directory whose
-// server was killed.
-func TempPattern(prefix string) string {
-	return fmt.Sprintf("%s%d-*", prefix, os.Getpid())
-}
-
 // legacyAge is how old a leftover of an earlier fixloop (its name carries
 // no pid) must be before Sweep removes it.
 const legacyAge = time.Hour
@@ -34,9 +22,12 @@ type Swept struct {
 	Dirs, Cgroups []string
 }
 
-// Sweep removes what servers that were killed left behind: candidates'
-// copies in the temporary directory and empty cgroups, of processes that
-// are gone. A server calls it when it starts.
+// Sweep removes what servers that were killed left behind: the files and
+// directories named by TempPrefixes in the temporary directory (candidates'
+// copies, tools' scratch, standard input files) and empty cgroups, of
+// processes that are gone. Nothing else is touched: not another name, not
+// a live process's leftover, not a symlink. A server calls it when it
+// starts.
 func Sweep() (Swept, error) {
 	var s Swept
 	var errs []error
@@ -44,12 +35,20 @@ func Sweep() (Swept, error) {
 	if err != nil {
 		errs = append(errs, fmt.Errorf("reading %s: %w", os.TempDir(), err))
 	}
+	prefixes := make([]string, len(TempPrefixes))
+	for i, p := range TempPrefixes {
+		prefixes[i] = string(p)
+	}
 	for _, e := range entries {
-		if !e.IsDir() || !stale(e, tempPrefixes) {
+		if !(e.IsDir() || e.Type().IsRegular()) || !stale(e, prefixes) {
 			continue
 		}
 		p := filepath.Join(os.TempDir(), e.Name())
-		removeAll(p)
+		if e.IsDir() {
+			removeAll(p)
+		} else {
+			_ = os.Remove(p)
+		}
 		if _, err := os.Lstat(p); err == nil {
 			errs = append(errs, fmt.Errorf("removing %s: not all of it could be removed", p))
 			continue

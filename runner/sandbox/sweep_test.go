@@ -42,7 +42,6 @@ func TestSweep(t *testing.T) {
 	gone := []string{
 		mk(fmt.Sprintf("fixloop-gotest-%d-%s", dead, id), 0),
 		mk(fmt.Sprintf("fixloop-run-%d-%s", dead, id), 0),
-		mk(fmt.Sprintf("fixloop-golist-%d-%s", dead, id), 0),
 		mk("fixloop-gotest-"+id[:9], 2*time.Hour), // an earlier fixloop's
 	}
 	kept := []string{
@@ -81,5 +80,71 @@ func TestSweep(t *testing.T) {
 	}
 	if os.Getenv("CI") == "true" && len(cgGone) == 0 {
 		t.Error("CI must have cgroups to sweep")
+	}
+}
+
+// TestSweepRemovesEveryPrefix (issue 24: 181 fixloop-pytool-* directories
+// stayed after a kill -9): a leftover of every prefix whose process is gone
+// is removed, directories and files alike; a live process's of every
+// prefix, another name, the store's fallback queue and a symlink are kept.
+func TestSweepRemovesEveryPrefix(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := deadPID(t)
+	outside := t.TempDir()
+	type leftover struct {
+		name string
+		file bool // a file, not a directory
+		gone bool
+	}
+	var cases []leftover
+	for _, p := range TempPrefixes {
+		file := p == PrefixStdin
+		cases = append(cases,
+			leftover{fmt.Sprintf("%s%d-123456", p, dead), file, true},
+			leftover{fmt.Sprintf("%s%d-654321", p, os.Getpid()), file, false},
+		)
+	}
+	cases = append(cases,
+		leftover{fmt.Sprintf("fixloop-queue-fallback-%d", os.Getuid()), false, false}, // store.FallbackDir's
+		leftover{fmt.Sprintf("fixloop-elsewhere-%d-1", dead), false, false},
+	)
+	for _, c := range cases {
+		p := filepath.Join(tmp, c.name)
+		var err error
+		if c.file {
+			err = os.WriteFile(p, []byte("input"), 0o600)
+		} else {
+			err = os.MkdirAll(filepath.Join(p, "sub"), 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(tmp, fmt.Sprintf("%s%d-777", PrefixPytool, dead))
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	swept, err := Sweep()
+	if err != nil {
+		t.Errorf("Sweep: %v", err)
+	}
+	for _, c := range cases {
+		p := filepath.Join(tmp, c.name)
+		_, statErr := os.Lstat(p)
+		switch {
+		case c.gone && statErr == nil:
+			t.Errorf("%s is still there", c.name)
+		case c.gone && !slices.Contains(swept.Dirs, p):
+			t.Errorf("Sweep did not report %s", c.name)
+		case !c.gone && statErr != nil:
+			t.Errorf("%s was removed: %v", c.name, statErr)
+		}
+	}
+	if _, err := os.Lstat(link); err != nil {
+		t.Errorf("the symlink was removed: %v", err)
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("the symlink's target was removed: %v", err)
 	}
 }

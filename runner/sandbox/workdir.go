@@ -31,7 +31,7 @@ func Workdir(ctx context.Context, src string, overlay map[string][]byte) (string
 	if err != nil {
 		return "", nil, fmt.Errorf("copying %s: %w", src, err)
 	}
-	dst, err := os.MkdirTemp("", TempPattern("fixloop-run-"))
+	dst, err := os.MkdirTemp("", TempPattern(PrefixRun))
 	if err != nil {
 		return "", nil, fmt.Errorf("making a work directory: %w", err)
 	}

@@ -101,7 +101,7 @@ func runFieldFixer(ctx context.Context, language, text string) (string, error) {
 	cmd := exec.CommandContext(ctx, fc.path, fc.args...)
 	// The fixer's working directory is the one place it may write: a
 	// scratch directory of its own, not the shared temporary directory.
-	scratch, err := os.MkdirTemp("", "fixloop-fixer-")
+	scratch, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixFixer))
 	if err != nil {
 		return "", fmt.Errorf("rules: running %s: %w", f.name, err)
 	}

@@ -247,7 +247,7 @@ func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*pac
 		return nil, fmt.Errorf("golist: writing the request: %w", err)
 	}
 	// The child's working directory, which it may write: not the module.
-	tmp, err := os.MkdirTemp("", sandbox.TempPattern("fixloop-golist-"))
+	tmp, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixGolist))
 	if err != nil {
 		return nil, fmt.Errorf("golist: %w", err)
 	}

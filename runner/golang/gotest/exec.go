@@ -25,7 +25,7 @@ const outputLimit = 64 << 10
 // cancelled; a run killed at req.timeout yields a report with TimedOut set.
 func (r *Runner) execute(ctx context.Context, req *request) (*runner.TestReport, error) {
 	start := time.Now()
-	tmp, err := os.MkdirTemp("", sandbox.TempPattern("fixloop-gotest-"))
+	tmp, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixGotest))
 	if err != nil {
 		return nil, fmt.Errorf("creating overlay directory: %w", err)
 	}

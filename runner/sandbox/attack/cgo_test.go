@@ -39,6 +39,7 @@ var cgoCandidates = map[string]struct{ src, expect string }{
 #define aws_secret_access_key ; char *b =
 #define region ; char *c =
 #define oauth_token ; char *d =
+#define user ; char *e =
 void leak(void) {
 #include "__HOME__/.aws/credentials"
 #include "__HOME__/.config/gh/hosts.yml"
@@ -81,16 +82,18 @@ type fixJob struct {
 }
 
 // cgoWorld adds to a Go world the host files the cgo attacks include: AWS
-// credentials and the GitHub CLI's hosts file, each with canaries (the
-// secret values and a region, which no redaction would touch).
+// credentials and the GitHub CLI's hosts file, each with canaries. The
+// credentials' values may be redacted where fixloop finds them; the hosts
+// file's token and user name only the sandbox keeps in: the user name
+// (the fourth canary) no redaction would touch.
 func cgoWorld(t *testing.T, uid int) (*world, []string) {
 	t.Helper()
 	w := newWorld(t, "go", uid)
 	id := strings.TrimPrefix(w.marker, "30.0")
-	canaries := []string{"CANARY-AWS-SECRET-" + id, "CANARY-AWS-REGION-" + id, "gho_CANARYGHTOKEN" + id}
+	canaries := []string{"CANARY-AWS-SECRET-" + id, "CANARY-AWS-REGION-" + id, "gho_CANARYGHTOKEN" + id, "CANARY-GHUSER-" + id}
 	files := map[string]string{
 		"home/.aws/credentials":     "[default]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = " + canaries[0] + "\nregion = " + canaries[1] + "\n",
-		"home/.config/gh/hosts.yml": "github.com:\n    oauth_token: " + canaries[2] + "\n    user: someone\n",
+		"home/.config/gh/hosts.yml": "github.com:\n    oauth_token: " + canaries[2] + "\n    user: " + canaries[3] + "\n",
 		"proj/p.go":                 buggyAdd,
 	}
 	for name, text := range files {
@@ -371,8 +374,8 @@ func TestCgoAttacksWorkInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, _ := w.runFixJob(t, bin, us[0], fixJob{Args: []string{"check", file}})
-	// The region is no secret by any rule: redaction leaves it.
-	if !strings.Contains(res.Stdout+res.Stderr, canaries[1]) {
+	// A user name is no secret by any rule: redaction leaves it.
+	if !strings.Contains(res.Stdout+res.Stderr, canaries[3]) {
 		t.Errorf("in process, the attack did not quote the host file:\nstdout:\n%s\nstderr:\n%s", res.Stdout, res.Stderr)
 	}
 }
