@@ -10,8 +10,12 @@ import (
 	"os"
 
 	"github.com/fixloop/fixloop/cli"
+	"github.com/fixloop/fixloop/runner/golang/golist"
 )
 
 func main() {
+	// When fixloop runs itself in the sandbox to load a candidate's Go
+	// packages, this is all it does.
+	golist.Serve()
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

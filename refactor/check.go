@@ -69,8 +69,12 @@ type Checker struct {
 	TestWallTimeout time.Duration
 }
 
-// Check lints and tests text as the content of file, both at once.
+// Check lints and tests text as the content of file, both at once. text
+// is a candidate's (runner.WithCandidate), the baseline's too, which may
+// come from a record: the linters run the tools they would run in
+// fixloop's own process (go list and cgo) confined.
 func (c *Checker) Check(ctx context.Context, file, text string) (*Check, error) {
+	ctx = runner.WithCandidate(ctx)
 	overlay := map[string][]byte{file: []byte(text)}
 	start := time.Now()
 	var (

@@ -17,6 +17,7 @@ import (
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/refactor/model/rules"
 	"github.com/fixloop/fixloop/runner/golang"
+	"github.com/fixloop/fixloop/runner/golang/golist"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 )
 
@@ -35,6 +36,7 @@ func calcModule(t *testing.T) (string, string) {
 // TestMain sets the API key variable the scripted endpoint receives (tests
 // that run in parallel cannot use t.Setenv).
 func TestMain(m *testing.M) {
+	golist.Serve() // the confined load of a candidate runs this binary
 	os.Setenv("FIXLOOP_TEST_KEY", "sk-test-secret-0123456789")
 	os.Exit(m.Run())
 }

@@ -100,7 +100,14 @@
 // call).
 //
 // A full load asks go/packages for the import graph only, without syntax or
-// types (load.go), then goes through the dependencies in import order, one
+// types (load.go). For a candidate's text (ctx from runner.WithCandidate,
+// which refactor.Checker sets) the load runs confined, through
+// runner/golang/golist: go list and cgo's preprocessor run in the sandbox
+// in a child of fixloop's executable, with the limits of a candidate's
+// build, so that a cgo preamble cannot #include the user's files or
+// /dev/zero into fixloop's diagnostics or memory; the incremental path runs
+// no go list and needs none. The user's own text is loaded in process. It
+// then goes through the dependencies in import order, one
 // at a time (deps.go): it parses and type-checks a dependency against the
 // types already built for its imports, runs the fact-producing analyzers
 // on it, and keeps its types and facts while its syntax, types.Info and the

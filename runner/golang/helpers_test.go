@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang/golist"
 )
 
 // testCacheDir is the dependency cache of the tests' analyzers (those that
@@ -19,6 +20,7 @@ import (
 var testCacheDir string
 
 func TestMain(m *testing.M) {
+	golist.Serve() // the confined load of a candidate runs this binary
 	dir, err := os.MkdirTemp("", "fixloop-golang-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

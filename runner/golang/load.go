@@ -12,6 +12,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang/golist"
 	"github.com/fixloop/fixloop/runner/proc"
 )
 
@@ -56,31 +58,37 @@ func goOverlay(overlay map[string][]byte) map[string][]byte {
 	return out
 }
 
-// load runs go/packages on dir, with tests, and sorts the result into roots
-// and dependencies.
-func load(ctx context.Context, dir string, overlay map[string][]byte) (*loaded, error) {
-	// go list is a tool process too: it takes a slot of the pool.
+// loadPackages runs go/packages: for a candidate's text (ctx from
+// runner.WithCandidate) confined, through golist; for the user's own in
+// this process, holding a slot of the process pool for go list.
+func loadPackages(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*packages.Package, error) {
+	if runner.IsCandidate(ctx) {
+		return golist.Load(ctx, cfg, patterns...)
+	}
 	lctx, release, err := proc.Hold(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
+	cfg.Context = lctx
+	return packages.Load(cfg, patterns...)
+}
+
+// load runs go/packages on dir, with tests, and sorts the result into roots
+// and dependencies.
+func load(ctx context.Context, dir string, overlay map[string][]byte) (*loaded, error) {
 	cfg := &packages.Config{
-		Context: lctx,
 		Mode:    loadMode,
 		Dir:     dir,
 		Tests:   true,
 		Overlay: goOverlay(overlay),
 	}
-	pkgs, err := packages.Load(cfg, ".")
-	release()
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("loading package in %s: %w", dir, err)
-	}
+	pkgs, err := loadPackages(ctx, cfg, ".")
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading package in %s: %w", dir, err)
 	}
 	l := &loaded{incremental: true}
 	var plain, variant, xtest *packages.Package

@@ -20,7 +20,6 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/proc"
 )
 
 // AnalyzeProject analyses, in one load, every package that patterns match:
@@ -57,12 +56,7 @@ func (a *Analyzer) AnalyzeProject(ctx context.Context, dir string, patterns []st
 		return nil, err
 	}
 	t0 := time.Now()
-	lctx, release, err := proc.Hold(ctx) // go list takes a slot of the pool
-	if err != nil {
-		return nil, err
-	}
-	pkgs, err := packages.Load(&packages.Config{Context: lctx, Mode: loadMode, Dir: dir, Tests: true}, patterns...)
-	release()
+	pkgs, err := loadPackages(ctx, &packages.Config{Mode: loadMode, Dir: dir, Tests: true}, patterns...)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -408,6 +408,17 @@ func Unconfined(ctx context.Context) context.Context {
 	return context.WithValue(ctx, unconfinedKey{}, true)
 }
 
+// Confined returns ctx without the choice Unconfined marks: Run confines
+// commands under it where bubblewrap works. It is for the tools fixloop
+// runs on a candidate's text that stay confined under `sandbox: none`, as
+// the linters ConfineTool prepares do.
+func Confined(ctx context.Context) context.Context {
+	if !IsUnconfined(ctx) {
+		return ctx
+	}
+	return context.WithValue(ctx, unconfinedKey{}, false)
+}
+
 // IsUnconfined reports whether ctx came from Unconfined.
 func IsUnconfined(ctx context.Context) bool {
 	v, _ := ctx.Value(unconfinedKey{}).(bool)

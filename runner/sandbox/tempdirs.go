@@ -27,13 +27,14 @@ const (
 	PrefixCpp     TempPrefix = "fixloop-cpp-"     // a C++ workspace
 	PrefixLintcmd TempPrefix = "fixloop-lintcmd-" // a command linter's copy
 	PrefixFixer   TempPrefix = "fixloop-fixer-"   // the rules provider's fixer scratch
+	PrefixGolist  TempPrefix = "fixloop-golist-"  // a confined go list's working directory
 )
 
 // TempPrefixes lists every TempPrefix: the one list Sweep removes by. A
 // prefix declared above and missing here fails TestEveryTempPatternIsSwept.
 var TempPrefixes = []TempPrefix{
 	PrefixRun, PrefixGotest, PrefixProbe, PrefixStdin, PrefixInterp,
-	PrefixJava, PrefixPyright, PrefixPytool, PrefixCpp, PrefixLintcmd, PrefixFixer,
+	PrefixJava, PrefixPyright, PrefixPytool, PrefixCpp, PrefixLintcmd, PrefixFixer, PrefixGolist,
 }
 
 // TempPattern returns the os.MkdirTemp (or os.CreateTemp) pattern, in the

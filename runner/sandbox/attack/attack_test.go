@@ -28,6 +28,7 @@ import (
 	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/cpp"
+	"github.com/fixloop/fixloop/runner/golang/golist"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/runner/python"
@@ -85,9 +86,24 @@ type jobResult struct {
 	PeakRSS int64
 }
 
+// fixJobEnv makes the test binary act as fixloop running a fix session
+// (see runFix), for the cgo attacks.
+const fixJobEnv = "FIXLOOP_ATTACK_FIX_JOB"
+
 func TestMain(m *testing.M) {
+	// The confined load of a candidate's Go packages runs this binary.
+	golist.Serve()
 	if spec := os.Getenv(jobEnv); spec != "" {
 		os.Exit(runJob(spec))
+	}
+	if spec := os.Getenv(fixJobEnv); spec != "" {
+		var j fixJob
+		if err := json.Unmarshal([]byte(spec), &j); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		_ = json.NewEncoder(os.Stdout).Encode(runFix(j))
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -300,14 +316,21 @@ type asUser struct {
 	gocache string
 }
 
-// binary copies this test binary where every user may run it.
+// binary copies this test binary where every user may run it and reach
+// it by its path: the confined load of a candidate's Go packages runs it
+// again, in the sandbox, where its directory is shown (t.TempDir's parent
+// is private to root).
 func binary(t *testing.T) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp("", "fixloop-attack-bin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	_ = os.Chmod(dir, 0o755)
 	dst := filepath.Join(dir, "attack.test")
 	b, err := os.ReadFile(exe)

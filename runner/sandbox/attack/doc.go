@@ -12,5 +12,14 @@
 // store are made of, or the log, that the fixloop process ends, and that
 // its own peak memory (VmHWM) stays bounded.
 //
+// The cgo attacks (TestCgoAttacks) are a model's answers in a real fix
+// session, with a scripted model: a cgo preamble that #includes the
+// user's ~/.aws/credentials and ~/.config/gh/hosts.yml inside a function
+// body (a #define makes gcc quote each of their lines), and one that
+// #includes /dev/zero. They assert that nothing of those files reaches a
+// model request, the record, the store or the log, that no cc1 ran in
+// fixloop's own pid namespace (go list and cgo run in the sandbox), that
+// fixloop's peak memory stays bounded and that the session ends.
+//
 // The package has no code of its own: everything is in its tests.
 package attack
