@@ -195,6 +195,12 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if hasLang && runner.IsCandidate(ctx) && errs[0] != nil && !tool.IsMissing(errs[0]) {
+		// A candidate's check with its language's analysis missing would
+		// look free of alerts: the check fails instead (a missing tool
+		// is missing for the baseline too, and stays a note).
+		return nil, fmt.Errorf("%s: %w", names[0], errs[0])
+	}
 	merged := &runner.LintResult{Unit: filepath.Dir(file), Files: []string{file}}
 	var generic []runner.Alert
 	for i, r := range results {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/tool"
 )
 
 func TestDetect(t *testing.T) {
@@ -216,5 +217,44 @@ func TestGenericAlertsOfOtherUnitFilesKept(t *testing.T) {
 		if !slices.Equal(perFile[f], []string{"custom", "vet"}) {
 			t.Errorf("%s alerts from %v, want custom and vet", f, perFile[f])
 		}
+	}
+}
+
+// TestCandidateLinterFailure: where the language's own linter fails on a
+// candidate's text, Lint fails, so that the candidate does not pass for
+// free of alerts; on the user's text, and for a command linter, the
+// failure is a note; a missing tool is a note for both.
+func TestCandidateLinterFailure(t *testing.T) {
+	crashed := errors.New("the analysis crashed")
+	tests := []struct {
+		name      string
+		lang      error
+		command   error
+		candidate bool
+		wantErr   bool
+	}{
+		{"user's text, language linter fails", crashed, nil, false, false},
+		{"candidate, language linter fails", crashed, nil, true, true},
+		{"candidate, language linter missing", &tool.MissingError{}, nil, true, false},
+		{"candidate, command linter fails", nil, crashed, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := &Linter{
+				ByLanguage: map[string]runner.Linter{Python: &fakeLinter{source: "pylint", err: tt.lang}},
+				Generic:    []Applier{&fakeLinter{source: "mypy", exts: []string{".py"}, err: tt.command}},
+			}
+			ctx := context.Background()
+			if tt.candidate {
+				ctx = runner.WithCandidate(ctx)
+			}
+			r, err := l.Lint(ctx, "/p/a.py", nil)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Lint = %v, %v; want an error: %t", r, err, tt.wantErr)
+			}
+			if err == nil && !slices.Contains(sources(r), "fixloop") {
+				t.Errorf("Lint sources = %v, want a fixloop note for the failure", sources(r))
+			}
+		})
 	}
 }
