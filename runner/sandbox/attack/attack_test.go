@@ -49,8 +49,8 @@ const jobTimeout = 5 * time.Minute
 
 // maxFixloopRSS bounds the peak resident memory (VmHWM) of the fixloop
 // process in every job: whatever a candidate leaves, fixloop reads at most
-// a bounded part of it.
-const maxFixloopRSS = 500 << 20
+// a bounded part of it. Doubled under the race detector (raceFactor).
+const maxFixloopRSS = 500 << 20 * raceFactor
 
 // jobEnd bounds, with room for a loaded machine, how long a job's fixloop
 // process may take before the test kills it and fails: the job ends on its
