@@ -35,8 +35,10 @@ suite "go test -race ./..." go test -race -count=1 -timeout 30m ./...
 
 # The fuzz targets, for a bounded time each: the frame reader and
 # dispatcher (random bytes between valid frames), and incremental edits
-# against a model of the client's text.
+# against a model of the client's text, and the in-place decoding of large
+# didOpen frames against encoding/json.
 suite "fuzz: framing (${FUZZTIME:-20s})" go test -run '^$' -fuzz '^FuzzFraming$' -fuzztime "${FUZZTIME:-20s}" ./server/
+suite "fuzz: large didOpen decoding (${FUZZTIME:-20s})" go test -run '^$' -fuzz '^FuzzDecodeOpen$' -fuzztime "${FUZZTIME:-20s}" ./server/
 suite "fuzz: incremental edits (${FUZZTIME:-20s})" go test -run '^$' -fuzz '^FuzzIncrementalEdits$' -fuzztime "${FUZZTIME:-20s}" ./editor/docstore/
 
 # An editor test whose tool is missing is skipped with a message on a
