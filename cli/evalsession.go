@@ -162,7 +162,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 		return "", err
 	}
 	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout}
-	baseline, err := checker.Check(ctx, abs, string(original))
+	baseline, err := checker.CheckOriginal(ctx, abs, string(original))
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()

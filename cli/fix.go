@@ -156,7 +156,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "fixloop:", note)
 	}
 	checker := &refactor.Checker{Linter: linter, Tester: newTester(cfg), TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout}
-	baseline, err := checker.Check(ctx, abs, string(original))
+	baseline, err := checker.CheckOriginal(ctx, abs, string(original))
 	if err != nil {
 		return nil, fmt.Errorf("checking %s: %w", path, err)
 	}

@@ -74,7 +74,18 @@ type Checker struct {
 // come from a record: the linters run the tools they would run in
 // fixloop's own process (go list and cgo) confined.
 func (c *Checker) Check(ctx context.Context, file, text string) (*Check, error) {
-	ctx = runner.WithCandidate(ctx)
+	return c.check(runner.WithCandidate(ctx), file, text)
+}
+
+// CheckOriginal checks text as Check does, where text is the user's own,
+// just read from file on disk (the baseline `fix` and `eval` compute
+// before a session): the linters treat it as they treat the user's files
+// (`fixloop check`), in fixloop's process, also where no sandbox runs.
+func (c *Checker) CheckOriginal(ctx context.Context, file, text string) (*Check, error) {
+	return c.check(ctx, file, text)
+}
+
+func (c *Checker) check(ctx context.Context, file, text string) (*Check, error) {
 	overlay := map[string][]byte{file: []byte(text)}
 	start := time.Now()
 	var (
