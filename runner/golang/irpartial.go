@@ -30,9 +30,10 @@ import (
 // (refGraph.bodies); the others are as if declared without a body. The checks
 // that use the IR report from the bodies built what a whole IR gives them
 // there (irFuncChecks, irFileChecks, irPackageChecks: each was read for
-// this, staticcheck v0.8.2); in the other files their findings are the
-// last check's, and the facts that the IR fact analyzers (purity, nilness,
-// SA5012) derived for the functions there are carried over.
+// this, staticcheck v0.8.2: auditedModules, off with other versions); in
+// the other files their findings are the last check's, and the facts that
+// the IR fact analyzers (purity, nilness, SA5012) derived for the
+// functions there are carried over.
 //
 // That is exact if the functions of the other files would get the facts
 // they have, and if what those files' findings read of the changed
