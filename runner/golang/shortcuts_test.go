@@ -88,6 +88,7 @@ func TestShortcutsOff(t *testing.T) {
 			if logged == tt.on || !strings.Contains(logs.String(), tt.why) {
 				t.Errorf("log %q: want a line that the shortcuts are off (%v) with %q", logs.String(), !tt.on, tt.why)
 			}
+			t.Logf("log: %s", strings.TrimSpace(logs.String()))
 			analyze(t, an, c, nil)
 			for i, overlay := range edits {
 				sameResults(t, incrementalResult(t, an, c, overlay), full[i])
