@@ -90,6 +90,11 @@ type Analyzer struct {
 	nodesSettled atomic.Int64
 
 	costs analyzerCosts // for scheduling the roots' analyzers
+
+	// shortcuts says whether incremental passes may reuse findings and
+	// build a partial IR: only with the audited module versions (see
+	// auditedModules).
+	shortcuts shortcuts
 }
 
 // buildConfig is a module's build configuration, for build constraints.
@@ -156,6 +161,13 @@ type Result struct {
 
 // NewAnalyzer returns an Analyzer, or an error if opts.Checks is invalid.
 func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
+	return newAnalyzerBuilt(opts, buildModules())
+}
+
+// newAnalyzerBuilt is NewAnalyzer for a binary built with the given module
+// versions (see buildModules), which decide whether incremental passes
+// take shortcuts (see auditShortcuts).
+func newAnalyzerBuilt(opts AnalyzerOptions, built map[string]string) (*Analyzer, error) {
 	if opts.Checks != nil {
 		if _, err := selectChecks(opts.Checks); err != nil {
 			return nil, fmt.Errorf("selecting staticcheck checks: %w", err)
@@ -171,9 +183,13 @@ func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
 		fallbackKinds: make(map[string]int64),
 		checkSets:     make(map[string][]*analysis.Analyzer),
 		builds:        make(map[string]buildConfig),
+		shortcuts:     auditShortcuts(built),
 	}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
+	}
+	if !a.shortcuts.on {
+		a.log.Warn("Go analysis shortcuts are off: incremental passes check whole packages", "off", "file-local reuse, kept declarations, partial IR", "why", a.shortcuts.why)
 	}
 	if a.maxFileSize <= 0 {
 		a.maxFileSize = defaultMaxFileSize

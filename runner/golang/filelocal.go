@@ -17,10 +17,10 @@ import (
 // function body) using the file's type information, and keeps no state
 // across nodes, looks nothing up in the package's scope by name, reads no
 // other file, uses no facts and no intermediate representation. Each was
-// read for this (staticcheck v0.8.2, x/tools v0.52.0); together they are
-// about 45% of the analyzers' time on testdata/benchpkg. Their prerequisites
-// (inspect, typeindex, isgenerated, tokenfileanalyzer) index the files of
-// the pass only. TestFileLocalChecks keeps the list honest about what they
+// read for this (staticcheck v0.8.2, x/tools v0.52.0: auditedModules, off
+// with other versions); together they are about 45% of the analyzers' time
+// on testdata/benchpkg. Their prerequisites (inspect, typeindex,
+// isgenerated, tokenfileanalyzer) index the files of the pass only. TestFileLocalChecks keeps the list honest about what they
 // require.
 //
 // When an incremental pass checks a root again, these run on the changed

@@ -426,7 +426,8 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 	clear(ps.consistent) // generations changed
 	reuse := make([]map[string]bool, len(nodes))
 	// A single root may reuse what its last check found: its kept
-	// declarations (keptdecls.go) and a partial IR (irpartial.go).
+	// declarations (keptdecls.go) and a partial IR (irpartial.go), when
+	// the shortcuts are on (auditShortcuts).
 	var plan *irPlan
 	var keep kept
 	for i, n := range nodes {
@@ -439,7 +440,7 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 				refs = newRefGraph(ps.s.fset, cs[i].pkg, cs[i].info, units[i].files)
 				up.ir = &irMemo{reach: refs.unsafe()}
 			}
-			if len(nodes) == 1 {
+			if len(nodes) == 1 && ps.a.shortcuts.on {
 				if reuse[i] = ps.reusable(n, cs[i], up.prints); reuse[i] != nil {
 					names := changedNames(n.prints, up.prints)
 					keep = ps.keepDecls(n, cs[i], reuse[i], names)

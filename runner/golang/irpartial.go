@@ -30,9 +30,10 @@ import (
 // (refGraph.bodies); the others are as if declared without a body. The checks
 // that use the IR report from the bodies built what a whole IR gives them
 // there (irFuncChecks, irFileChecks, irPackageChecks: each was read for
-// this, staticcheck v0.8.2); in the other files their findings are the
-// last check's, and the facts that the IR fact analyzers (purity, nilness,
-// SA5012) derived for the functions there are carried over.
+// this, staticcheck v0.8.2: auditedModules, off with other versions); in
+// the other files their findings are the last check's, and the facts that
+// the IR fact analyzers (purity, nilness, SA5012) derived for the
+// functions there are carried over.
 //
 // That is exact if the functions of the other files would get the facts
 // they have, and if what those files' findings read of the changed
@@ -205,8 +206,9 @@ func newIRResult(typ reflect.Type, pkg *ir.Package, funcs []*ir.Function) (any, 
 		return nil, fmt.Errorf("building a partial IR: unexpected result type %v", typ)
 	}
 	v := reflect.New(typ.Elem())
-	p, s := v.Elem().FieldByName("Pkg"), v.Elem().FieldByName("SrcFuncs")
-	if !p.IsValid() || !s.IsValid() || p.Type() != reflect.TypeOf(pkg) || s.Type() != reflect.TypeOf(funcs) {
+	p, okp := field(v, "Pkg")
+	s, oks := field(v, "SrcFuncs")
+	if !okp || !oks || !p.CanSet() || !s.CanSet() || p.Type() != reflect.TypeOf(pkg) || s.Type() != reflect.TypeOf(funcs) {
 		return nil, fmt.Errorf("building a partial IR: unexpected result type %v", typ)
 	}
 	p.Set(reflect.ValueOf(pkg))
@@ -285,7 +287,8 @@ func objKey(enc *objectpath.Encoder, obj types.Object) string {
 
 // irResults are what a driver's run left of root unit u for a partial IR
 // to compare with, and the next one to carry over: the facts its actions
-// exported (complete: none failed, and buildir ran) and irProps of its IR.
+// exported (complete: none failed, buildir ran, and irProps could describe
+// its IR) and irProps of its IR.
 type irResults struct {
 	facts    map[irFactKey]irFact
 	props    map[string]irProp
@@ -296,10 +299,11 @@ type irResults struct {
 func (u *unit) irResults(d *driver, fset *token.FileSet) *irResults {
 	if u.irRes == nil {
 		facts, ok := collectFacts(d, u)
+		props, described := irProps(u.ir, fset, u.irPlan, neverNil(facts))
 		u.irRes = &irResults{
 			facts:    facts,
-			props:    irProps(u.ir, fset, u.irPlan, neverNil(facts)),
-			complete: ok && u.ir != nil,
+			props:    props,
+			complete: ok && described && u.ir != nil,
 		}
 	}
 	return u.irRes
@@ -741,14 +745,12 @@ func orderFree(now, old map[string]irLoc, plan *irPlan) bool {
 // neverNil) and the methods of testing.common it calls (SA2002 follows a
 // go statement to its function). Only the functions whose declarations
 // plan does not cover are described.
-func irProps(result any, fset *token.FileSet, plan *irPlan, neverNil map[string]bool) map[string]irProp {
-	v := reflect.ValueOf(result)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return nil
-	}
-	funcs, ok := v.Elem().FieldByName("SrcFuncs").Interface().([]*ir.Function)
+// ok is false when result is not what buildir's is in v0.8.2: the
+// functions cannot be described.
+func irProps(result any, fset *token.FileSet, plan *irPlan, neverNil map[string]bool) (props map[string]irProp, ok bool) {
+	funcs, ok := fieldAs[[]*ir.Function](reflect.ValueOf(result), "SrcFuncs")
 	if !ok {
-		return nil
+		return nil, false
 	}
 	out := make(map[string]irProp)
 	for _, fn := range funcs {
@@ -781,7 +783,7 @@ func irProps(result any, fset *token.FileSet, plan *irPlan, neverNil map[string]
 		}
 		out[key] = irProp{fmt.Sprintf("trivial=%s testing=%v", trivial, calls), loc}
 	}
-	return out
+	return out, true
 }
 
 type irProp struct {
@@ -826,11 +828,7 @@ func neverNil(facts map[irFactKey]irFact) map[string]bool {
 		if k.a.Name != "nilness" {
 			continue
 		}
-		v := reflect.ValueOf(f.fact)
-		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-			continue
-		}
-		rets, ok := v.Elem().FieldByName("Rets").Interface().([]nilness.ValueNilness)
+		rets, ok := fieldAs[[]nilness.ValueNilness](reflect.ValueOf(f.fact), "Rets")
 		if !ok {
 			out[k.obj] = true // not what v0.8.2 has: assume it
 			continue

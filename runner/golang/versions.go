@@ -2,7 +2,6 @@ package golang
 
 import (
 	"context"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -26,14 +25,10 @@ var goVersion = sync.OnceValue(func() string {
 // across tool versions.
 func ToolVersions() map[string]string {
 	v := map[string]string{"go": goVersion()}
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range info.Deps {
-			switch d.Path {
-			case "honnef.co/go/tools":
-				v["staticcheck"] = d.Version
-			case "golang.org/x/tools":
-				v["go/analysis"] = d.Version
-			}
+	built := buildModules()
+	for path, name := range map[string]string{"honnef.co/go/tools": "staticcheck", "golang.org/x/tools": "go/analysis"} {
+		if version, ok := built[path]; ok {
+			v[name] = version
 		}
 	}
 	return v
