@@ -126,7 +126,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
-	text, err := readText(file, overlay)
+	text, err := runner.ReadText(file, overlay)
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
@@ -228,7 +228,7 @@ func newLintTree(file string, text []byte, overlay map[string][]byte) (*lintTree
 	}
 	if filepath.Base(file) != "package-info.java" {
 		info := filepath.Join(filepath.Dir(t.copy), "package-info.java")
-		if infoText, err := readText(filepath.Join(filepath.Dir(file), "package-info.java"), overlay); err == nil && !exists(info) {
+		if infoText, err := runner.ReadText(filepath.Join(filepath.Dir(file), "package-info.java"), overlay); err == nil && !exists(info) {
 			if err := t.write(info, infoText); err != nil {
 				return nil, err
 			}

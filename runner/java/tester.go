@@ -180,7 +180,7 @@ func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]
 			return nil, nil, err
 		}
 	}
-	text, err := readText(file, overlay)
+	text, err := runner.ReadText(file, overlay)
 	if err != nil {
 		return nil, nil, err
 	}
