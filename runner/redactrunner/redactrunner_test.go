@@ -6,25 +6,22 @@ import (
 	"time"
 
 	"github.com/fixloop/fixloop/internal/redact"
+	"github.com/fixloop/fixloop/internal/redacttest"
 	"github.com/fixloop/fixloop/runner"
 )
 
+// The secrets are the end-to-end tests' canaries; the environment makes
+// the token and the key secrets (the private key is secret anywhere).
 const (
-	tokenValue = "ghp_0123456789abcdefTOKEN"
-	keyValue   = "sk-live-0123456789KEY"
-	sshKey     = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAAAAAEAAAAzAAAAC3NzaC1lZDI1NTE5AAAAIO\n-----END OPENSSH PRIVATE KEY-----"
+	tokenValue = redacttest.TokenValue
+	keyValue   = redacttest.KeyValue
+	sshKey     = redacttest.PrivateKey
 )
 
-func testEnviron() []string {
-	return []string{
-		"GITHUB_TOKEN=" + tokenValue,
-		"OPENAI_API_KEY=" + keyValue,
-		"HOME=/home/someone/with/a/long/path",
-	}
-}
+var environ = []string{redacttest.TokenVar + "=" + tokenValue, "OPENAI_API_KEY=" + keyValue}
 
 func TestAlerts(t *testing.T) {
-	r := redact.New(testEnviron())
+	r := redact.New(environ)
 	clean := []runner.Alert{{Message: "unused variable x", Fixes: []runner.Fix{{Title: "Remove x"}}}}
 	if got := Alerts(r, clean); &got[0] != &clean[0] {
 		t.Error("alerts without secrets were copied")
@@ -66,7 +63,7 @@ func TestAlerts(t *testing.T) {
 }
 
 func TestTestReport(t *testing.T) {
-	r := redact.New(testEnviron())
+	r := redact.New(environ)
 	clean := &runner.TestReport{Package: "p", Output: "ok", PassedTests: []string{"TestA"}, Failures: []runner.TestFailure{{Test: "TestB", Message: "want 2"}}}
 	if TestReport(r, clean) != clean {
 		t.Error("a report without secrets was copied")
