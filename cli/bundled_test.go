@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/langfixture"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
+	"github.com/fixloop/fixloop/runner/langs/langfixture"
 )
 
 // bundledDirs hold the session records shipped with the repository.

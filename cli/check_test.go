@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/langfixture"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
+	"github.com/fixloop/fixloop/runner/langs/langfixture"
 )
 
 func TestFailureDetail(t *testing.T) {

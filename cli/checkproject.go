@@ -17,6 +17,7 @@ import (
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/langs"
+	"github.com/fixloop/fixloop/runner/redactrunner"
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
 
@@ -348,7 +349,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 
 	var suites []testSuite
 	for i, p := range pkgs {
-		alerts := ll.Redactor.Alerts(p.res.Alerts)
+		alerts := redactrunner.Alerts(ll.Redactor, p.res.Alerts)
 		byName := make(map[string][]runner.Alert)
 		for _, a := range alerts {
 			byName[a.File] = append(byName[a.File], a)

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/langfixture"
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/runner/langs/langfixture"
 )
 
 // TestFixCppRulesDiff: `fixloop fix` on the C++ example with the offline

@@ -22,7 +22,7 @@ import (
 
 	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/eval/scripted"
-	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // bundledDataset is the dataset the README runs.

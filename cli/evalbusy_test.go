@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/fixloop/fixloop/eval/scripted"
-	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // TestEvalScoresHoldUnderLoad runs the bundled dataset through fixloop

@@ -15,7 +15,7 @@ import (
 
 	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/eval/scripted"
-	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // bundledAnswers is the scripted model's folder of answers to the bundled

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // calcCopy copies testdata/calc and returns the path of calc.go.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 
 	_ "modernc.org/sqlite"
 

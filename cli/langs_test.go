@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/langfixture"
+	"github.com/fixloop/fixloop/runner/langs/langfixture"
 	"github.com/fixloop/fixloop/runner/sandbox"
 
 	"github.com/fixloop/fixloop/internal/testtree"

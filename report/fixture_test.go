@@ -19,10 +19,7 @@ func twoModels() *aggregate.Scores {
 				"wrong_answer": {Total: 2, Fixed: 1, Rate: 0.5},
 			},
 		},
-		Refactor: aggregate.RefactorScores{
-			Sessions: 2, Passing: 1, PassAt1: v(0.5), ReductionAtP: v(0.8), NewAtP: v(0.1),
-			DLineAtP: v(12), LinePerFixAtP: v(3), ReductionAtF: v(0.2), NewAtF: v(1),
-		},
+		Refactor: aggregate.RefactorScores{SampleScores: aggregate.SampleScores{Sessions: 2, Passing: 1, PassAt1: v(0.5), ReductionAtP: v(0.8), NewAtP: v(0.1), DLineAtP: v(12), LinePerFixAtP: v(3), ReductionAtF: v(0.2), NewAtF: v(1)}},
 	}
 	llama := &aggregate.Scores{
 		Sessions: 4,
@@ -33,10 +30,7 @@ func twoModels() *aggregate.Scores {
 				"compile_error": {Total: 3, Fixed: 1, Rate: 1.0 / 3},
 			},
 		},
-		Refactor: aggregate.RefactorScores{
-			Sessions: 2, Passing: 2, PassAt1: v(1), ReductionAtP: v(0.5), NewAtP: v(0.5),
-			DLineAtP: v(20), LinePerFixAtP: v(5.5),
-		},
+		Refactor: aggregate.RefactorScores{SampleScores: aggregate.SampleScores{Sessions: 2, Passing: 2, PassAt1: v(1), ReductionAtP: v(0.5), NewAtP: v(0.5), DLineAtP: v(20), LinePerFixAtP: v(5.5)}},
 	}
 	return &aggregate.Scores{
 		Sessions: 10,
@@ -48,15 +42,16 @@ func twoModels() *aggregate.Scores {
 				"wrong_answer":  {Total: 2, Fixed: 1, Rate: 0.5},
 			},
 		},
-		Refactor: aggregate.RefactorScores{
-			Sessions: 4, Passing: 3, PassAt1: v(0.75), ReductionAtP: v(0.6), NewAtP: v(0.366667),
-			DLineAtP: v(17.333333), LinePerFixAtP: v(4.666667), ReductionAtF: v(0.2), NewAtF: v(1),
+		Refactor: aggregate.RefactorScores{SampleScores: aggregate.SampleScores{Sessions: 4, Passing: 3, PassAt1: v(0.75), ReductionAtP: v(0.6), NewAtP: v(0.366667), DLineAtP: v(17.333333), LinePerFixAtP: v(4.666667), ReductionAtF: v(0.2), NewAtF: v(1)},
 			// One refactor session was stored without LintEval samples.
-			LintEval: aggregate.LintEvalScores{Sessions: 3, Passing: 1, Skipped: 1, PassAt1: v(1.0 / 3),
-				ReductionAtP: v(0.25), NewAtP: v(0.125), DLineAtP: v(6), LinePerFixAtP: v(2.5),
-				ReductionAtF: v(0.4), NewAtF: v(0.1), DLineAtF: v(3.5), LinePerFixAtF: v(1.75)},
-			LintEvalK: aggregate.LintEvalScores{Sessions: 3, Passing: 3, Skipped: 1, PassAt1: v(1),
-				ReductionAtP: v(0.55), NewAtP: v(0.05), DLineAtP: v(9), LinePerFixAtP: v(1.5)},
+			LintEval: aggregate.LintEvalScores{SampleScores: aggregate.SampleScores{Sessions: 3, Passing: 1, PassAt1: v(1.0 / 3), ReductionAtP: v(0.25), NewAtP: v(0.125), DLineAtP: v(6), LinePerFixAtP: v(2.5), ReductionAtF: v(0.4), NewAtF: v(0.1)},
+				Skipped:       1,
+				DLineAtF:      v(3.5),
+				LinePerFixAtF: v(1.75),
+			},
+			LintEvalK: aggregate.LintEvalScores{SampleScores: aggregate.SampleScores{Sessions: 3, Passing: 3, PassAt1: v(1), ReductionAtP: v(0.55), NewAtP: v(0.05), DLineAtP: v(9), LinePerFixAtP: v(1.5)},
+				Skipped: 1,
+			},
 		},
 		VerdictMix: []map[string]int{
 			{"accepted": 2, "compile_error": 3, "wrong_answer": 3, "alerts_remaining": 2},

@@ -38,10 +38,7 @@ var refactorDefs = []struct {
 
 // editorScores puts the editor's refactor scores in LintEval's shape.
 func editorScores(r aggregate.RefactorScores) aggregate.LintEvalScores {
-	return aggregate.LintEvalScores{
-		Sessions: r.Sessions, Passing: r.Passing, PassAt1: r.PassAt1, ReductionAtP: r.ReductionAtP, NewAtP: r.NewAtP,
-		DLineAtP: r.DLineAtP, LinePerFixAtP: r.LinePerFixAtP, ReductionAtF: r.ReductionAtF, NewAtF: r.NewAtF,
-	}
+	return aggregate.LintEvalScores{SampleScores: r.SampleScores}
 }
 
 // rows returns the rows of one breakdown, in order, with an "all" row

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fixloop/fixloop/internal/projroot"
 )
 
 // Rel returns path relative to dir when path is dir or lies below it.
@@ -56,15 +58,4 @@ func FindUp(dir string, names ...string) string {
 
 // RepoRoot returns the nearest directory at or above dir that holds .git
 // (a directory, or a file in a worktree), or "" when there is none.
-func RepoRoot(dir string) string {
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+func RepoRoot(dir string) string { return projroot.RepoRoot(dir) }

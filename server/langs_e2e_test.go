@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/langfixture"
+	"github.com/fixloop/fixloop/runner/langs/langfixture"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"

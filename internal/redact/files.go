@@ -17,7 +17,7 @@ import (
 	"github.com/joho/godotenv"
 	"gopkg.in/ini.v1"
 
-	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/internal/projroot"
 )
 
 // Secrets files. Besides the environment, a project keeps secrets in files
@@ -115,9 +115,9 @@ func (r *Redactor) AddProject(dir string) error {
 // root, nearest first.
 func ProjectDirs(dir string) []string {
 	dir = filepath.Clean(dir)
-	root := runner.RepoRoot(dir)
+	root := projroot.RepoRoot(dir)
 	if root == "" {
-		root = runner.ModuleRoot(dir)
+		root = projroot.ModuleRoot(dir)
 	}
 	if root == "" {
 		root = markedRoot(dir)

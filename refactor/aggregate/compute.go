@@ -271,11 +271,7 @@ func repairScores(sessions []Session) RepairScores {
 // LintEval's, for attempt 1 and after k rounds.
 func refactorScores(sessions []Session) RefactorScores {
 	e := lintEvalScores(sessions, editorSample)
-	r := RefactorScores{
-		Sessions: e.Sessions, Passing: e.Passing, PassAt1: e.PassAt1,
-		ReductionAtP: e.ReductionAtP, NewAtP: e.NewAtP, DLineAtP: e.DLineAtP, LinePerFixAtP: e.LinePerFixAtP,
-		ReductionAtF: e.ReductionAtF, NewAtF: e.NewAtF,
-	}
+	r := RefactorScores{SampleScores: e.SampleScores}
 	r.LintEval = lintEvalScores(sessions, func(s Session) *SampleCounts { return s.LintEval })
 	r.LintEvalK = lintEvalScores(sessions, func(s Session) *SampleCounts { return s.LintEvalK })
 	return r

@@ -161,9 +161,7 @@ func TestRefactorScores(t *testing.T) {
 				{Goal: "refactor", AlertsBefore: 5, Fixed: 2, New: 0, LinesEdited: 0},
 				{Goal: "repair", Passed: true, AlertsBefore: 100, Fixed: 100, LinesEdited: 100}, // ignored
 			},
-			want: RefactorScores{Sessions: 4, Passing: 2, PassAt1: v(.5),
-				ReductionAtP: v(.6), NewAtP: v(.1), DLineAtP: v(8), LinePerFixAtP: v(16.0 / 7),
-				ReductionAtF: v(.1), NewAtF: v(.2)},
+			want: RefactorScores{SampleScores: SampleScores{Sessions: 4, Passing: 2, PassAt1: v(.5), ReductionAtP: v(.6), NewAtP: v(.1), DLineAtP: v(8), LinePerFixAtP: v(16.0 / 7), ReductionAtF: v(.1), NewAtF: v(.2)}},
 		},
 		{
 			// Σ|L| = 0 and Σfixed = 0 over P, and no F: those are undefined.
@@ -171,7 +169,7 @@ func TestRefactorScores(t *testing.T) {
 			sessions: []Session{
 				{Goal: "refactor", Passed: true, AlertsBefore: 0, Fixed: 0, New: 0, LinesEdited: 5},
 			},
-			want: RefactorScores{Sessions: 1, Passing: 1, PassAt1: v(1), DLineAtP: v(5)},
+			want: RefactorScores{SampleScores: SampleScores{Sessions: 1, Passing: 1, PassAt1: v(1), DLineAtP: v(5)}},
 		},
 		{
 			name: "all failing: nothing over P",
@@ -179,14 +177,14 @@ func TestRefactorScores(t *testing.T) {
 				{Goal: "refactor", AlertsBefore: 2, Fixed: 0, New: 1, LinesEdited: 4},
 				{Goal: "refactor", AlertsBefore: 2, Fixed: 1, New: 0, LinesEdited: 2},
 			},
-			want: RefactorScores{Sessions: 2, PassAt1: v(0), ReductionAtF: v(0), NewAtF: v(.25)},
+			want: RefactorScores{SampleScores: SampleScores{Sessions: 2, PassAt1: v(0), ReductionAtF: v(0), NewAtF: v(.25)}},
 		},
 		{
 			name: "negative reduction",
 			sessions: []Session{
 				{Goal: "refactor", Passed: true, AlertsBefore: 2, Fixed: 1, New: 3, LinesEdited: 9},
 			},
-			want: RefactorScores{Sessions: 1, Passing: 1, PassAt1: v(1), ReductionAtP: v(-1), NewAtP: v(1.5), DLineAtP: v(9), LinePerFixAtP: v(9)},
+			want: RefactorScores{SampleScores: SampleScores{Sessions: 1, Passing: 1, PassAt1: v(1), ReductionAtP: v(-1), NewAtP: v(1.5), DLineAtP: v(9), LinePerFixAtP: v(9)}},
 		},
 		{name: "none", want: RefactorScores{}},
 	}

@@ -308,12 +308,16 @@ func TestLintEvalScores(t *testing.T) {
 			}
 		}
 	}
-	check("linteval", r.LintEval, LintEvalScores{Sessions: 5, Passing: 2, Skipped: 1,
-		PassAt1: v(2.0 / 5), ReductionAtP: v(0), NewAtP: v(2.0 / 4), DLineAtP: v(3.0 / 2), LinePerFixAtP: v(3.0 / 2),
-		ReductionAtF: v(1.0 / 6), NewAtF: v(0), DLineAtF: v(1), LinePerFixAtF: v(3)})
-	check("linteval_k", r.LintEvalK, LintEvalScores{Sessions: 5, Passing: 3, Skipped: 1,
-		PassAt1: v(3.0 / 5), ReductionAtP: v(1.0 / 6), NewAtP: v(2.0 / 6), DLineAtP: v(4.0 / 3), LinePerFixAtP: v(4.0 / 3),
-		ReductionAtF: v(1.0 / 4), NewAtF: v(0), DLineAtF: v(1.0 / 2), LinePerFixAtF: v(1)})
+	check("linteval", r.LintEval, LintEvalScores{SampleScores: SampleScores{Sessions: 5, Passing: 2, PassAt1: v(2.0 / 5), ReductionAtP: v(0), NewAtP: v(2.0 / 4), DLineAtP: v(3.0 / 2), LinePerFixAtP: v(3.0 / 2), ReductionAtF: v(1.0 / 6), NewAtF: v(0)},
+		Skipped:       1,
+		DLineAtF:      v(1),
+		LinePerFixAtF: v(3),
+	})
+	check("linteval_k", r.LintEvalK, LintEvalScores{SampleScores: SampleScores{Sessions: 5, Passing: 3, PassAt1: v(3.0 / 5), ReductionAtP: v(1.0 / 6), NewAtP: v(2.0 / 6), DLineAtP: v(4.0 / 3), LinePerFixAtP: v(4.0 / 3), ReductionAtF: v(1.0 / 4), NewAtF: v(0)},
+		Skipped:       1,
+		DLineAtF:      v(1.0 / 2),
+		LinePerFixAtF: v(1),
+	})
 
 	// The editor's scores keep their meaning.
 	if r.Sessions != 6 || r.Passing != 2 || !nearP(r.PassAt1, v(2.0/6)) || !nearP(r.ReductionAtP, v(11.0/12)) ||
@@ -327,9 +331,9 @@ func TestLintEvalScores(t *testing.T) {
 	// and B (fixed its Style target, its new alerts are Error-prone):
 	// Reduction@P = 1/2, New@P = 0/2; F = {C, D, E} fixed no Style alert.
 	style := s.By["category"]["Style"].Refactor.LintEval
-	check("by.category.Style.refactor.linteval", style, LintEvalScores{Sessions: 5, Passing: 2,
-		PassAt1: v(2.0 / 5), ReductionAtP: v(1.0 / 2), NewAtP: v(0), DLineAtP: v(3.0 / 2), LinePerFixAtP: v(3),
-		ReductionAtF: v(0), NewAtF: v(0), DLineAtF: v(1)})
+	check("by.category.Style.refactor.linteval", style, LintEvalScores{SampleScores: SampleScores{Sessions: 5, Passing: 2, PassAt1: v(2.0 / 5), ReductionAtP: v(1.0 / 2), NewAtP: v(0), DLineAtP: v(3.0 / 2), LinePerFixAtP: v(3), ReductionAtF: v(0), NewAtF: v(0)},
+		DLineAtF: v(1),
+	})
 	// By model: the old stored session has no model, so "m" has none
 	// skipped.
 	if m := s.By["model"]["m"].Refactor.LintEvalK; m.Sessions != 5 || m.Skipped != 0 || !nearP(m.PassAt1, v(3.0/5)) {

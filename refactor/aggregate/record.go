@@ -60,25 +60,10 @@ func FromRecord(rec *refactor.Record) Session {
 
 	counts := make(map[runner.Category]CategoryCounts)
 	for _, a := range rec.Targets {
-		c := counts[category(a)]
-		c.Before++
-		counts[category(a)] = c
+		count(counts, a, func(c *CategoryCounts) { c.Before++ })
 	}
 	if offered != nil && offered.Check != nil && rec.Baseline != nil {
-		cmp := metrics.Compare(rec.Original, rec.Baseline.Alerts, rec.Outcome.Text, offered.Check.Alerts)
-		for _, a := range cmp.FixedAlerts {
-			if !refactor.IsTarget(a, rec.Targets) {
-				continue
-			}
-			c := counts[category(a)]
-			c.Fixed++
-			counts[category(a)] = c
-		}
-		for _, a := range cmp.NewAlerts {
-			c := counts[category(a)]
-			c.New++
-			counts[category(a)] = c
-		}
+		countCompared(counts, rec, rec.Outcome.Text, offered.Check.Alerts)
 	}
 	if len(counts) > 0 {
 		s.ByCategory = counts
@@ -180,24 +165,34 @@ func sample(rec *refactor.Record, rd *refactor.Round) *SampleCounts {
 		return out
 	}
 	counts := make(map[runner.Category]CategoryCounts)
-	cmp := metrics.Compare(rec.Original, rec.Baseline.Alerts, rd.Candidate, rd.Check.Alerts)
-	for _, a := range cmp.FixedAlerts {
-		if !refactor.IsTarget(a, rec.Targets) {
-			continue
-		}
-		c := counts[category(a)]
-		c.Fixed++
-		counts[category(a)] = c
-	}
-	for _, a := range cmp.NewAlerts {
-		c := counts[category(a)]
-		c.New++
-		counts[category(a)] = c
-	}
+	countCompared(counts, rec, rd.Candidate, rd.Check.Alerts)
 	if len(counts) > 0 {
 		out.ByCategory = counts
 	}
 	return out
+}
+
+// countCompared adds to counts, per category, what comparing the original
+// with candidate (whose alerts are after) finds, as the session compares
+// them: the fixed alerts among the targets as Fixed, every new alert as
+// New. rec.Baseline must not be nil.
+func countCompared(counts map[runner.Category]CategoryCounts, rec *refactor.Record, candidate string, after []runner.Alert) {
+	cmp := metrics.Compare(rec.Original, rec.Baseline.Alerts, candidate, after)
+	for _, a := range cmp.FixedAlerts {
+		if refactor.IsTarget(a, rec.Targets) {
+			count(counts, a, func(c *CategoryCounts) { c.Fixed++ })
+		}
+	}
+	for _, a := range cmp.NewAlerts {
+		count(counts, a, func(c *CategoryCounts) { c.New++ })
+	}
+}
+
+// count applies add to the counts of a's category.
+func count(counts map[runner.Category]CategoryCounts, a runner.Alert, add func(*CategoryCounts)) {
+	c := counts[category(a)]
+	add(&c)
+	counts[category(a)] = c
 }
 
 // category is an alert's category, classified when it has none.

@@ -53,6 +53,18 @@ type FixRate struct {
 // definition, over each session's sample (offered or not): attempt 1 and
 // the final output after k rounds.
 type RefactorScores struct {
+	SampleScores
+	// LintEval scores Session.LintEval, attempt 1; LintEvalK scores
+	// Session.LintEvalK, the final output after k rounds.
+	LintEval  LintEvalScores `json:"linteval"`
+	LintEvalK LintEvalScores `json:"linteval_k"`
+}
+
+// SampleScores are the scores that the editor's definition and LintEval's
+// share, over one sample per refactor session: Sessions is N, Passing is
+// |S_pass|, and the @P and @F scores are LintEval's (see lintEvalScores).
+// Embedded, its fields stand in the JSON of the embedding struct.
+type SampleScores struct {
 	Sessions      int      `json:"sessions"`
 	Passing       int      `json:"passing"`
 	PassAt1       *float64 `json:"pass_at_1"`
@@ -62,10 +74,6 @@ type RefactorScores struct {
 	LinePerFixAtP *float64 `json:"line_per_fix_at_p"`
 	ReductionAtF  *float64 `json:"reduction_at_f"`
 	NewAtF        *float64 `json:"new_at_f"`
-	// LintEval scores Session.LintEval, attempt 1; LintEvalK scores
-	// Session.LintEvalK, the final output after k rounds.
-	LintEval  LintEvalScores `json:"linteval"`
-	LintEvalK LintEvalScores `json:"linteval_k"`
 }
 
 // LintEvalScores are the LintEval paper's scores (§3.2 and Table 4) over
@@ -75,15 +83,7 @@ type RefactorScores struct {
 // The @P scores are over S_pass and the @F ones over the failing samples,
 // D∖S_pass; ΔLine@F and LinePerFix@F are the paper's Table 4 diagnostics.
 type LintEvalScores struct {
-	Sessions      int      `json:"sessions"`
-	Passing       int      `json:"passing"`
-	PassAt1       *float64 `json:"pass_at_1"`
-	ReductionAtP  *float64 `json:"reduction_at_p"`
-	NewAtP        *float64 `json:"new_at_p"`
-	DLineAtP      *float64 `json:"dline_at_p"`
-	LinePerFixAtP *float64 `json:"line_per_fix_at_p"`
-	ReductionAtF  *float64 `json:"reduction_at_f"`
-	NewAtF        *float64 `json:"new_at_f"`
+	SampleScores
 	DLineAtF      *float64 `json:"dline_at_f"`
 	LinePerFixAtF *float64 `json:"line_per_fix_at_f"`
 	Skipped       int      `json:"skipped"`

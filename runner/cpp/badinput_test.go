@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/internal/badinput"
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
 

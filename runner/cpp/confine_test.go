@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 
 	"github.com/fixloop/fixloop/runner"
 )

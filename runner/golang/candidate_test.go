@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // TestCandidateLoads: a candidate's text (runner.WithCandidate) whose

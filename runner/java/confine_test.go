@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/badinput"
-	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/internal/badinput"
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // TestLintToolsAreConfined: javac and checkstyle run in the sandbox. No

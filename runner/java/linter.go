@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
 	"github.com/fixloop/fixloop/runner/sandbox"
@@ -64,9 +66,7 @@ type Linter struct {
 	pmdSets  []string // PMD's rulesets; nil: PMD is off
 	logger   *slog.Logger
 
-	mu    sync.Mutex
-	cache map[string]*styleEntry
-	clock uint64
+	cache *lru.Cache[string, styleEntry]
 
 	maven *MavenCache
 }
@@ -77,7 +77,6 @@ var _ runner.Linter = (*Linter)(nil)
 type styleEntry struct {
 	file   string
 	alerts []runner.Alert
-	used   uint64
 }
 
 // NewLinter returns a Linter. It fails when opts.Checkstyle names a
@@ -105,7 +104,7 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	}
 	return &Linter{
 		opts: opts, config: config, tabWidth: tabWidth, pmdSets: pmdSets, logger: logger,
-		cache: make(map[string]*styleEntry), maven: cmp.Or(opts.Maven, &MavenCache{}),
+		cache: newLRU[styleEntry](maxStyleCache), maven: cmp.Or(opts.Maven, &MavenCache{}),
 	}, nil
 }
 
@@ -127,7 +126,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
-	text, err := readText(file, overlay)
+	text, err := runner.ReadText(file, overlay)
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
@@ -192,13 +191,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 // dir. (They are keyed by text, so this matters only when a configuration
 // or a package-info.java changed.)
 func (l *Linter) Invalidate(dir string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for k, e := range l.cache {
-		if runner.Within(dir, e.file) {
-			delete(l.cache, k)
-		}
-	}
+	removeIf(l.cache, func(e styleEntry) bool { return runner.Within(dir, e.file) })
 }
 
 // newLintTree copies text into a temporary source tree under its package's
@@ -235,7 +228,7 @@ func newLintTree(file string, text []byte, overlay map[string][]byte) (*lintTree
 	}
 	if filepath.Base(file) != "package-info.java" {
 		info := filepath.Join(filepath.Dir(t.copy), "package-info.java")
-		if infoText, err := readText(filepath.Join(filepath.Dir(file), "package-info.java"), overlay); err == nil && !exists(info) {
+		if infoText, err := runner.ReadText(filepath.Join(filepath.Dir(file), "package-info.java"), overlay); err == nil && !exists(info) {
 			if err := t.write(info, infoText); err != nil {
 				return nil, err
 			}
@@ -420,29 +413,13 @@ func (l *Linter) styleKey(t *lintTree) string {
 }
 
 func (l *Linter) cached(key string) ([]runner.Alert, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	e, ok := l.cache[key]
+	e, ok := l.cache.Get(key)
 	if !ok {
 		return nil, false
 	}
-	l.clock++
-	e.used = l.clock
 	return slices.Clone(e.alerts), true
 }
 
 func (l *Linter) store(key, file string, alerts []runner.Alert) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.cache) >= maxStyleCache {
-		oldest := ""
-		for k, e := range l.cache {
-			if oldest == "" || e.used < l.cache[oldest].used {
-				oldest = k
-			}
-		}
-		delete(l.cache, oldest)
-	}
-	l.clock++
-	l.cache[key] = &styleEntry{file: file, alerts: slices.Clone(alerts), used: l.clock}
+	l.cache.Add(key, styleEntry{file: file, alerts: slices.Clone(alerts)})
 }

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/internal/badinput"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 

@@ -1,7 +1,6 @@
 package java
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -117,18 +116,6 @@ func projectRoot(file, pkg string) string {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// readText returns the overlay's text for path, else the file on disk.
-func readText(path string, overlay map[string][]byte) ([]byte, error) {
-	if text, ok := overlay[path]; ok {
-		return text, nil
-	}
-	text, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return text, nil
 }
 
 // ProjectRoot returns the directory whose tests run for the Java file at

@@ -14,8 +14,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/junitxml"
@@ -57,20 +58,12 @@ type Tester struct {
 	opts   TesterOptions
 	logger *slog.Logger
 
-	mu    sync.Mutex
-	cache map[string]*testEntry
-	clock uint64
+	cache *lru.Cache[string, testEntry]
 
 	maven *MavenCache
 }
 
 var _ runner.Tester = (*Tester)(nil)
-
-type testEntry struct {
-	root   string
-	report *runner.TestReport
-	used   uint64
-}
 
 // NewTester returns a Tester.
 func NewTester(opts TesterOptions) *Tester {
@@ -78,7 +71,7 @@ func NewTester(opts TesterOptions) *Tester {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Tester{opts: opts, logger: logger, cache: make(map[string]*testEntry), maven: cmp.Or(opts.Maven, &MavenCache{})}
+	return &Tester{opts: opts, logger: logger, cache: newLRU[testEntry](maxTestCache), maven: cmp.Or(opts.Maven, &MavenCache{})}
 }
 
 // testRun is one run of a project's tests in a copy of it.
@@ -147,13 +140,7 @@ func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byt
 // Invalidate forgets the cached reports of projects in or under dir, and
 // of the project that holds dir.
 func (t *Tester) Invalidate(dir string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for k, e := range t.cache {
-		if runner.Within(dir, e.root) || runner.Within(e.root, dir) {
-			delete(t.cache, k)
-		}
-	}
+	removeIf(t.cache, func(e testEntry) bool { return runner.Within(dir, e.root) || runner.Within(e.root, dir) })
 }
 
 // readOnly is what the confined javac and JUnit runs read beyond the
@@ -193,7 +180,7 @@ func (t *Tester) prepare(ctx context.Context, file string, overlay map[string][]
 			return nil, nil, err
 		}
 	}
-	text, err := readText(file, overlay)
+	text, err := runner.ReadText(file, overlay)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -445,30 +432,20 @@ func (r *testRun) parseReports(ctx context.Context, rep *runner.TestReport) {
 	}
 }
 
+// testEntry is a cached report of the project at root.
+type testEntry struct {
+	root   string
+	report *runner.TestReport
+}
+
 func (t *Tester) lookup(key string) (*runner.TestReport, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	e, ok := t.cache[key]
+	e, ok := t.cache.Get(key)
 	if !ok {
 		return nil, false
 	}
-	t.clock++
-	e.used = t.clock
 	return e.report.Clone(), true
 }
 
 func (t *Tester) store(key, root string, rep *runner.TestReport) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.cache) >= maxTestCache {
-		oldest := ""
-		for k, e := range t.cache {
-			if oldest == "" || e.used < t.cache[oldest].used {
-				oldest = k
-			}
-		}
-		delete(t.cache, oldest)
-	}
-	t.clock++
-	t.cache[key] = &testEntry{root: root, report: rep.Clone(), used: t.clock}
+	t.cache.Add(key, testEntry{root: root, report: rep.Clone()})
 }

@@ -57,7 +57,7 @@ func TestTesterExample(t *testing.T) {
 		t.Errorf("second run %+v, want the cached report", again)
 	}
 	tester.Invalidate(filepath.Join(dir, "src"))
-	if len(tester.cache) != 0 {
+	if tester.cache.Len() != 0 {
 		t.Error("Invalidate kept the report")
 	}
 }

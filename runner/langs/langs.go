@@ -19,6 +19,7 @@ import (
 	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
+	"github.com/fixloop/fixloop/runner/redactrunner"
 	"github.com/fixloop/fixloop/runner/tool"
 )
 
@@ -223,7 +224,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		}
 	}
 	merged.Alerts = append(merged.Alerts, l.rememberGeneric(file, generic, merged.Files)...)
-	merged.Alerts = l.Redactor.Alerts(merged.Alerts)
+	merged.Alerts = redactrunner.Alerts(l.Redactor, merged.Alerts)
 	return merged, nil
 }
 
@@ -334,7 +335,7 @@ type Tester struct {
 func (t *Tester) Test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {
 	_ = t.Redactor.AddProjectOf(file)
 	rep, err := t.test(ctx, file, overlay, timeout)
-	return t.Redactor.TestReport(rep), t.Redactor.Error(err)
+	return redactrunner.TestReport(t.Redactor, rep), t.Redactor.Error(err)
 }
 
 func (t *Tester) test(ctx context.Context, file string, overlay map[string][]byte, timeout time.Duration) (*runner.TestReport, error) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // TestCommandIsConfined: a command linter runs in the sandbox, whatever

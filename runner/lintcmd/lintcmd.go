@@ -174,7 +174,7 @@ func (l *Linter) lint(ctx context.Context, path string, overlay map[string][]byt
 	if err != nil {
 		return note(err)
 	}
-	text, saved, err := readText(path, overlay, l.spec.input() == InputFile)
+	text, saved, err := textToCheck(path, overlay, l.spec.input() == InputFile)
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", l.spec.Name, err)
 	}
@@ -236,23 +236,23 @@ func (l *Linter) tooLarge(out *output) error {
 		l.spec.Name, strings.Join(cut, " and "), outputLimit>>20, what)
 }
 
-// readText returns the text to check: the overlay's, else the file's.
+// textToCheck returns the text to check: the overlay's, else the file's.
 // With compare set (input mode file), saved reports whether the file on
 // disk holds exactly that text; the other modes never read the disk when
 // the editor sent the text.
-func readText(path string, overlay map[string][]byte, compare bool) (text []byte, saved bool, err error) {
-	if t, ok := overlay[path]; ok {
-		if !compare {
-			return t, false, nil
-		}
-		disk, diskErr := os.ReadFile(path)
-		return t, diskErr == nil && string(disk) == string(t), nil
+func textToCheck(path string, overlay map[string][]byte, compare bool) (text []byte, saved bool, err error) {
+	text, err = runner.ReadText(path, overlay)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, edited := overlay[path]; !edited {
+		return text, true, nil
+	}
+	if !compare {
+		return text, false, nil
 	}
 	disk, diskErr := os.ReadFile(path)
-	if diskErr != nil {
-		return nil, false, fmt.Errorf("reading %s: %w", path, diskErr)
-	}
-	return disk, true, nil
+	return text, diskErr == nil && string(disk) == string(text), nil
 }
 
 // parsedText is the selected output stream(s).

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // TestCommandCannotWriteProject: a command linter sees the project

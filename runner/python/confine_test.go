@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/badinput"
-	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/internal/badinput"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // TestLintToolsAreConfined: pylint and flake8 run in the sandbox. No

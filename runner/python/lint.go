@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -138,7 +137,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
-	text, err := readText(file, overlay)
+	text, err := runner.ReadText(file, overlay)
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
@@ -254,14 +253,6 @@ func duplicatesSyntaxError(a runner.Alert) bool {
 		return a.Code == "" && a.Severity == runner.SeverityError
 	}
 	return false
-}
-
-// readText returns the overlay's text for file, else the file's content.
-func readText(file string, overlay map[string][]byte) ([]byte, error) {
-	if text, ok := overlay[file]; ok {
-		return text, nil
-	}
-	return os.ReadFile(file)
 }
 
 // Invalidate does nothing: the Linter keeps no cache.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/badinput"
+	"github.com/fixloop/fixloop/runner/internal/badinput"
 )
 
 // Programs that fork repeatedly: the pids cgroup caps them, the time limit

@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/runner/golang/gosandbox"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // BenchmarkLoad measures what confinement costs a load: each iteration

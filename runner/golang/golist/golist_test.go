@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
 	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 func TestMain(m *testing.M) {

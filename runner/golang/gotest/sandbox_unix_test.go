@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/badinput"
+	"github.com/fixloop/fixloop/runner/internal/badinput"
 	"github.com/fixloop/fixloop/runner/sandbox"
 )
 

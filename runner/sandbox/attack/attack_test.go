@@ -23,13 +23,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixloop/fixloop/internal/sandboxtest"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 
-	"github.com/fixloop/fixloop/internal/badinput"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/cpp"
 	"github.com/fixloop/fixloop/runner/golang/golist"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
+	"github.com/fixloop/fixloop/runner/internal/badinput"
 	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/runner/python"
 	"github.com/fixloop/fixloop/runner/sandbox"

@@ -1,8 +1,13 @@
-package redact
+// Package redactrunner redacts the runner's results (alerts, lint results,
+// test reports) with a redact.Redactor. It lives beside the runner rather
+// than in internal/redact, which keeps to strings: nothing under internal/
+// imports the runner.
+package redactrunner
 
 import (
 	"slices"
 
+	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/runner"
 )
 
@@ -21,7 +26,7 @@ import (
 
 // alert returns a with its messages redacted, and whether anything
 // changed.
-func (r *Redactor) alert(a runner.Alert) (runner.Alert, bool) {
+func alert(r *redact.Redactor, a runner.Alert) (runner.Alert, bool) {
 	msg := r.String(a.Message)
 	changed := msg != a.Message
 	a.Message = msg
@@ -42,15 +47,15 @@ func (r *Redactor) alert(a runner.Alert) (runner.Alert, bool) {
 }
 
 // Alert returns a with its messages redacted.
-func (r *Redactor) Alert(a runner.Alert) runner.Alert {
-	out, _ := r.alert(a)
+func Alert(r *redact.Redactor, a runner.Alert) runner.Alert {
+	out, _ := alert(r, a)
 	return out
 }
 
 // Alerts returns alerts redacted: the same slice when nothing in it is
 // secret, else a copy.
-func (r *Redactor) Alerts(alerts []runner.Alert) []runner.Alert {
-	out, _ := each(alerts, r.alert)
+func Alerts(r *redact.Redactor, alerts []runner.Alert) []runner.Alert {
+	out, _ := each(alerts, func(a runner.Alert) (runner.Alert, bool) { return alert(r, a) })
 	return out
 }
 
@@ -77,11 +82,11 @@ func each[T any](xs []T, f func(T) (T, bool)) ([]T, bool) {
 
 // LintResult returns res with its alerts redacted (res itself when nothing
 // in it is secret). A nil res stays nil.
-func (r *Redactor) LintResult(res *runner.LintResult) *runner.LintResult {
+func LintResult(r *redact.Redactor, res *runner.LintResult) *runner.LintResult {
 	if res == nil {
 		return nil
 	}
-	alerts := r.Alerts(res.Alerts)
+	alerts := Alerts(r, res.Alerts)
 	if len(alerts) > 0 && &alerts[0] == &res.Alerts[0] {
 		return res
 	}
@@ -92,7 +97,7 @@ func (r *Redactor) LintResult(res *runner.LintResult) *runner.LintResult {
 
 // TestReport returns rep redacted (rep itself when nothing in it is
 // secret). A nil rep stays nil.
-func (r *Redactor) TestReport(rep *runner.TestReport) *runner.TestReport {
+func TestReport(r *redact.Redactor, rep *runner.TestReport) *runner.TestReport {
 	if rep == nil {
 		return nil
 	}
@@ -112,11 +117,11 @@ func (r *Redactor) TestReport(rep *runner.TestReport) *runner.TestReport {
 		}
 	}
 	for i, f := range rep.Failures {
-		if g, changed := r.failure(f); changed {
+		if g, changed := failure(r, f); changed {
 			edit().Failures[i] = g
 		}
 	}
-	if errs := r.Alerts(rep.BuildErrors); len(errs) > 0 && &errs[0] != &rep.BuildErrors[0] {
+	if errs := Alerts(r, rep.BuildErrors); len(errs) > 0 && &errs[0] != &rep.BuildErrors[0] {
 		edit().BuildErrors = errs
 	}
 	if c == nil {
@@ -126,7 +131,7 @@ func (r *Redactor) TestReport(rep *runner.TestReport) *runner.TestReport {
 }
 
 // failure returns f redacted, and whether anything changed.
-func (r *Redactor) failure(f runner.TestFailure) (runner.TestFailure, bool) {
+func failure(r *redact.Redactor, f runner.TestFailure) (runner.TestFailure, bool) {
 	changed := false
 	for _, p := range []*string{&f.Test, &f.Message, &f.Input, &f.Expected, &f.Actual} {
 		if s := r.String(*p); s != *p {
