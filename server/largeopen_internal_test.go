@@ -30,15 +30,7 @@ func TestDecodeOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var want struct {
-				TextDocument struct {
-					URI        string `json:"uri"`
-					LanguageID string `json:"languageId"`
-					Version    int32  `json:"version"`
-					Text       string `json:"text"`
-				} `json:"textDocument"`
-			}
-			_ = json.Unmarshal([]byte(tt.params), &want)
+			want, _ := jsonOpen([]byte(tt.params))
 			u, lang, version, text, err := decodeOpen([]byte(tt.params))
 			if (err == nil) != tt.ok {
 				t.Fatalf("decodeOpen: %v, want ok %v", err, tt.ok)
@@ -46,7 +38,7 @@ func TestDecodeOpen(t *testing.T) {
 			if !tt.ok {
 				return
 			}
-			w := want.TextDocument
+			w := want
 			if string(u) != w.URI || lang != w.LanguageID || version != w.Version || string(text) != w.Text {
 				t.Errorf("decodeOpen = %q %q %d %q, want %q %q %d %q", u, lang, version, text, w.URI, w.LanguageID, w.Version, w.Text)
 			}
@@ -105,22 +97,14 @@ func FuzzDecodeOpen(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, params []byte) {
-		var want struct {
-			TextDocument struct {
-				URI        string `json:"uri"`
-				LanguageID string `json:"languageId"`
-				Version    int32  `json:"version"`
-				Text       string `json:"text"`
-			} `json:"textDocument"`
-		}
-		if json.Unmarshal(params, &want) != nil {
+		w, err := jsonOpen(params)
+		if err != nil {
 			return // the ordinary decoding reports it
 		}
 		u, lang, version, text, err := decodeOpen(bytes.Clone(params))
 		if err != nil {
 			return
 		}
-		w := want.TextDocument
 		wu, err := uri.Parse(w.URI) // as the server reads a document's URI
 		if err != nil {
 			t.Fatalf("decodeOpen(%q) read a URI that uri.Parse refuses: %v", params, err)
@@ -129,4 +113,22 @@ func FuzzDecodeOpen(f *testing.F) {
 			t.Errorf("decodeOpen(%q) = %q %q %d %q, want %q %q %d %q", params, u, lang, version, text, w.URI, w.LanguageID, w.Version, w.Text)
 		}
 	})
+}
+
+// openItem is what the JSON decoder reads of didOpen params.
+type openItem struct {
+	URI        string `json:"uri"`
+	LanguageID string `json:"languageId"`
+	Version    int32  `json:"version"`
+	Text       string `json:"text"`
+}
+
+// jsonOpen decodes didOpen params with encoding/json, the reference the
+// in-place decoding is held to.
+func jsonOpen(params []byte) (openItem, error) {
+	var p struct {
+		TextDocument openItem `json:"textDocument"`
+	}
+	err := json.Unmarshal(params, &p)
+	return p.TextDocument, err
 }
