@@ -19,7 +19,7 @@ import (
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/runner/sandbox"
-	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // checkDiagnostic is one diagnostic in check's JSON output.
@@ -136,7 +136,7 @@ names no package).`,
 				return runTools(cmd.Context(), cmd.OutOrStdout(), f.json)
 			}
 			logs.addProjectSecrets(logger, args...)
-			ts := server.NewToolset(logger, logs.redactor)
+			ts := toolset.New(logger, logs.redactor)
 			newTester := func(cfg config.Config) runner.Tester {
 				tests, _ := ts.Testers(cfg)
 				return tests

@@ -21,8 +21,8 @@ import (
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/aggregate"
 	"github.com/fixloop/fixloop/refactor/provider"
-	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 type evalFlags struct {
@@ -163,7 +163,7 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 			jobs = append(jobs, evalJob{Problem: p, Model: m})
 		}
 	}
-	pool := newWorkerPool(logger, server.NewToolset(logger, logs.redactor), "")
+	pool := newWorkerPool(logger, toolset.New(logger, logs.redactor), "")
 	runner := pool.adopt(settings, st)
 	done, err := runner.finished(ctx, jobs)
 	if err != nil {
@@ -277,7 +277,7 @@ func workUntilDone(ctx context.Context, q *queue.Queue, ids []int64, opts queue.
 // each store one connection.
 type workerPool struct {
 	logger  *slog.Logger
-	toolset *server.Toolset
+	toolset *toolset.Toolset
 	// storeDSN, when set, replaces the stores the jobs name.
 	storeDSN string
 	// onDone, when set, hears of each session that ends.
@@ -288,8 +288,8 @@ type workerPool struct {
 	stores  map[string]*store.Store
 }
 
-func newWorkerPool(logger *slog.Logger, toolset *server.Toolset, storeDSN string) *workerPool {
-	return &workerPool{logger: logger, toolset: toolset, storeDSN: storeDSN, runners: make(map[string]*evalRunner), stores: make(map[string]*store.Store)}
+func newWorkerPool(logger *slog.Logger, tools *toolset.Toolset, storeDSN string) *workerPool {
+	return &workerPool{logger: logger, toolset: tools, storeDSN: storeDSN, runners: make(map[string]*evalRunner), stores: make(map[string]*store.Store)}
 }
 
 // adopt registers st as the store of s and returns s's runner.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/internal/redact"
-	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // benchDataset links some of the bundled problems into a new dataset.
@@ -61,7 +61,7 @@ func BenchmarkEvalQueue(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer st.Close()
-		r := newEvalRunner(settings, st, logger, server.NewToolset(logger, logs.redactor), newEndpointLimits(0, 0))
+		r := newEvalRunner(settings, st, logger, toolset.New(logger, logs.redactor), newEndpointLimits(0, 0))
 		t0 := time.Now()
 		for _, p := range loaded {
 			if _, err := r.session(ctx, evalJob{Problem: p}); err != nil {

@@ -19,8 +19,8 @@ import (
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner/sandbox"
-	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // runSettings are how a run's sessions run. A queued job carries them, so
@@ -76,15 +76,15 @@ type evalRunner struct {
 	s       runSettings
 	store   *store.Store
 	logger  *slog.Logger
-	toolset *server.Toolset
+	toolset *toolset.Toolset
 	limits  *endpointLimits
 
 	mu        sync.Mutex
 	providers map[string]model.Provider // shared model endpoints, by base URL and model
 }
 
-func newEvalRunner(s runSettings, st *store.Store, logger *slog.Logger, toolset *server.Toolset, limits *endpointLimits) *evalRunner {
-	return &evalRunner{s: s, store: st, logger: logger, toolset: toolset, limits: limits, providers: make(map[string]model.Provider)}
+func newEvalRunner(s runSettings, st *store.Store, logger *slog.Logger, tools *toolset.Toolset, limits *endpointLimits) *evalRunner {
+	return &evalRunner{s: s, store: st, logger: logger, toolset: tools, limits: limits, providers: make(map[string]model.Provider)}
 }
 
 // finished returns the keys of the jobs the run has stored already.

@@ -21,8 +21,8 @@ import (
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/sandbox"
-	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 type fixFlags struct {
@@ -83,7 +83,7 @@ the store (and the store did not take it).`,
 			// configuration's, if any, the toolset adds).
 			logs.redactor.AddEnv(f.apiKeyEnv)
 			logs.addProjectSecrets(logger, args[0])
-			ts := server.NewToolset(logger, logs.redactor)
+			ts := toolset.New(logger, logs.redactor)
 			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), ts.Linter, func(cfg config.Config) runner.Tester {
 				_, candidates := ts.Testers(cfg)
 				return candidates
@@ -272,7 +272,7 @@ func buildErrorLine(e runner.Alert) string {
 
 // providerSettings merges the flags over the configuration.
 func providerSettings(cfg config.Config, f fixFlags) provider.Settings {
-	s := server.ProviderSettings(cfg)
+	s := toolset.ProviderSettings(cfg)
 	s.Kind, s.Replay = f.provider, f.replay
 	if f.baseURL != "" {
 		s.BaseURL = f.baseURL
@@ -407,7 +407,7 @@ func saveToStore(ctx context.Context, rec *refactor.Record, cfg config.Config, f
 		fmt.Fprintln(progress, "fixloop: store.mode:", err)
 		return nil
 	}
-	queueDir := store.QueueDir(server.DefaultQueueDir(), dsn, mode)
+	queueDir := store.QueueDir(toolset.DefaultQueueDir(), dsn, mode)
 	w := store.NewWriter(dsn, queueDir, mode, nil)
 	q := w.Save(rec, filepath.Dir(rec.File))
 	fctx, cancel := context.WithTimeout(ctx, storeFlush)

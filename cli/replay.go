@@ -18,8 +18,8 @@ import (
 
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/provider"
-	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 type replayFlags struct {
@@ -89,7 +89,7 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 				}
 				items = append(items, fromStore...)
 			}
-			ts := server.NewToolset(logger, logs.redactor)
+			ts := toolset.New(logger, logs.redactor)
 			newChecker := func(file string) (*refactor.Checker, error) {
 				// The settings of the recorded file's project, as fix
 				// used them (judge cases, linters, checks).

@@ -15,6 +15,7 @@ import (
 	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // stdio joins stdin and stdout into the connection the LSP client speaks on.
@@ -78,9 +79,9 @@ built-in Go analysers run, and the server says so once (window/showMessage).`,
 			code, err := server.Serve(ctx, stdio{cmd.InOrStdin(), cmd.OutOrStdout()}, server.Options{
 				Logger:    logger,
 				Version:   Version,
-				RecordDir: server.DefaultRecordDir(),
+				RecordDir: toolset.DefaultRecordDir(),
 				StoreDSN:  store.DefaultDSN(),
-				QueueDir:  server.DefaultQueueDir(),
+				QueueDir:  toolset.DefaultQueueDir(),
 				Redactor:  logs.redactor,
 			})
 			if err != nil && !errors.Is(err, context.Canceled) {

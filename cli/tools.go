@@ -13,7 +13,7 @@ import (
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/langs"
-	"github.com/fixloop/fixloop/server"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // toolEntry is one tool in `check --tools --json`.
@@ -47,8 +47,8 @@ func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
 	if len(problems) > 0 {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("configuration: %w", problems)}
 	}
-	out := toolsOutput{Notes: server.Diagnose(ctx)}
-	for _, st := range server.Discover(ctx, cfg) {
+	out := toolsOutput{Notes: toolset.Diagnose(ctx)}
+	for _, st := range toolset.Discover(ctx, cfg) {
 		e := toolEntry{
 			Name: st.Tool.Name, Language: st.Tool.Language, Found: st.Err == nil, Path: st.Path,
 			Version: st.Version, Package: st.Tool.Package, Install: st.Tool.Install,

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fixloop/fixloop/eval/queue"
-	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/store"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 type workerFlags struct {
@@ -68,7 +68,7 @@ func runWorker(ctx context.Context, f workerFlags, logger *slog.Logger, logs *lo
 		return &exitError{code: ExitUsage, err: err}
 	}
 	defer q.Close()
-	pool := newWorkerPool(logger, server.NewToolset(logger, logs.redactor), f.store)
+	pool := newWorkerPool(logger, toolset.New(logger, logs.redactor), f.store)
 	defer pool.closeStores()
 	pool.onDone = func(spec jobSpec, detail string, err error) {
 		switch {

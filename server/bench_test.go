@@ -21,6 +21,7 @@ import (
 	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // The benchmarks run on testdata/benchpkg: 13 files, ~1,800 lines, with
@@ -36,7 +37,7 @@ func benchDir(b *testing.B) string {
 }
 
 // benchServer starts a server on dir with the given debounce and tests off.
-// Its Go analyzer is the toolset's (server.GoLinter, in a langs.Linter),
+// Its Go analyzer is the toolset's (toolset.GoLinter, in a langs.Linter),
 // made here so that report can give its counters (benchStats).
 func benchServer(b *testing.B, dir, debounce string) (h *lsptest.Harness, hs *handlers.Server, report func()) {
 	b.Helper()
@@ -46,7 +47,7 @@ func benchServer(b *testing.B, dir, debounce string) (h *lsptest.Harness, hs *ha
 		OnServer: func(s *handlers.Server) { hs = s },
 		NewLinter: func(cfg config.Config) (runner.Linter, error) {
 			if goLinter == nil {
-				l, err := server.GoLinter(lsptest.DiscardLogger())(cfg)
+				l, err := toolset.GoLinter(lsptest.DiscardLogger())(cfg)
 				if err != nil {
 					return nil, err
 				}

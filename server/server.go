@@ -12,11 +12,9 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -26,11 +24,11 @@ import (
 	"github.com/fixloop/fixloop/handlers"
 	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/refactor/model"
-	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/server/rpcctx"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // Options configure a served connection.
@@ -38,7 +36,7 @@ type Options struct {
 	Logger  *slog.Logger
 	Version string
 	// NewLinter and Tester override the tools (tests inject scripted
-	// ones); nil means every language's linters (NewToolset) and test
+	// ones); nil means every language's linters (toolset.New) and test
 	// runners.
 	NewLinter func(config.Config) (runner.Linter, error)
 	Tester    runner.Tester
@@ -50,11 +48,11 @@ type Options struct {
 	// provider.New with the configured model settings.
 	NewProvider func(config.Config) (model.Provider, string, error)
 	// RecordDir is where session records are written; "" writes none
-	// (the serve command passes DefaultRecordDir).
+	// (the serve command passes toolset.DefaultRecordDir).
 	RecordDir string
 	// StoreDSN is the session store unless the configuration names one;
 	// QueueDir holds sessions on their way to it. "" stores nothing (the
-	// serve command passes store.DefaultDSN and DefaultQueueDir).
+	// serve command passes store.DefaultDSN and toolset.DefaultQueueDir).
 	StoreDSN string
 	QueueDir string
 	// OnServer, if set, receives the handler set once it exists (tests and
@@ -64,44 +62,6 @@ type Options struct {
 	// means one for the process environment (redact.New(os.Environ())).
 	// It learns the configured API key variable from every configuration.
 	Redactor *redact.Redactor
-}
-
-// DefaultRecordDir is $XDG_STATE_HOME/fixloop/sessions, or
-// ~/.local/state/fixloop/sessions.
-func DefaultRecordDir() string { return stateDir("sessions") }
-
-// DefaultQueueDir holds sessions on their way to the store:
-// $XDG_STATE_HOME/fixloop/queue, or ~/.local/state/fixloop/queue.
-func DefaultQueueDir() string { return stateDir("queue") }
-
-func stateDir(name string) string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "fixloop", name)
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".local", "state", "fixloop", name)
-}
-
-// ConfiguredProvider builds a session's provider from the configuration.
-func ConfiguredProvider(logger *slog.Logger) func(config.Config) (model.Provider, string, error) {
-	return func(cfg config.Config) (model.Provider, string, error) {
-		s := ProviderSettings(cfg)
-		s.Logger = logger
-		return provider.New(s)
-	}
-}
-
-// ProviderSettings are the provider settings of cfg's model section; the
-// CLI lays its flags over them.
-func ProviderSettings(cfg config.Config) provider.Settings {
-	m := cfg.Model
-	return provider.Settings{
-		BaseURL: m.BaseURL, Model: m.Name, APIKeyEnv: m.APIKeyEnv, Temperature: m.Temperature,
-		TopP: m.TopP, MaxTokens: m.MaxTokens, Timeout: m.Timeout,
-	}
 }
 
 // Serve speaks LSP over rwc until the client sends exit, the connection
@@ -121,7 +81,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		logger = slog.New(slog.DiscardHandler)
 	}
 	logger = slog.New(red.Handler(logger.Handler()))
-	tools := NewToolset(logger, red)
+	tools := toolset.New(logger, red)
 	if opts.NewLinter == nil {
 		opts.NewLinter = tools.Linter
 	}
@@ -132,7 +92,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		opts.CandidateTester = gotest.NewSandboxed(logger, gotest.CandidateSandbox())
 	}
 	if opts.NewProvider == nil {
-		opts.NewProvider = ConfiguredProvider(logger)
+		opts.NewProvider = toolset.ConfiguredProvider(logger)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -194,20 +154,5 @@ func closeTransport(rwc io.Closer, conn jsonrpc2.Conn) {
 	select {
 	case <-conn.Done():
 	case <-time.After(closeWait):
-	}
-}
-
-// GoLinter returns a linter factory for the in-process Go analyzers.
-func GoLinter(logger *slog.Logger) func(config.Config) (runner.Linter, error) {
-	return func(cfg config.Config) (runner.Linter, error) {
-		a, err := golang.NewAnalyzer(golang.AnalyzerOptions{
-			Checks:      cfg.Staticcheck.Checks,
-			Logger:      logger,
-			MaxFileSize: cfg.MaxFileSize,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("creating the Go analyzer: %w", err)
-		}
-		return a, nil
 	}
 }

@@ -290,7 +290,7 @@ func parseJavaFormatVersion(out string) string {
 
 // Tools is what `fixloop check --tools` lists of the rules provider's Java
 // fixer: google-java-format, where it is and its version, or why it is
-// missing and how to install it. (server.Discover lists autopep8 itself.)
+// missing and how to install it. (toolset.Discover lists autopep8 itself.)
 func Tools(ctx context.Context) []tool.Status {
 	st := tool.Status{Tool: googleJavaFormatTool}
 	g, err := FindGoogleJavaFormat()

@@ -1,4 +1,12 @@
-package server
+// Package toolset builds fixloop's tools for a configuration: the linters
+// and test runners of every language (dispatched through runner/langs), the
+// model provider's settings, the external tools a user can list
+// (Discover, Diagnose) and the state directories sessions are kept in. It
+// sits below the LSP connection (server) and its handlers, so that the
+// commands (cli) and any other front end build the same tools without
+// importing the connection; handlers reach the language packages only
+// through it.
+package toolset
 
 import (
 	"context"
@@ -14,9 +22,9 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/internal/redact"
-	"github.com/fixloop/fixloop/refactor/model/rules"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/cpp"
+	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/runner/judge"
@@ -24,7 +32,6 @@ import (
 	"github.com/fixloop/fixloop/runner/lintcmd"
 	"github.com/fixloop/fixloop/runner/python"
 	"github.com/fixloop/fixloop/runner/sandbox"
-	"github.com/fixloop/fixloop/runner/tool"
 )
 
 // Toolset builds the linters and test runners of every language for a
@@ -61,10 +68,10 @@ type goSettings struct {
 	maxFileSize int
 }
 
-// NewToolset returns a toolset with fresh Go test runners whose results
+// New returns a toolset with fresh Go test runners whose results
 // redactor redacts; nil means a redactor of the process environment's
 // secrets (redact.New(os.Environ())).
-func NewToolset(logger *slog.Logger, redactor *redact.Redactor) *Toolset {
+func New(logger *slog.Logger, redactor *redact.Redactor) *Toolset {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -292,42 +299,17 @@ func commandSpec(c config.Linter) lintcmd.Spec {
 	return s
 }
 
-// Discover finds every external tool fixloop can use under cfg (the
-// command linters included) and reads the versions of those found.
-func Discover(ctx context.Context, cfg config.Config) []tool.Status {
-	var all []tool.Tool
-	all = append(all, tool.Tool{Name: "go", Language: langs.Go, Commands: []string{"go"}, Package: "Go distribution (https://go.dev/dl)", VersionArgs: []string{"version"}})
-	all = append(all, python.Tools()...)
-	// The rules provider's Python fixer (LintEval's rule-based baseline).
-	all = append(all, tool.Tool{Name: "autopep8", Language: langs.Python, Commands: []string{"autopep8"},
-		Package: "Debian package python3-autopep8 (the rules provider's Python fixer)", Install: "apt install python3-autopep8"})
-	all = append(all, cpp.Tools()...)
-	if c := cfg.Cpp.ClangTidy; c != "" && c != "clang-tidy" {
-		pinned := cpp.ClangTidyCommand(c)
-		pinned.Name = c + " (cpp.clangTidy)"
-		all = append(all, pinned)
-	}
-	out := tool.Discover(ctx, all)
-	out = append(out, java.Discover(ctx)...)
-	// The rules provider's Java fixer: google-java-format's jar
-	// ($FIXLOOP_GOOGLE_JAVA_FORMAT) or a google-java-format on PATH.
-	out = append(out, rules.Tools(ctx)...)
-	var generic []tool.Tool
-	for _, spec := range cfg.Linters {
-		if g, err := lintcmd.New(commandSpec(spec), nil); err == nil {
-			generic = append(generic, g.Tool())
+// GoLinter returns a linter factory for the in-process Go analyzers.
+func GoLinter(logger *slog.Logger) func(config.Config) (runner.Linter, error) {
+	return func(cfg config.Config) (runner.Linter, error) {
+		a, err := golang.NewAnalyzer(golang.AnalyzerOptions{
+			Checks:      cfg.Staticcheck.Checks,
+			Logger:      logger,
+			MaxFileSize: cfg.MaxFileSize,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("creating the Go analyzer: %w", err)
 		}
+		return a, nil
 	}
-	return append(out, tool.Discover(ctx, generic)...)
-}
-
-// Diagnose returns notes about the environment worth telling a user who
-// lists the tools: what the sandbox enforces here, and interpreter
-// mismatches.
-func Diagnose(ctx context.Context) []string {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	notes := []string{"sandbox: " + sandbox.Probe().String()}
-	notes = append(notes, python.Diagnose(ctx)...)
-	return notes
 }
