@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -14,7 +13,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/taxonomy"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // codeActionWait bounds how long a code action request waits for the lint
@@ -247,7 +246,7 @@ func overlapsAny(picked, cand []runner.Edit) bool {
 // ownSource reports whether a diagnostic with this source came from fixloop
 // (a built-in tool or a configured command linter), not another server.
 func (s *Server) ownSource(src string) bool {
-	if slices.Contains(taxonomy.Sources, src) {
+	if toolset.IsToolSource(src) {
 		return true
 	}
 	for _, l := range s.config().Linters {

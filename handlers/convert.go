@@ -12,8 +12,8 @@ import (
 
 	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/runner/langs"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // maxMessage bounds a diagnostic message; editors show long ones badly.
@@ -144,8 +144,8 @@ func testSource(doc *docstore.Document) string {
 func failureSummary(doc *docstore.Document, rep *runner.TestReport, failures []runner.TestFailure, timeout time.Duration) protocol.Diagnostic {
 	var b strings.Builder
 	switch {
-	case rep.Tool == judge.ToolName:
-		b.WriteString(judge.Summary(rep))
+	case toolset.IsJudgeReport(rep):
+		b.WriteString(toolset.JudgeSummary(rep))
 	case rep.TimedOut:
 		fmt.Fprintf(&b, "tests timed out after %s", timeout)
 	default:

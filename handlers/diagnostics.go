@@ -13,9 +13,8 @@ import (
 	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/editor/schedule"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/judge"
 	"github.com/fixloop/fixloop/runner/langs"
-	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // fileState holds the latest results for one open document. Lint alerts
@@ -340,7 +339,7 @@ func sharesTests(doc, d *docstore.Document, rep *runner.TestReport) bool {
 		return false
 	case d == doc || d.Path == doc.Path:
 		return true
-	case rep != nil && rep.Tool == judge.ToolName:
+	case toolset.IsJudgeReport(rep):
 		return false
 	}
 	return filepath.Dir(d.Path) == filepath.Dir(doc.Path) &&
@@ -360,7 +359,7 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 		return
 	}
 	timeout := s.config().Tests.Timeout
-	tctx := sandbox.WithWallLimit(runner.WithLanguage(ctx, string(doc.LanguageID)), s.config().Tests.WallTimeout)
+	tctx := toolset.WithWallLimit(runner.WithLanguage(ctx, string(doc.LanguageID)), s.config().Tests.WallTimeout)
 	rep, err := tester.Test(tctx, doc.Path, overlay, timeout)
 	if ctx.Err() != nil {
 		s.logger.Debug("test run cancelled", "uri", u)

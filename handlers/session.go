@@ -19,7 +19,7 @@ import (
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/metrics"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // Session commands.
@@ -95,7 +95,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	}
 	base := runner.WithLanguage(s.ctx, string(doc.LanguageID))
 	if cfg.Sandbox == config.SandboxNone {
-		base = sandbox.Unconfined(base) // the user's choice, never the repository's
+		base = toolset.Unconfined(base) // the user's choice, never the repository's
 	}
 	ctx, cancel := context.WithCancel(base)
 	sess := &fixSession{goal: goal, token: "fixloop/" + string(goal) + "/" + fmt.Sprint(time.Now().UnixNano()), cancel: cancel, done: make(chan struct{})}

@@ -12,11 +12,9 @@ import (
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/editor/watch"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/cpp"
-	"github.com/fixloop/fixloop/runner/java"
 	"github.com/fixloop/fixloop/runner/langs"
-	"github.com/fixloop/fixloop/runner/python"
 	"github.com/fixloop/fixloop/runner/workspace"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // DidChangeConfiguration applies the editor's new settings and re-diagnoses
@@ -168,17 +166,7 @@ func watchedFile(path string) bool {
 
 // projectRoot is the directory whose files' results a change of path can
 // affect: the root of its language's project.
-func projectRoot(path string) string {
-	switch langs.Detect(path, "") {
-	case langs.Python:
-		return python.ProjectRoot(path)
-	case langs.Java:
-		return java.ProjectRoot(path)
-	case langs.Cpp:
-		return cpp.ProjectRoot(path)
-	}
-	return moduleRoot(filepath.Dir(path))
-}
+func projectRoot(path string) string { return toolset.ProjectRoot(path) }
 
 // moduleRoot is the directory of the go.mod at or above dir, or dir.
 func moduleRoot(dir string) string { return cmp.Or(runner.ModuleRoot(dir), dir) }
