@@ -91,7 +91,7 @@ func (a *applier) linter(v *value, path string) (l Linter, nameVal *value) {
 		a.problemf(v.line, v.col, path, `has no "errorformat" or "json"; add errorformat: ["%%f:%%l:%%c: %%m"] for text output, or json: {items: ..., line: ..., message: ...} for JSON output`)
 	}
 	if l.Output == "" {
-		l.Output = OutputStdout
+		l.Output = defaultOf(linterSettings(), "output")
 	}
 	return l, nameVal
 }

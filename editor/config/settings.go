@@ -146,6 +146,12 @@ var defaults = sync.OnceValue(func() Config {
 	return cfg
 })
 
+// defaultOf is the default of key in table.
+func defaultOf[T any](table []setting[T], key string) string {
+	i := slices.IndexFunc(table, func(s setting[T]) bool { return s.Key == key })
+	return table[i].Default
+}
+
 // Default returns the built-in settings.
 func Default() Config { return defaults().clone() }
 
@@ -257,7 +263,7 @@ var configSettings = []setting[Config]{
 	{Key: "python.pylintCategories", Doc: "Pylint only these message categories: any of convention, refactor, warning, error, info, performance (fixloop's Performance messages), or one string; fatal messages always. LintEval's choice: `[error, performance, refactor, convention]`. Absent: pylint's defaults and the project's pylintrc; `[]` is refused.", rule: to(typed("list of names", jsonStrings, pylintCategoryNames(), (*applier).pylintCategories), func(c *Config) *[]string { return &c.Python.PylintCategories })},
 	{Key: "cpp.checks", Doc: "clang-tidy's `-checks`, e.g. `\"-*,bugprone-*\"`, or a list joined with \",\". Absent or \"\": the project's .clang-tidy, else bugprone, performance, modernize and readability minus the noisiest.", rule: to(typed("list of checks", jsonStrings, nil, (*applier).clangChecks), func(c *Config) *string { return &c.Cpp.Checks })},
 	{Key: "cpp.flags", Doc: "g++ and clang-tidy flags, e.g. `[-std=c++17, -Wall]`, or one string split into words. Absent: those of the project's compile_commands.json, else `-std=c++17`.", rule: to(typed("list of arguments", jsonStrings, nil, (*applier).flags), func(c *Config) *[]string { return &c.Cpp.Flags })},
-	{Key: "cpp.test", Doc: "The test command, e.g. `ctest --output-junit report.xml` (see Commands). Absent: `make test` when the project's Makefile has a test target.", rule: to(commandOf(`["ctest", "--output-junit", "report.xml"]`, false), func(c *Config) *[]string { return &c.Cpp.Test })},
+	{Key: "cpp.test", Doc: "The test command, e.g. `ctest --output-junit report.xml` (see [Commands](#commands)). Absent: `make test` when the project's Makefile has a test target.", rule: to(commandOf(`["ctest", "--output-junit", "report.xml"]`, false), func(c *Config) *[]string { return &c.Cpp.Test })},
 	{Key: "cpp.junitXml", Doc: "Glob of the JUnit XML reports the test command writes, relative to the directory it runs in unless absolute.", rule: to(typed("glob", jsonString, nil, (*applier).junitGlob), func(c *Config) *string { return &c.Cpp.JUnitXML })},
 	{Key: "cpp.clangTidy", Doc: "The clang-tidy to run: `clang-tidy` (absent) or a version's binary `clang-tidy-N`, looked up on PATH (never a path).", rule: to(typed("string", jsonString, nil, (*applier).clangTidy), func(c *Config) *string { return &c.Cpp.ClangTidy })},
 	{Key: "java.checkstyle", Default: CheckstyleSun, Doc: "`sun` or `google` (any case), or the path of a checkstyle configuration .xml file, relative to the workspace root unless absolute.", rule: to(typed("string", jsonString, nil, (*applier).checkstyle), func(c *Config) *string { return &c.Java.Checkstyle })},
@@ -266,11 +272,11 @@ var configSettings = []setting[Config]{
 	{Key: "linters", Doc: "Generic command linters, in the order written (see [Command linters](#command-linters)). An entry with any mistake is left out as a whole.", rule: to(typed("list of linters", []string{"array"}, nil, (*applier).linters), func(c *Config) *[]Linter { return &c.Linters })},
 	{Key: "judge.dir", Default: DefaultJudgeDir, Doc: "Directory of input_N.txt / output_N.txt pairs, relative to the checked file's directory unless absolute.", rule: to(textOf(`"tests"`), func(c *Config) *string { return &c.Judge.Dir })},
 	{Key: "judge.cases", Doc: "Inline cases, run after those in `judge.dir` (see [Judge cases](#judge-cases)). A case with a mistake is left out.", rule: to(typed("list of cases", []string{"array"}, nil, (*applier).judgeCases), func(c *Config) *[]JudgeCase { return &c.Judge.Cases })},
-	{Key: "judge.build", Doc: "The build command, e.g. `g++ -O2 -o main main.cpp` (see Commands). Absent: the language's default; `[]`: no build.", rule: to(commandOf(`["g++", "-O2", "-o", "main", "main.cpp"]`, true), func(c *Config) *[]string { return &c.Judge.Build })},
-	{Key: "judge.run", Doc: "The command that runs the program, e.g. `./main` (see Commands). Absent: the language's default.", rule: to(commandOf(`["./main"]`, false), func(c *Config) *[]string { return &c.Judge.Run })},
+	{Key: "judge.build", Doc: "The build command, e.g. `g++ -O2 -o main main.cpp` (see [Commands](#commands)). Absent: the language's default; `[]`: no build.", rule: to(commandOf(`["g++", "-O2", "-o", "main", "main.cpp"]`, true), func(c *Config) *[]string { return &c.Judge.Build })},
+	{Key: "judge.run", Doc: "The command that runs the program, e.g. `./main` (see [Commands](#commands)). Absent: the language's default.", rule: to(commandOf(`["./main"]`, false), func(c *Config) *[]string { return &c.Judge.Run })},
 	{Key: "judge.timeLimit", Default: "10s", Doc: "CPU time per case, every process counted: a duration string, or a number of seconds; more than 0s, up to 10m.", rule: to(durationOf(timeLimitSpec()), func(c *Config) *time.Duration { return &c.Judge.TimeLimit })},
 	{Key: "judge.wallTimeLimit", Doc: "Wall-clock bound per case, for programs that sleep or wait; more than 0s, up to 1h. Absent: 3 × `judge.timeLimit` + 10s.", rule: to(durationOf(wallTimeLimitSpec()), func(c *Config) *time.Duration { return &c.Judge.WallTimeLimit })},
-	{Key: "judge.memoryLimit", Default: "1GiB", Doc: "Memory per case: a number of bytes or a size (see Sizes); 16MiB to 64GiB.", rule: to(typed("size", []string{"string", "integer"}, nil, (*applier).memory), func(c *Config) *int64 { return &c.Judge.MemoryLimit })},
+	{Key: "judge.memoryLimit", Default: "1GiB", Doc: "Memory per case: a number of bytes or a size (see [Sizes](#sizes)); 16MiB to 64GiB.", rule: to(typed("size", []string{"string", "integer"}, nil, (*applier).memory), func(c *Config) *int64 { return &c.Judge.MemoryLimit })},
 	{Key: "judge.compare", Default: CompareWhitespace, Doc: "How output is compared with the expected one: `whitespace` (the words), `exact` (byte for byte) or `lines` (trailing spaces and empty lines ignored).", rule: to(oneOfNames(compareModes(), false), func(c *Config) *string { return &c.Judge.Compare })},
 	{Key: "judge.mode", Default: JudgeAuto, Doc: "When judge cases are used: `auto` (when `judge.dir` holds inputs or cases are listed), `on` or `off`.", rule: to(oneOfNames(judgeModes(), false), func(c *Config) *string { return &c.Judge.Mode })},
 	{Key: "sandbox", Default: string(SandboxBubblewrap), EditorOnly: true, Doc: "How model-written candidates run: in `bubblewrap` (sessions refuse to run candidates where it cannot run) or, chosen by the user, with `none` (time, memory and process limits only).", rule: to(choiceOf(false, SandboxBubblewrap, SandboxNone), func(c *Config) *SandboxMode { return &c.Sandbox })},
@@ -282,7 +288,7 @@ func linterSettings() []setting[Linter] { return linterTable }
 
 var linterTable = []setting[Linter]{
 	{Key: "name", Doc: "Required, unique: the diagnostics' source.", rule: to(typed("string", jsonString, nil, (*applier).linterName), func(l *Linter) *string { return &l.Name })},
-	{Key: "command", Doc: "Required (see Commands); `${file}` `${dir}` `${root}` `${name}` are kept for the runner to fill in: the checked file, its directory, the workspace root and the file's base name.", rule: to(typed("command", jsonStrings, nil, (*applier).linterCommand), func(l *Linter) *[]string { return &l.Command })},
+	{Key: "command", Doc: "Required (see [Commands](#commands)); `${file}` `${dir}` `${root}` `${name}` are kept for the runner to fill in: the checked file, its directory, the workspace root and the file's base name.", rule: to(typed("command", jsonStrings, nil, (*applier).linterCommand), func(l *Linter) *[]string { return &l.Command })},
 	{Key: "extensions", Doc: "Required: the file extensions checked, each starting with \".\", e.g. `[.sh, .bash]`.", rule: to(typed("list of strings", jsonStrings, nil, (*applier).extensions), func(l *Linter) *[]string { return &l.Extensions })},
 	{Key: "input", Doc: "How the text reaches the command: `stdin`, `tempfile` (a copy holding the unsaved text) or `file` (the file on disk, so only on save). Absent: the runner's default.", rule: to(orEmpty(oneOfNames(linterInputs(), false)), func(l *Linter) *string { return &l.Input })},
 	{Key: "errorformat", Doc: "Vim errorformat patterns, e.g. `[\"%f:%l:%c: %m\"]`, or one pattern. Exactly one of errorformat and json.", rule: to(typed("list of patterns", jsonStrings, nil, (*applier).errorformat), func(l *Linter) *[]string { return &l.Errorformat })},
