@@ -45,6 +45,8 @@ type valueType struct {
 	name string   // for the settings doc: "duration", "list of strings"
 	json []string // the JSON types accepted, the main one first
 	enum []string // the allowed values (of the items, for a list); nil = any
+	// min and max bound a number, when max > min.
+	min, max float64
 }
 
 // A parser checks one value and returns what it means.
@@ -158,17 +160,17 @@ func Default() Config { return defaults().clone() }
 // Parsers of values, by type.
 
 func durationOf(spec durationSpec) parser[time.Duration] {
-	return parser[time.Duration]{valueType{"duration", []string{"string", "number"}, nil},
+	return parser[time.Duration]{valueType{name: "duration", json: []string{"string", "number"}},
 		func(a *applier, v *value, path string) (time.Duration, bool) { return a.duration(v, path, spec) }}
 }
 
 func countOf(lo, hi int64) parser[int] {
-	return parser[int]{valueType{"whole number", []string{"integer"}, nil},
+	return parser[int]{valueType{"whole number", []string{"integer"}, nil, float64(lo), float64(hi)},
 		func(a *applier, v *value, path string) (int, bool) { return a.count(v, path, lo, hi) }}
 }
 
 func floatOf(lo, hi float64) parser[*float32] {
-	return parser[*float32]{valueType{"number", []string{"number"}, nil},
+	return parser[*float32]{valueType{"number", []string{"number"}, nil, lo, hi},
 		func(a *applier, v *value, path string) (*float32, bool) {
 			f, ok := a.float(v, path, lo, hi)
 			return &f, ok
@@ -176,13 +178,13 @@ func floatOf(lo, hi float64) parser[*float32] {
 }
 
 func textOf(example string) parser[string] {
-	return parser[string]{valueType{"string", []string{"string"}, nil},
+	return parser[string]{valueType{name: "string", json: []string{"string"}},
 		func(a *applier, v *value, path string) (string, bool) { return a.text(v, path, example) }}
 }
 
 // commandOf reads an argv (see [applier.command]).
 func commandOf(example string, allowEmpty bool) parser[[]string] {
-	return parser[[]string]{valueType{"command", []string{"array", "string"}, nil},
+	return parser[[]string]{valueType{name: "command", json: []string{"array", "string"}},
 		func(a *applier, v *value, path string) ([]string, bool) {
 			argv, ok := a.command(v, path, example, allowEmpty)
 			return texts(argv), ok
@@ -196,7 +198,7 @@ func choiceOf[V ~string](anyScalar bool, allowed ...V) parser[V] {
 	for i, s := range allowed {
 		names[i] = string(s)
 	}
-	return parser[V]{valueType{"one of", []string{"string"}, names},
+	return parser[V]{valueType{name: "one of", json: []string{"string"}, enum: names},
 		func(a *applier, v *value, path string) (V, bool) {
 			if (v.kind == kindString || anyScalar && v.kind != kindList && v.kind != kindMap) && slices.Contains(names, v.text) {
 				return V(v.text), true
@@ -209,7 +211,7 @@ func choiceOf[V ~string](anyScalar bool, allowed ...V) parser[V] {
 // oneOfNames reads one of allowed, suggesting the closest on a mistake;
 // with fold, in any case.
 func oneOfNames(allowed []string, fold bool) parser[string] {
-	return parser[string]{valueType{"one of", []string{"string"}, allowed},
+	return parser[string]{valueType{name: "one of", json: []string{"string"}, enum: allowed},
 		func(a *applier, v *value, path string) (string, bool) { return a.oneOf(v, path, allowed, fold) }}
 }
 
@@ -224,7 +226,7 @@ func orEmpty(p parser[string]) parser[string] {
 }
 
 func typed[V any](name string, json []string, enum []string, parse func(a *applier, v *value, path string) (V, bool)) parser[V] {
-	return parser[V]{valueType{name, json, enum}, parse}
+	return parser[V]{valueType{name: name, json: json, enum: enum}, parse}
 }
 
 // The JSON types of values.
