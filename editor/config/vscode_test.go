@@ -243,3 +243,29 @@ func TestVSCodeSettingsTS(t *testing.T) {
 		t.Errorf("settings.ts has no %q", want)
 	}
 }
+
+// TestVSCodeREADME checks that the extension's README names the server's
+// keys package.json offers, all of them and no other.
+func TestVSCodeREADME(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(vscodeDir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(src), "Every other `fixloop.<key>` setting is the server's key of that name:")
+	list, _, _ := strings.Cut(rest, "What each one")
+	if !ok {
+		t.Fatal("README.md does not list the server's keys")
+	}
+	var named, want []string
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(list, -1) {
+		named = append(named, m[1])
+	}
+	for name := range readVSCodeManifest(t).Contributes.Configuration.Properties {
+		if key := strings.TrimPrefix(name, "fixloop."); !slices.Contains(extensionOnly, key) {
+			want = append(want, key)
+		}
+	}
+	if !sameSet(named, want) {
+		t.Errorf("README.md names %q; package.json offers %q", named, want)
+	}
+}
