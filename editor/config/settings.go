@@ -28,6 +28,10 @@ type setting[T any] struct {
 	// from the workspace's .fixloop.yaml, which comes with the
 	// repository.
 	EditorOnly bool
+	// typeFirst, for an EditorOnly key, checks the value's type before
+	// where it comes from, so that a value of the wrong type in the
+	// workspace file is reported as that (store.dsn, as it always was).
+	typeFirst bool
 	// Doc says what the key does and what it accepts.
 	Doc string
 	rule[T]
@@ -79,11 +83,41 @@ func applyTable[T any](a *applier, t *T, v *value, path, prefix string, table []
 			applyTable(a, t, val, path, full, table, nil)
 			return
 		}
-		if table[i].EditorOnly && !a.trusted(val, path) {
+		s := table[i]
+		if s.EditorOnly && (!s.typeFirst || hasJSONType(val, s.typ.json)) && !a.trusted(val, path) {
 			return
 		}
-		table[i].set(a, t, val, path)
+		s.set(a, t, val, path)
 	})
+}
+
+// hasJSONType reports whether v is of one of the JSON types.
+func hasJSONType(v *value, types []string) bool {
+	for _, typ := range types {
+		switch typ {
+		case "string":
+			if v.kind == kindString {
+				return true
+			}
+		case "boolean":
+			if v.kind == kindBool {
+				return true
+			}
+		case "number", "integer":
+			if v.kind == kindNumber {
+				return true
+			}
+		case "array":
+			if v.kind == kindList {
+				return true
+			}
+		case "object":
+			if v.kind == kindMap {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // childKeys lists the keys of the map at prefix ("" for the root), in the
@@ -259,7 +293,7 @@ var configSettings = []setting[Config]{
 	{Key: "rounds.repair", Default: "10", Doc: "Round cap of repair sessions, 1 to 50.", rule: to(countOf(1, MaxRounds), func(c *Config) *int { return &c.Rounds.Repair })},
 	{Key: "rounds.refactor", Default: "3", Doc: "Round cap of refactor sessions, 1 to 50.", rule: to(countOf(1, MaxRounds), func(c *Config) *int { return &c.Rounds.Refactor })},
 	{Key: "applyMode", Default: string(ApplyAtOnce), Doc: "How a session's result reaches the document: `apply` at once (undo reverts it), or `ask`: Apply / Show diff / Discard.", rule: to(choiceOf(false, ApplyAtOnce, ApplyAsk), func(c *Config) *ApplyMode { return &c.ApplyMode })},
-	{Key: "store.dsn", EditorOnly: true, Doc: "Where session records go: a SQLite file path or a `postgres://` URL; `off` stores nothing. Absent or \"\": the SQLite file in the user's state directory.", rule: to(typed("string", jsonString, nil, (*applier).str), func(c *Config) *string { return &c.Store.DSN })},
+	{Key: "store.dsn", EditorOnly: true, typeFirst: true, Doc: "Where session records go: a SQLite file path or a `postgres://` URL; `off` stores nothing. Absent or \"\": the SQLite file in the user's state directory.", rule: to(typed("string", jsonString, nil, (*applier).str), func(c *Config) *string { return &c.Store.DSN })},
 	{Key: "store.mode", Default: "full", Doc: "`full` (records with code) or `metrics` (no source text).", rule: to(typed("one of", jsonString, storeModes(), (*applier).storeMode), func(c *Config) *string { return &c.Store.Mode })},
 	{Key: "python.linters", Doc: "The Python linters to run: a subset of pylint, flake8, pyright, or one string `\"pylint,flake8\"`. Absent: pylint and flake8; `[]`: none.", rule: to(typed("list of names", jsonStrings, pythonLinterNames(), (*applier).pythonLinters), func(c *Config) *[]string { return &c.Python.Linters })},
 	{Key: "python.pylintCategories", Doc: "Pylint only these message categories: any of convention, refactor, warning, error, info, performance (fixloop's Performance messages), or one string; fatal messages always. LintEval's choice: `[error, performance, refactor, convention]`. Absent: pylint's defaults and the project's pylintrc; `[]` is refused.", rule: to(typed("list of names", jsonStrings, pylintCategoryNames(), (*applier).pylintCategories), func(c *Config) *[]string { return &c.Python.PylintCategories })},
