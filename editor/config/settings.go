@@ -91,33 +91,18 @@ func applyTable[T any](a *applier, t *T, v *value, path, prefix string, table []
 	})
 }
 
+// jsonTypesOf are the JSON types of the values of each kind.
+var jsonTypesOf = map[kind][]string{
+	kindString: {"string"},
+	kindBool:   {"boolean"},
+	kindNumber: {"number", "integer"},
+	kindList:   {"array"},
+	kindMap:    {"object"},
+}
+
 // hasJSONType reports whether v is of one of the JSON types.
 func hasJSONType(v *value, types []string) bool {
-	for _, typ := range types {
-		switch typ {
-		case "string":
-			if v.kind == kindString {
-				return true
-			}
-		case "boolean":
-			if v.kind == kindBool {
-				return true
-			}
-		case "number", "integer":
-			if v.kind == kindNumber {
-				return true
-			}
-		case "array":
-			if v.kind == kindList {
-				return true
-			}
-		case "object":
-			if v.kind == kindMap {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(jsonTypesOf[v.kind], func(t string) bool { return slices.Contains(types, t) })
 }
 
 // childKeys lists the keys of the map at prefix ("" for the root), in the
