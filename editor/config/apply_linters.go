@@ -179,14 +179,6 @@ func (a *applier) extensions(v *value, path string) ([]string, bool) {
 	return exts, true
 }
 
-// oneOfOrEmpty is oneOf where "" is allowed too and means the default.
-func (a *applier) oneOfOrEmpty(v *value, path string, allowed []string) (string, bool) {
-	if v.kind == kindString && v.text == "" {
-		return "", true
-	}
-	return a.oneOf(v, path, allowed, false)
-}
-
 // errorformat validates Vim errorformat patterns: a non-empty list, or one
 // pattern. Patterns are kept exactly as written.
 func (a *applier) errorformat(v *value, path string) ([]string, bool) {

@@ -126,9 +126,8 @@ func childKeys[T any](table []setting[T], prefix string) []string {
 }
 
 // Keys allowed at each level, for messages.
-func rootKeys() []string       { return childKeys(settings(), "") }
-func judgeCaseKeys() []string  { return childKeys(judgeCaseSettings(), "") }
-func linterJSONKeys() []string { return childKeys(linterJSONSettings(), "") }
+func rootKeys() []string      { return childKeys(settings(), "") }
+func judgeCaseKeys() []string { return childKeys(judgeCaseSettings(), "") }
 
 // root applies the top-level settings document.
 func (a *applier) root(cfg *Config, v *value) {
