@@ -9,22 +9,6 @@ import (
 	"time"
 )
 
-// python applies the keys under "python".
-func (a *applier) python(p *Python, v *value, path string) {
-	a.fields(v, path, pythonKeys(), func(key, path string, val *value) {
-		switch key {
-		case "linters":
-			if names, ok := a.pythonLinters(val, path); ok {
-				p.Linters = names
-			}
-		case "pylintCategories":
-			if names, ok := a.pylintCategories(val, path); ok {
-				p.PylintCategories = names
-			}
-		}
-	})
-}
-
 // pylintCategoryNames are the names python.pylintCategories accepts
 // (runner/python.PylintCategories).
 func pylintCategoryNames() []string {
@@ -95,32 +79,16 @@ func (a *applier) pythonLinters(v *value, path string) ([]string, bool) {
 	return names, true
 }
 
-// cpp applies the keys under "cpp".
-func (a *applier) cpp(c *Cpp, v *value, path string) {
-	a.fields(v, path, cppKeys(), func(key, path string, val *value) {
-		switch key {
-		case "checks":
-			if checks, ok := a.clangChecks(val, path); ok {
-				c.Checks = checks
-			}
-		case "flags":
-			if items, ok := a.words(val, path, `["-std=c++20", "-Wall"]`); ok {
-				c.Flags = texts(items)
-			}
-		case "test":
-			if argv, ok := a.command(val, path, `["ctest", "--output-junit", "report.xml"]`, false); ok {
-				c.Test = texts(argv)
-			}
-		case "junitXml":
-			if s, ok := a.glob(val, path, `"build/reports/*.xml"`); ok {
-				c.JUnitXML = s
-			}
-		case "clangTidy":
-			if s, ok := a.clangTidy(val, path); ok {
-				c.ClangTidy = s
-			}
-		}
-	})
+// flags validates cpp.flags: a list of arguments, or one string split
+// into words.
+func (a *applier) flags(v *value, path string) ([]string, bool) {
+	items, ok := a.words(v, path, `["-std=c++20", "-Wall"]`)
+	return texts(items), ok
+}
+
+// junitGlob validates cpp.junitXml.
+func (a *applier) junitGlob(v *value, path string) (string, bool) {
+	return a.glob(v, path, `"build/reports/*.xml"`)
 }
 
 // clangTidyName matches the clang-tidy commands cpp.clangTidy may name:
@@ -132,11 +100,17 @@ var clangTidyName = regexp.MustCompile(`^clang-tidy(-[0-9]+(\.[0-9]+)*)?$`)
 // clangTidy validates cpp.clangTidy.
 func (a *applier) clangTidy(v *value, path string) (string, bool) {
 	s, ok := a.text(v, path, `"clang-tidy-22"`)
+	return a.match(v, path, s, ok, clangTidyName, "is not a clang-tidy command; write clang-tidy or a version's binary such as \"clang-tidy-22\" (a name looked up on PATH, not a path)")
+}
+
+// match returns s, read from v (ok), when re matches it; otherwise it
+// reports v with why.
+func (a *applier) match(v *value, path, s string, ok bool, re *regexp.Regexp, why string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if !clangTidyName.MatchString(s) {
-		a.problemf(v.line, v.col, path, "%s is not a clang-tidy command; write clang-tidy or a version's binary such as \"clang-tidy-22\" (a name looked up on PATH, not a path)", v.show())
+	if !re.MatchString(s) {
+		a.problemf(v.line, v.col, path, "%s %s", v.show(), why)
 		return "", false
 	}
 	return s, true
@@ -177,26 +151,6 @@ func (a *applier) glob(v *value, path, example string) (string, bool) {
 		return "", false
 	}
 	return s, true
-}
-
-// java applies the keys under "java".
-func (a *applier) java(j *Java, v *value, path string) {
-	a.fields(v, path, javaKeys(), func(key, path string, val *value) {
-		switch key {
-		case "checkstyle":
-			if s, ok := a.checkstyle(val, path); ok {
-				j.Checkstyle = s
-			}
-		case "classpath":
-			if cp, ok := a.classpath(val, path); ok {
-				j.Classpath = cp
-			}
-		case "pmd":
-			if s, ok := a.pmd(val, path); ok {
-				j.PMD = s
-			}
-		}
-	})
 }
 
 // pmd validates java.pmd: true (PMDDefault), false (no PMD), or PMD
@@ -286,50 +240,6 @@ func (a *applier) classpath(v *value, path string) ([]string, bool) {
 	return texts(items), true
 }
 
-// judge applies the keys under "judge".
-func (a *applier) judge(j *Judge, v *value, path string) {
-	a.fields(v, path, judgeKeys(), func(key, path string, val *value) {
-		switch key {
-		case "dir":
-			if s, ok := a.text(val, path, `"tests"`); ok {
-				j.Dir = s
-			}
-		case "cases":
-			if cs, ok := a.judgeCases(val, path); ok {
-				j.Cases = cs
-			}
-		case "build":
-			if argv, ok := a.command(val, path, `["g++", "-O2", "-o", "main", "main.cpp"]`, true); ok {
-				j.Build = texts(argv)
-			}
-		case "run":
-			if argv, ok := a.command(val, path, `["./main"]`, false); ok {
-				j.Run = texts(argv)
-			}
-		case "timeLimit":
-			if d, ok := a.duration(val, path, timeLimitSpec()); ok {
-				j.TimeLimit = d
-			}
-		case "wallTimeLimit":
-			if d, ok := a.duration(val, path, wallTimeLimitSpec()); ok {
-				j.WallTimeLimit = d
-			}
-		case "memoryLimit":
-			if n, ok := a.memory(val, path); ok {
-				j.MemoryLimit = n
-			}
-		case "compare":
-			if s, ok := a.oneOf(val, path, compareModes(), false); ok {
-				j.Compare = s
-			}
-		case "mode":
-			if s, ok := a.oneOf(val, path, judgeModes(), false); ok {
-				j.Mode = s
-			}
-		}
-	})
-}
-
 func wallTimeLimitSpec() durationSpec {
 	return durationSpec{time.Second, "seconds", `"30s"`, 0, MaxJudgeWallTimeLimit, false}
 }
@@ -356,21 +266,7 @@ func (a *applier) judgeCases(v *value, path string) ([]JudgeCase, bool) {
 		a.problemf(v.line, v.col, path, "must be a list of cases, each a map with keys %s, such as [{name: sample, input: \"1 2\\n\", output: \"3\\n\"}], not %s", keyList(judgeCaseKeys()), v.kind)
 		return nil, false
 	}
-	cases := make([]JudgeCase, 0, len(v.items))
-	names := make(map[string]string)
-	for i, item := range v.items {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		before := len(a.problems)
-		c, nameVal := a.judgeCase(item, p)
-		if nameVal != nil {
-			a.uniqueName(names, c.Name, nameVal, p, "give each case its own name")
-		}
-		if a.leftOut(before, "this case") {
-			continue
-		}
-		cases = append(cases, c)
-	}
-	return cases, true
+	return entries(a, v, path, a.judgeCase, func(c JudgeCase) string { return c.Name }, "give each case its own name", func(string, bool) string { return "this case" }), true
 }
 
 // judgeCase validates one inline case. nameVal is the name's value when the
@@ -380,28 +276,14 @@ func (a *applier) judgeCase(v *value, path string) (c JudgeCase, nameVal *value)
 		a.problemf(v.line, v.col, path, "is empty; a case is a map with keys %s", keyList(judgeCaseKeys()))
 		return c, nil
 	}
-	seen := make(map[string]bool)
-	a.fields(v, path, judgeCaseKeys(), func(key, path string, val *value) {
-		seen[key] = true
-		if key == "name" {
-			if s, ok := a.text(val, path, `"sample 1"`); ok {
-				c.Name, nameVal = s, val
-			}
-			return
-		}
-		s, ok := a.caseText(val, path)
-		if !ok {
-			return
-		}
-		if key == "input" {
-			c.Input = s
-		} else {
-			c.Output = s
-		}
-	})
+	seen := make(map[string]*value)
+	applyTable(a, &c, v, path, "", judgeCaseSettings(), seen)
+	if seen["name"] != nil && c.Name != "" {
+		nameVal = seen["name"]
+	}
 	if v.kind == kindMap {
 		for _, key := range []string{"input", "output"} {
-			if !seen[key] {
+			if seen[key] == nil {
 				a.problemf(v.line, v.col, path, "has no %q; add it, e.g. %s: \"3\\n\" (use \"\" for none)", key, key)
 			}
 		}
@@ -490,21 +372,27 @@ func (a *applier) listItems(v *value, path, sep string, trim bool, want string) 
 		}
 		return items, true
 	case kindList:
-		items := make([]item, 0, len(v.items))
-		ok := true
-		for i, it := range v.items {
-			p := fmt.Sprintf("%s[%d]", path, i)
-			if it.kind != kindString {
-				a.notString(it, p)
-				ok = false
-				continue
-			}
-			items = append(items, item{text: clean(it.text), v: it, path: p})
-		}
-		return items, ok
+		return a.stringItems(v, path, false, clean)
 	}
 	a.problemf(v.line, v.col, path, "must be %s, not %s", want, v.kind)
 	return nil, false
+}
+
+// stringItems validates the items of the list v: strings, or with numbers
+// numbers too, which count as their text; clean makes the items' texts.
+func (a *applier) stringItems(v *value, path string, numbers bool, clean func(string) string) ([]item, bool) {
+	items := make([]item, 0, len(v.items))
+	ok := true
+	for i, it := range v.items {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if it.kind != kindString && (!numbers || it.kind != kindNumber) {
+			a.notString(it, p)
+			ok = false
+			continue
+		}
+		items = append(items, item{text: clean(it.text), v: it, path: p})
+	}
+	return items, ok
 }
 
 // words validates a list of arguments, or one string split into words as
@@ -527,18 +415,7 @@ func (a *applier) words(v *value, path, example string) ([]item, bool) {
 		}
 		return items, true
 	case kindList:
-		items := make([]item, 0, len(v.items))
-		ok := true
-		for i, it := range v.items {
-			p := fmt.Sprintf("%s[%d]", path, i)
-			if it.kind != kindString && it.kind != kindNumber {
-				a.notString(it, p)
-				ok = false
-				continue
-			}
-			items = append(items, item{text: it.text, v: it, path: p})
-		}
-		return items, ok
+		return a.stringItems(v, path, true, func(s string) string { return s })
 	}
 	a.problemf(v.line, v.col, path, "must be a list of arguments such as %s, or one string, not %s", example, v.kind)
 	return nil, false

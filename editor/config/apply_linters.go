@@ -26,25 +26,37 @@ func (a *applier) linters(v *value, path string) ([]Linter, bool) {
 		a.problemf(v.line, v.col, path, "must be a list of linters, each a map such as %s, not %s", linterExample, v.kind)
 		return nil, false
 	}
-	out := make([]Linter, 0, len(v.items))
+	what := func(name string, named bool) string {
+		if named {
+			return "linter " + quote(name)
+		}
+		return "this linter"
+	}
+	return entries(a, v, path, a.linter, func(l Linter) string { return l.Name },
+		"give each linter its own name (it is the source shown with its diagnostics)", what), true
+}
+
+// entries validates the entries of the list v with entry, which returns an
+// entry and, when it has a valid name, the name's value: names must be
+// unique (dupHint says what to do). An entry with any mistake is left out
+// as a whole (what names it in the messages, given its name and whether
+// it has a valid one) and the others are kept.
+func entries[E any](a *applier, v *value, path string, entry func(v *value, path string) (E, *value), name func(E) string, dupHint string, what func(name string, named bool) string) []E {
+	out := make([]E, 0, len(v.items))
 	names := make(map[string]string)
 	for i, item := range v.items {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		before := len(a.problems)
-		l, nameVal := a.linter(item, p)
+		e, nameVal := entry(item, p)
 		if nameVal != nil {
-			a.uniqueName(names, l.Name, nameVal, p, "give each linter its own name (it is the source shown with its diagnostics)")
+			a.uniqueName(names, name(e), nameVal, p, dupHint)
 		}
-		what := "this linter"
-		if nameVal != nil {
-			what = "linter " + quote(l.Name)
-		}
-		if a.leftOut(before, what) {
+		if a.leftOut(before, what(name(e), nameVal != nil)) {
 			continue
 		}
-		out = append(out, l)
+		out = append(out, e)
 	}
-	return out, true
+	return out
 }
 
 // linter validates one linter entry. nameVal is the name's value when the
@@ -55,16 +67,10 @@ func (a *applier) linter(v *value, path string) (l Linter, nameVal *value) {
 		return l, nil
 	}
 	seen := make(map[string]*value)
-	a.fields(v, path, linterKeys(), func(key, path string, val *value) {
-		seen[key] = val
-		if key == "name" {
-			if name, ok := a.linterName(val, path); ok {
-				l.Name, nameVal = name, val
-			}
-			return
-		}
-		a.linterField(&l, key, path, val)
-	})
+	applyTable(a, &l, v, path, "", linterSettings(), seen)
+	if seen["name"] != nil && l.Name != "" {
+		nameVal = seen["name"]
+	}
 	if v.kind != kindMap {
 		return l, nameVal
 	}
@@ -85,49 +91,19 @@ func (a *applier) linter(v *value, path string) (l Linter, nameVal *value) {
 		a.problemf(v.line, v.col, path, `has no "errorformat" or "json"; add errorformat: ["%%f:%%l:%%c: %%m"] for text output, or json: {items: ..., line: ..., message: ...} for JSON output`)
 	}
 	if l.Output == "" {
-		l.Output = OutputStdout
+		l.Output = defaultOf(linterSettings(), "output")
 	}
 	return l, nameVal
 }
 
-// linterField applies one key of a linter entry other than "name". A key
-// with a mistake may leave a zero value behind; that is harmless, because
-// its problem makes the whole entry left out.
-func (a *applier) linterField(l *Linter, key, path string, val *value) {
-	switch key {
-	case "command":
-		if argv, ok := a.command(val, path, `[shellcheck, -f, gcc, "${file}"]`, false); ok && a.placeholders(argv) {
-			l.Command = texts(argv)
-		}
-	case "extensions":
-		l.Extensions, _ = a.extensions(val, path)
-	case "input":
-		l.Input, _ = a.oneOfOrEmpty(val, path, linterInputs())
-	case "errorformat":
-		l.Errorformat, _ = a.errorformat(val, path)
-	case "json":
-		l.JSON, _ = a.linterJSON(val, path)
-	case "output":
-		l.Output, _ = a.oneOf(val, path, linterOutputs(), false)
-	case "exitCodes":
-		l.ExitCodes, _ = a.exitCodes(val, path)
-	case "debounce":
-		l.Debounce, _ = a.duration(val, path, debounceSpec())
-	case "onSave":
-		l.OnSave, _ = a.boolean(val, path)
-	case "category":
-		l.Category, _ = a.oneOf(val, path, categoryNames(), true)
-	case "categories":
-		l.Categories, _ = a.categories(val, path)
-	case "package":
-		l.Package, _ = a.text(val, path, `"Debian package shellcheck"`)
-	case "timeout":
-		l.Timeout, _ = a.duration(val, path, timeoutSpec())
-	case "columnUnit":
-		l.ColumnUnit, _ = a.oneOfOrEmpty(val, path, columnUnits())
-	case "env":
-		l.Env, _ = a.env(val, path)
+// linterCommand validates a linter's command: an argv whose ${...}
+// placeholders are known ones.
+func (a *applier) linterCommand(v *value, path string) ([]string, bool) {
+	argv, ok := a.command(v, path, `[shellcheck, -f, gcc, "${file}"]`, false)
+	if !ok || !a.placeholders(argv) {
+		return nil, false
 	}
+	return texts(argv), true
 }
 
 // linterName validates a linter's name.
@@ -203,14 +179,6 @@ func (a *applier) extensions(v *value, path string) ([]string, bool) {
 	return exts, true
 }
 
-// oneOfOrEmpty is oneOf where "" is allowed too and means the default.
-func (a *applier) oneOfOrEmpty(v *value, path string, allowed []string) (string, bool) {
-	if v.kind == kindString && v.text == "" {
-		return "", true
-	}
-	return a.oneOf(v, path, allowed, false)
-}
-
 // errorformat validates Vim errorformat patterns: a non-empty list, or one
 // pattern. Patterns are kept exactly as written.
 func (a *applier) errorformat(v *value, path string) ([]string, bool) {
@@ -254,43 +222,9 @@ func checkErrorformat(pattern string) (err error) {
 func (a *applier) linterJSON(v *value, path string) (*LinterJSON, bool) {
 	j := &LinterJSON{}
 	before := len(a.problems)
-	hasMessage := false
-	a.fields(v, path, linterJSONKeys(), func(key, path string, val *value) {
-		hasMessage = hasMessage || key == "message"
-		var s string
-		if key != "severityMap" && key != "columnOffset" && key != "lineOffset" {
-			var ok bool
-			if s, ok = a.text(val, path, `"message"`); !ok {
-				return
-			}
-		}
-		switch key {
-		case "items":
-			j.Items = s
-		case "file":
-			j.File = s
-		case "line":
-			j.Line = s
-		case "column":
-			j.Column = s
-		case "endLine":
-			j.EndLine = s
-		case "endColumn":
-			j.EndColumn = s
-		case "code":
-			j.Code = s
-		case "message":
-			j.Message = s
-		case "severity":
-			j.Severity = s
-		case "severityMap":
-			j.SeverityMap, _ = a.severityMap(val, path)
-		case "columnOffset":
-			j.ColumnOffset, _ = a.count(val, path, -1, 1)
-		case "lineOffset":
-			j.LineOffset, _ = a.count(val, path, -1, 1)
-		}
-	})
+	seen := make(map[string]*value)
+	applyTable(a, j, v, path, "", linterJSONSettings(), seen)
+	hasMessage := seen["message"] != nil
 	if v.kind == kindMap && !hasMessage {
 		a.problemf(v.line, v.col, path, `has no "message"; add the path of each diagnostic's message, e.g. message: text`)
 	}

@@ -19,15 +19,6 @@ const (
 	TestsOnOpenAndSave TestMode = "open_save" // when a file is opened and when it is saved
 )
 
-// valid reports whether m is one of the test modes.
-func (m TestMode) valid() bool {
-	switch m {
-	case TestsOff, TestsOnSave, TestsOnOpenAndSave:
-		return true
-	}
-	return false
-}
-
 // Config holds fixloop's settings.
 type Config struct {
 	// Debounce is how long to wait after an edit before linting; 0s to 10s.
@@ -136,29 +127,4 @@ func (c Config) ToolProcesses() int {
 		return c.MaxToolProcesses
 	}
 	return max(runtime.NumCPU(), 1)
-}
-
-// Default returns the built-in settings.
-func Default() Config {
-	c := Config{
-		Debounce: DefaultDebounce,
-		Tests: Tests{
-			Mode:    TestsOnOpenAndSave,
-			Timeout: DefaultTestTimeout,
-		},
-		MaxFileSize:     DefaultMaxFileSize,
-		MaxDocumentSize: DefaultMaxDocumentSize,
-	}
-	c.Model, c.Rounds, c.ApplyMode = defaultSession()
-	c.Sandbox = SandboxBubblewrap
-	c.Store.Mode = "full"
-	c.Java.Checkstyle = CheckstyleSun
-	c.Judge = Judge{
-		Dir:         DefaultJudgeDir,
-		TimeLimit:   DefaultJudgeTimeLimit,
-		MemoryLimit: DefaultJudgeMemoryLimit,
-		Compare:     CompareWhitespace,
-		Mode:        JudgeAuto,
-	}
-	return c
 }

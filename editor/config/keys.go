@@ -2,29 +2,6 @@ package config
 
 import "strings"
 
-// Keys allowed at each level, in the order they are shown to users.
-func rootKeys() []string {
-	return []string{"debounce", "tests", "staticcheck", "maxFileSize", "maxDocumentSize", "maxToolProcesses", "model", "rounds", "applyMode", "store",
-		"python", "cpp", "java", "linters", "judge", "sandbox", "trusted"}
-}
-func testsKeys() []string       { return []string{"mode", "timeout", "wallTimeout"} }
-func staticcheckKeys() []string { return []string{"checks"} }
-func pythonKeys() []string      { return []string{"linters", "pylintCategories"} }
-func cppKeys() []string         { return []string{"checks", "flags", "test", "junitXml", "clangTidy"} }
-func javaKeys() []string        { return []string{"checkstyle", "classpath", "pmd"} }
-func judgeKeys() []string {
-	return []string{"dir", "cases", "build", "run", "timeLimit", "wallTimeLimit", "memoryLimit", "compare", "mode"}
-}
-func judgeCaseKeys() []string { return []string{"name", "input", "output"} }
-func linterKeys() []string {
-	return []string{"name", "command", "extensions", "input", "errorformat", "json", "output", "exitCodes",
-		"debounce", "onSave", "category", "categories", "package", "timeout", "columnUnit", "env"}
-}
-func linterJSONKeys() []string {
-	return []string{"items", "file", "line", "column", "endLine", "endColumn", "code", "message",
-		"severity", "severityMap", "columnOffset", "lineOffset"}
-}
-
 // Allowed values, in the order they are shown to users.
 func pythonLinterNames() []string { return []string{PythonPylint, PythonFlake8, PythonPyright} }
 func compareModes() []string      { return []string{CompareWhitespace, CompareExact, CompareLines} }

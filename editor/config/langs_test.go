@@ -787,22 +787,18 @@ func TestSplitCommand(t *testing.T) {
 	}
 }
 
-// TestDocExample checks that the settings shown in the package doc are
-// valid, so the doc cannot drift from what is accepted.
+// TestDocExample checks that the example of docs/settings.md is valid, so
+// the doc cannot drift from what is accepted.
 func TestDocExample(t *testing.T) {
-	src, err := os.ReadFile("doc.go")
+	src, err := os.ReadFile(settingsDocPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	for line := range strings.SplitSeq(string(src), "\n") {
-		if text, ok := strings.CutPrefix(line, "//\t"); ok {
-			b.WriteString(text + "\n")
-		}
-	}
-	got, ps := LoadFile(writeConfig(t, b.String()), Default())
+	_, rest, _ := strings.Cut(string(src), "```yaml\n")
+	example, _, _ := strings.Cut(rest, "```")
+	got, ps := LoadFile(writeConfig(t, example), Default())
 	if ps != nil {
-		t.Fatalf("the doc's example has problems:\n%v\n%s", ps, b.String())
+		t.Fatalf("the doc's example has problems:\n%v\n%s", ps, example)
 	}
 	if len(got.Linters) != 1 || got.Judge.MemoryLimit != 1<<30 || len(got.Judge.Cases) != 1 || got.Cpp.Checks != "-*,bugprone-*" {
 		t.Errorf("the doc's example did not apply: %+v", got)

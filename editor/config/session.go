@@ -3,6 +3,7 @@ package config
 import (
 	"math"
 	"regexp"
+	"slices"
 	"time"
 )
 
@@ -58,37 +59,26 @@ const (
 	MaxRounds           = 50
 )
 
-func defaultSession() (Model, Rounds, ApplyMode) {
-	return Model{APIKeyEnv: DefaultAPIKeyEnv, Timeout: DefaultModelTimeout}, Rounds{Repair: 10, Refactor: 3}, ApplyAtOnce
+// storeModes are the values of store.mode.
+func storeModes() []string { return []string{"full", "metrics"} }
+
+// storeMode validates store.mode.
+func (a *applier) storeMode(v *value, path string) (string, bool) {
+	str, ok := a.str(v, path)
+	if !ok {
+		return "", false
+	}
+	if !slices.Contains(storeModes(), str) {
+		a.problemf(v.line, v.col, path, "%s is not one of %s", v.show(), keyList(storeModes()))
+		return "", false
+	}
+	return str, true
 }
 
-func modelKeys() []string {
-	return []string{"baseUrl", "name", "apiKeyEnv", "temperature", "topP", "maxTokens", "timeout"}
-}
-func roundsKeys() []string { return []string{"repair", "refactor"} }
-func storeKeys() []string  { return []string{"dsn", "mode"} }
-
-// store applies the keys under "store".
-func (a *applier) store(st *Store, v *value, path string) {
-	a.fields(v, path, storeKeys(), func(key, path string, val *value) {
-		str, ok := a.str(val, path)
-		if !ok {
-			return
-		}
-		switch key {
-		case "dsn":
-			if !a.trusted(val, path) {
-				return
-			}
-			st.DSN = str
-		case "mode":
-			if str != "full" && str != "metrics" {
-				a.problemf(val.line, val.col, path, "%s is not one of full, metrics", val.show())
-				return
-			}
-			st.Mode = str
-		}
-	})
+// apiKeyEnv validates model.apiKeyEnv: the name of an environment variable.
+func (a *applier) apiKeyEnv(v *value, path string) (string, bool) {
+	s, ok := a.str(v, path)
+	return a.match(v, path, s, ok, envName, "is not an environment variable name (the key itself never goes in settings); e.g. OPENAI_API_KEY")
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -104,74 +94,6 @@ func (a *applier) trusted(val *value, path string) bool {
 	}
 	a.problemf(val.line, val.col, path, "cannot be set in %s, which comes with the repository: set it in your editor's settings, the environment or on the command line", FileName)
 	return false
-}
-
-// model applies the keys under "model".
-func (a *applier) model(m *Model, v *value, path string) {
-	a.fields(v, path, modelKeys(), func(key, path string, val *value) {
-		if (key == "baseUrl" || key == "apiKeyEnv") && !a.trusted(val, path) {
-			return
-		}
-		switch key {
-		case "baseUrl":
-			if s, ok := a.str(val, path); ok {
-				m.BaseURL = s
-			}
-		case "name":
-			if s, ok := a.str(val, path); ok {
-				m.Name = s
-			}
-		case "apiKeyEnv":
-			if s, ok := a.str(val, path); ok {
-				if !envName.MatchString(s) {
-					a.problemf(val.line, val.col, path, "%s is not an environment variable name (the key itself never goes in settings); e.g. OPENAI_API_KEY", val.show())
-					return
-				}
-				m.APIKeyEnv = s
-			}
-		case "temperature":
-			if f, ok := a.float(val, path, 0, 2); ok {
-				m.Temperature = &f
-			}
-		case "topP":
-			if f, ok := a.float(val, path, 0, 1); ok {
-				m.TopP = &f
-			}
-		case "maxTokens":
-			if n, ok := a.count(val, path, 1, 1<<20); ok {
-				m.MaxTokens = n
-			}
-		case "timeout":
-			if d, ok := a.duration(val, path, timeoutSpec()); ok {
-				m.Timeout = d
-			}
-		}
-	})
-}
-
-// rounds applies the keys under "rounds".
-func (a *applier) rounds(r *Rounds, v *value, path string) {
-	a.fields(v, path, roundsKeys(), func(key, path string, val *value) {
-		n, ok := a.count(val, path, 1, MaxRounds)
-		if !ok {
-			return
-		}
-		if key == "repair" {
-			r.Repair = n
-		} else {
-			r.Refactor = n
-		}
-	})
-}
-
-// applyMode validates applyMode.
-func (a *applier) applyMode(v *value, path string) (ApplyMode, bool) {
-	switch m := ApplyMode(v.text); {
-	case v.kind == kindString && (m == ApplyAtOnce || m == ApplyAsk):
-		return m, true
-	}
-	a.problemf(v.line, v.col, path, "%s is not one of %s, %s", v.show(), ApplyAtOnce, ApplyAsk)
-	return "", false
 }
 
 func (a *applier) str(v *value, path string) (string, bool) {
