@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang/shortcut"
 )
 
 // AnalyzerOptions configure an Analyzer.
@@ -92,9 +93,9 @@ type Analyzer struct {
 	costs analyzerCosts // for scheduling the roots' analyzers
 
 	// shortcuts says whether incremental passes may reuse findings and
-	// build a partial IR: only with the audited module versions (see
-	// auditedModules).
-	shortcuts shortcuts
+	// build a partial IR (only with the audited module versions), and
+	// answers what a pass may skip or carry over (see shortcut.Gate.Ask).
+	shortcuts shortcut.Gate
 }
 
 // buildConfig is a module's build configuration, for build constraints.
@@ -123,14 +124,14 @@ type Stats struct {
 	// before, instead of an incremental pass: see FallbackReasons.
 	Fallbacks int64
 	// FilesReused counts the files whose file-local diagnostics an
-	// incremental pass took from the previous check (see fileLocalChecks).
+	// incremental pass took from the previous check (see package shortcut).
 	FilesReused int64
 	// DeclsKept counts the declarations of changed files whose
 	// diagnostics an incremental pass took from the previous check (see
-	// keptDecls).
+	// package shortcut).
 	DeclsKept int64
 	// PartialIR counts the checks that built staticcheck's IR for the
-	// functions of the changed files only (see irpartial.go);
+	// functions of the changed files only (see package shortcut);
 	// PartialIRRebuilt those that built it again for the whole package
 	// because the facts of the functions built had changed.
 	PartialIR        int64
@@ -161,12 +162,12 @@ type Result struct {
 
 // NewAnalyzer returns an Analyzer, or an error if opts.Checks is invalid.
 func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
-	return newAnalyzerBuilt(opts, buildModules())
+	return newAnalyzerBuilt(opts, shortcut.BuildModules())
 }
 
 // newAnalyzerBuilt is NewAnalyzer for a binary built with the given module
-// versions (see buildModules), which decide whether incremental passes
-// take shortcuts (see auditShortcuts).
+// versions (see shortcut.BuildModules), which decide whether incremental
+// passes take shortcuts (see shortcut.Audit).
 func newAnalyzerBuilt(opts AnalyzerOptions, built map[string]string) (*Analyzer, error) {
 	if opts.Checks != nil {
 		if _, err := selectChecks(opts.Checks); err != nil {
@@ -183,13 +184,13 @@ func newAnalyzerBuilt(opts AnalyzerOptions, built map[string]string) (*Analyzer,
 		fallbackKinds: make(map[string]int64),
 		checkSets:     make(map[string][]*analysis.Analyzer),
 		builds:        make(map[string]buildConfig),
-		shortcuts:     auditShortcuts(built),
+		shortcuts:     shortcut.Audit(built),
 	}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
-	if !a.shortcuts.on {
-		a.log.Warn("Go analysis shortcuts are off: incremental passes check whole packages", "off", "file-local reuse, kept declarations, partial IR", "why", a.shortcuts.why)
+	if !a.shortcuts.On {
+		a.log.Warn("Go analysis shortcuts are off: incremental passes check whole packages", "off", "file-local reuse, kept declarations, partial IR", "why", a.shortcuts.Why)
 	}
 	if a.maxFileSize <= 0 {
 		a.maxFileSize = defaultMaxFileSize
