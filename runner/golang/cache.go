@@ -194,6 +194,13 @@ func (a *Analyzer) takeForced(st *pkgState) map[string]bool {
 	return f
 }
 
+// An auxFile is a version of a file of the package that is not checked:
+// excluded by build constraints, or assembly.
+type auxFile struct {
+	stamp fileStamp
+	sum   uint64
+}
+
 // A fileStamp identifies a version of a file on disk.
 type fileStamp struct {
 	name    string

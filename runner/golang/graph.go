@@ -388,49 +388,10 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 	cs := make([]*checked, len(nodes))
 	units := make([]*unit, len(nodes))
 	for i, n := range nodes {
-		sp := ps.specOf(n)
-		files := ps.syntaxOf(n)
-		if ps.mem != nil {
-			for _, f := range files {
-				ps.memNeed += int64(len(f.src)) * passAllocPerSourceByte
-			}
-			ps.mem.set(ps.memNeed)
-		}
-		t0 := time.Now()
-		c := typeCheckNode(ps.s.fset, sp, files, nil, ps.current)
-		ps.typeCheck += time.Since(t0)
-		cs[i], units[i] = c, c.unit(ps.s.fset, ps.read)
-		ps.s.clock++
-		imports := sp.liveImports()
-		up := &update{
-			files:    files,
-			stamps:   ps.stampsOf(n),
-			pkg:      c.pkg,
-			illTyped: c.illTyped,
-			gen:      ps.s.clock,
-			built:    make(map[*node]int64, len(imports)),
-			seen:     make(map[*node]fingerprint, len(imports)),
-		}
-		for _, in := range imports {
-			up.built[in] = ps.gen(in)
-		}
-		ps.up[n] = up // later nodes are checked against it
+		cs[i], units[i] = ps.checkAndStage(n)
 	}
 	clear(ps.consistent) // generations changed
-	// A single root may skip or carry over what its last check found,
-	// when the shortcuts allow (see shortcut.Gate.Ask).
-	var r *shortcut.Reuse
-	for i, n := range nodes {
-		if n.kind == kindRoot {
-			up := ps.up[n]
-			up.checksUsed = ps.checks
-			up.notes = shortcut.NewNotes(ps.s.fset, cs[i].pkg, cs[i].info, units[i].files, ps.checks)
-			if len(nodes) == 1 && ps.a.shortcuts.On && ps.sameInputs(n, cs[i]) {
-				r = ps.a.shortcuts.Ask(n.notes, up.notes, shortcutFiles(n, cs[i]))
-				up.reused, up.declsKept = r.FilesSkipped(), r.DeclsKept()
-			}
-		}
-	}
+	r := ps.askShortcuts(nodes, cs, units)
 	t0 := time.Now()
 	d, r, err := ps.runDriver(ctx, nodes, units, cs, r)
 	ps.analysis += time.Since(t0)
@@ -441,6 +402,61 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 		ps.settleChecked(n, cs[i], units[i], d, r)
 	}
 	return nil
+}
+
+// askShortcuts starts the notes of the roots among nodes (checked as cs,
+// units) and returns what a single root may skip or carry over from its
+// last check, when the shortcuts allow (see shortcut.Gate.Ask); nil: the
+// full path.
+func (ps *pass) askShortcuts(nodes []*node, cs []*checked, units []*unit) *shortcut.Reuse {
+	var r *shortcut.Reuse
+	for i, n := range nodes {
+		if n.kind != kindRoot {
+			continue
+		}
+		up := ps.up[n]
+		up.checksUsed = ps.checks
+		up.notes = shortcut.NewNotes(ps.s.fset, cs[i].pkg, cs[i].info, units[i].files, ps.checks)
+		if len(nodes) == 1 && ps.a.shortcuts.On && ps.sameInputs(n, cs[i]) {
+			r = ps.a.shortcuts.Ask(n.notes, up.notes, shortcutFiles(n, cs[i]))
+			up.reused, up.declsKept = r.FilesSkipped(), r.DeclsKept()
+		}
+	}
+	return r
+}
+
+// checkAndStage type-checks n against the nodes before it, stages its new
+// state (later nodes are checked against it) and returns the check with
+// its analysis unit.
+func (ps *pass) checkAndStage(n *node) (*checked, *unit) {
+	sp := ps.specOf(n)
+	files := ps.syntaxOf(n)
+	if ps.mem != nil {
+		for _, f := range files {
+			ps.memNeed += int64(len(f.src)) * passAllocPerSourceByte
+		}
+		ps.mem.set(ps.memNeed)
+	}
+	t0 := time.Now()
+	c := typeCheckNode(ps.s.fset, sp, files, nil, ps.current)
+	ps.typeCheck += time.Since(t0)
+	u := c.unit(ps.s.fset, ps.read)
+	ps.s.clock++
+	imports := sp.liveImports()
+	up := &update{
+		files:    files,
+		stamps:   ps.stampsOf(n),
+		pkg:      c.pkg,
+		illTyped: c.illTyped,
+		gen:      ps.s.clock,
+		built:    make(map[*node]int64, len(imports)),
+		seen:     make(map[*node]fingerprint, len(imports)),
+	}
+	for _, in := range imports {
+		up.built[in] = ps.gen(in)
+	}
+	ps.up[n] = up
+	return c, u
 }
 
 // settleChecked stages what the check of n (c, analysed as u by d, with
