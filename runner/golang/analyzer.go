@@ -6,9 +6,6 @@ import (
 	"go/build"
 	"log/slog"
 	"maps"
-	"os"
-	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -16,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang/shortcut"
 )
 
 // AnalyzerOptions configure an Analyzer.
@@ -92,9 +90,9 @@ type Analyzer struct {
 	costs analyzerCosts // for scheduling the roots' analyzers
 
 	// shortcuts says whether incremental passes may reuse findings and
-	// build a partial IR: only with the audited module versions (see
-	// auditedModules).
-	shortcuts shortcuts
+	// build a partial IR (only with the audited module versions), and
+	// answers what a pass may skip or carry over (see shortcut.Gate.Ask).
+	shortcuts shortcut.Gate
 }
 
 // buildConfig is a module's build configuration, for build constraints.
@@ -123,14 +121,14 @@ type Stats struct {
 	// before, instead of an incremental pass: see FallbackReasons.
 	Fallbacks int64
 	// FilesReused counts the files whose file-local diagnostics an
-	// incremental pass took from the previous check (see fileLocalChecks).
+	// incremental pass took from the previous check (see package shortcut).
 	FilesReused int64
 	// DeclsKept counts the declarations of changed files whose
 	// diagnostics an incremental pass took from the previous check (see
-	// keptDecls).
+	// package shortcut).
 	DeclsKept int64
 	// PartialIR counts the checks that built staticcheck's IR for the
-	// functions of the changed files only (see irpartial.go);
+	// functions of the changed files only (see package shortcut);
 	// PartialIRRebuilt those that built it again for the whole package
 	// because the facts of the functions built had changed.
 	PartialIR        int64
@@ -161,12 +159,12 @@ type Result struct {
 
 // NewAnalyzer returns an Analyzer, or an error if opts.Checks is invalid.
 func NewAnalyzer(opts AnalyzerOptions) (*Analyzer, error) {
-	return newAnalyzerBuilt(opts, buildModules())
+	return newAnalyzerBuilt(opts, shortcut.BuildModules())
 }
 
 // newAnalyzerBuilt is NewAnalyzer for a binary built with the given module
-// versions (see buildModules), which decide whether incremental passes
-// take shortcuts (see auditShortcuts).
+// versions (see shortcut.BuildModules), which decide whether incremental
+// passes take shortcuts (see shortcut.Audit).
 func newAnalyzerBuilt(opts AnalyzerOptions, built map[string]string) (*Analyzer, error) {
 	if opts.Checks != nil {
 		if _, err := selectChecks(opts.Checks); err != nil {
@@ -183,13 +181,13 @@ func newAnalyzerBuilt(opts AnalyzerOptions, built map[string]string) (*Analyzer,
 		fallbackKinds: make(map[string]int64),
 		checkSets:     make(map[string][]*analysis.Analyzer),
 		builds:        make(map[string]buildConfig),
-		shortcuts:     auditShortcuts(built),
+		shortcuts:     shortcut.Audit(built),
 	}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
-	if !a.shortcuts.on {
-		a.log.Warn("Go analysis shortcuts are off: incremental passes check whole packages", "off", "file-local reuse, kept declarations, partial IR", "why", a.shortcuts.why)
+	if !a.shortcuts.On {
+		a.log.Warn("Go analysis shortcuts are off: incremental passes check whole packages", "off", "file-local reuse, kept declarations, partial IR", "why", a.shortcuts.Why)
 	}
 	if a.maxFileSize <= 0 {
 		a.maxFileSize = defaultMaxFileSize
@@ -285,86 +283,6 @@ func (a *Analyzer) buildContext(ctx context.Context, modRoot string, stamps []fi
 	a.builds[modRoot] = buildConfig{stamps: stamps, ctxt: c}
 	a.mu.Unlock()
 	return c
-}
-
-// Analyze checks the package that contains file (an absolute path), with
-// overlay (absolute path -> content) standing in for unsaved editor
-// buffers. It honours ctx: cancellation aborts promptly and returns
-// ctx.Err().
-//
-// A file larger than MaxFileSize is not analysed; the Result then holds
-// one informational alert that says why. A file outside any Go module is
-// analysed alone, as `go vet file.go` would (analyzeLoose).
-func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string][]byte) (*Result, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if !filepath.IsAbs(file) {
-		return nil, fmt.Errorf("analyzing %s: path is not absolute", file)
-	}
-	file = filepath.Clean(file)
-	dir := filepath.Dir(file)
-
-	size, err := fileSize(file, overlay)
-	if err != nil {
-		return nil, fmt.Errorf("analyzing %s: %w", file, err)
-	}
-	if size > int64(a.maxFileSize) {
-		return noticeResult(dir, file, fmt.Sprintf(
-			"%s was not analysed: it is %d bytes, larger than the limit of %d bytes (the maxFileSize setting).",
-			filepath.Base(file), size, a.maxFileSize)), nil
-	}
-	modRoot := runner.ModuleRoot(dir)
-	if modRoot == "" {
-		// A single-file program: checked as `go vet file.go` checks it.
-		return a.analyzeLoose(ctx, file, overlay)
-	}
-
-	st := a.state(dir, modRoot)
-	a.stopSettling()
-	if err := st.lock(ctx); err != nil {
-		return nil, err
-	}
-	defer st.unlock()
-	res, err := a.analyzeRecovering(ctx, st, file, overlay)
-	a.startSettle(st)
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return nil, ctxErr
-	}
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
-}
-
-// analyzeRecovering turns a panic in parsing, type-checking or our own code
-// into an error (analyzers' panics are caught by the driver), and drops the
-// package's state, which may be inconsistent.
-func (a *Analyzer) analyzeRecovering(ctx context.Context, st *pkgState, file string, overlay map[string][]byte) (res *Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			st.snap = nil
-			a.log.Error("analysis panicked", "file", file, "panic", r, "stack", string(debug.Stack()))
-			res, err = nil, fmt.Errorf("analyzing %s: internal error: %v", file, r)
-		}
-	}()
-	return a.analyzeLocked(ctx, st, file, overlay)
-}
-
-// fileSize returns the size of the overlay text of file, or of the file on
-// disk.
-func fileSize(file string, overlay map[string][]byte) (int64, error) {
-	if src, ok := overlay[file]; ok {
-		return int64(len(src)), nil
-	}
-	fi, err := os.Stat(file)
-	if err != nil {
-		return 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return 0, fmt.Errorf("not a regular file")
-	}
-	return fi.Size(), nil
 }
 
 // noticeResult is a Result with one informational alert at the start of

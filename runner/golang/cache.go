@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync/atomic"
-	"time"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -192,36 +191,6 @@ func (a *Analyzer) takeForced(st *pkgState) map[string]bool {
 	f := st.force
 	st.force = nil
 	return f
-}
-
-// A fileStamp identifies a version of a file on disk.
-type fileStamp struct {
-	name    string
-	size    int64
-	modTime time.Time
-	exists  bool
-	read    time.Time // when the stamp was taken
-}
-
-func stamp(name string) fileStamp {
-	fs := fileStamp{name: name, read: time.Now()}
-	if fi, err := os.Stat(name); err == nil {
-		fs.size, fs.modTime, fs.exists = fi.Size(), fi.ModTime(), true
-	}
-	return fs
-}
-
-// sameAs reports whether two stamps name the same version.
-func (fs fileStamp) sameAs(o fileStamp) bool {
-	return fs.name == o.name && fs.size == o.size && fs.modTime.Equal(o.modTime) && fs.exists == o.exists
-}
-
-func modStamps(modRoot string) []fileStamp {
-	return []fileStamp{stamp(filepath.Join(modRoot, "go.mod")), stamp(filepath.Join(modRoot, "go.sum"))}
-}
-
-func stampsEqual(a, b []fileStamp) bool {
-	return slices.EqualFunc(a, b, fileStamp.sameAs)
 }
 
 // canImport reports whether the incremental path can resolve path for

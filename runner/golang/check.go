@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/fixloop/fixloop/runner/golang/shortcut"
 )
 
 // parseMode is the mode go/packages parses with; the incremental path must
@@ -220,19 +222,17 @@ func typeCheckNode(fset *token.FileSet, spec *rootSpec, files []*srcFile, prev [
 	return c
 }
 
-// subset returns u restricted to files (of all, its files in order) that
-// are not in skip, without their kept declarations.
-func (u *unit) subset(all []*srcFile, skip map[string]bool, keep kept) *unit {
+// subset returns u restricted to what r leaves of files (of all, its
+// files in order) for the file-local checks (see shortcut.Reuse.Restrict).
+func (u *unit) subset(all []*srcFile, r *shortcut.Reuse) *unit {
 	sub := *u
 	sub.files, sub.parent = nil, u
 	for _, f := range all {
-		if f.ast == nil || skip[f.name] {
+		if f.ast == nil {
 			continue
 		}
-		if k := keep[f.name]; k != nil {
-			sub.files = append(sub.files, withoutDecls(f.ast, k.decls))
-		} else {
-			sub.files = append(sub.files, f.ast)
+		if af := r.Restrict(f.name, f.ast); af != nil {
+			sub.files = append(sub.files, af)
 		}
 	}
 	return &sub
@@ -259,4 +259,18 @@ func (c *checked) unit(fset *token.FileSet, readFile func(string) ([]byte, error
 		ignoredFiles: c.spec.ignoredFiles,
 		readFile:     readFile,
 	}
+}
+
+// identifiers returns the names a file mentions (lazily, once).
+func (sf *srcFile) identifiers() map[string]bool {
+	if sf.idents == nil && sf.ast != nil {
+		sf.idents = make(map[string]bool)
+		ast.Inspect(sf.ast, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				sf.idents[id.Name] = true
+			}
+			return true
+		})
+	}
+	return sf.idents
 }

@@ -332,3 +332,17 @@ func compareAlerts(a, b runner.Alert) int {
 		strings.Compare(a.Message, b.Message),
 	)
 }
+
+func unquote(s string) (string, error) { return strconv.Unquote(s) }
+
+func containsNoMetadata(msg string) bool { return strings.Contains(msg, "(no metadata for ") }
+
+// couldNotImport recognises the type checker's "could not import P (...)".
+func couldNotImport(msg string) (string, bool) {
+	rest, ok := strings.CutPrefix(msg, "could not import ")
+	if !ok {
+		return "", false
+	}
+	path, _, _ := strings.Cut(rest, " ")
+	return path, true
+}

@@ -85,8 +85,8 @@ func differentialRecording(t *testing.T, opts AnalyzerOptions) {
 	}
 
 	a := newAnalyzer(t, opts)
-	if !a.shortcuts.on {
-		t.Fatalf("the shortcuts are off (%s): the recording would not check them", a.shortcuts.why)
+	if !a.shortcuts.On {
+		t.Fatalf("the shortcuts are off (%s): the recording would not check them", a.shortcuts.Why)
 	}
 	overlay := make(map[string][]byte) // the editor's unsaved texts
 	onDisk := make(map[string]bool)    // files the recording wrote

@@ -74,21 +74,30 @@
 // runs independent analyzers in parallel on up to GOMAXPROCS goroutines,
 // the longest remaining chain of work first (buildir, which the IR-based
 // checks wait for, before the short checks), and frees intermediate
-// results early. A root's file-local checks (filelocal.go: pattern checks
-// that look at one node with the file's type information) run only on the
-// files that changed when the others' type information cannot have
-// changed, and their diagnostics in the other files are the last check's;
-// so are those in the declarations of a changed file that precede the
-// edit (keptdecls.go). The checks that use staticcheck's IR then get an IR
-// built for the other functions only, with the last check's facts for the
-// rest (irpartial.go), when that is exact: the functions built keep their
-// facts, and none is sensitive to the order in which the fact analyzers
-// go through the functions. These shortcuts rest on a reading of what each
-// check looks at in the versions of staticcheck and x/tools that
-// shortcuts.go names (auditedModules): built with others, the Analyzer
-// logs a warning and its passes check whole packages, and the fields of
-// those modules' types that it reads by reflection answer "cannot" rather
-// than panic. When nothing changed, the previous result is returned.
+// results early.
+//
+// The shortcuts live apart, in package runner/golang/shortcut, which
+// knows nothing of the engine's types; the engine asks it one question
+// per incremental pass of a root, shortcut.Gate.Ask: what may this pass
+// skip or carry over from the root's last check (graph.go: recheckBatch,
+// which asks only when the root's other inputs, its imports'
+// fingerprints, file names and configuration, are the same). The answer,
+// a *shortcut.Reuse, nil for the full path, says which files the
+// file-local checks skip (pattern checks that look at one node with the
+// file's type information: their diagnostics in the other files are the
+// last check's), which declarations of a changed file that precede the
+// edit keep theirs, and whether the checks that use staticcheck's IR get
+// an IR built for the other functions only, with the last check's facts
+// for the rest, when that is exact: the functions built keep their facts,
+// and none is sensitive to the order in which the fact analyzers go
+// through the functions. At every check of a root the engine records the
+// shortcut.Notes a later answer needs. The shortcuts rest on a reading of
+// what each check looks at in the versions of staticcheck and x/tools that
+// the shortcut package names: built with others, shortcut.Audit turns
+// them off, the Analyzer logs a warning and its passes check whole
+// packages, and the fields of those modules' types that it reads by
+// reflection answer "cannot" rather than panic. When nothing changed, the
+// previous result is returned.
 //
 // Files that appear, go, or change their build constraints in the
 // package's directory are placed as go list would place them (build

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/fixloop/fixloop/runner/golang/shortcut"
 )
 
 // A unit is one type-checked package, ready to be analysed.
@@ -39,15 +41,16 @@ type unit struct {
 	// on the subset require, but for the file-local prerequisites, runs on
 	// the parent.
 	parent *unit
-	// irPlan says what part of the IR to build (see irpartial.go); nil:
-	// all of it.
-	irPlan *irPlan
+	// reuse says what the root's checks skip or carry over, and what
+	// part of the IR to build (see shortcut.Reuse); nil: nothing, all of
+	// it.
+	reuse *shortcut.Reuse
 	// keepIR asks to keep what buildir returned in ir (for irProps, once
 	// the facts are known), which is otherwise dropped as soon as the
 	// checks that use it are done.
 	keepIR bool
 	ir     any
-	irRes  *irResults // see unit.irResults
+	irRes  *shortcut.IRResults // see unit.irResults
 }
 
 // An action applies one analyzer to one unit.
@@ -127,7 +130,7 @@ func (d *driver) action(a *analysis.Analyzer, u *unit) *action {
 	d.actions[k] = act
 	for _, req := range a.Requires {
 		ru := u
-		if u.parent != nil && !fileLocalPrereqs[req.Name] {
+		if u.parent != nil && !shortcut.LocalPrereq(req.Name) {
 			ru = u.parent
 		}
 		act.deps = append(act.deps, d.action(req, ru))
@@ -396,8 +399,8 @@ func (d *driver) exec(act *action) {
 	pass.AllPackageFacts = fv.allPackageFacts
 
 	run := act.a.Run
-	if act.a.Name == "buildir" && u.irPlan != nil {
-		run = func(pass *analysis.Pass) (any, error) { return buildPartialIR(act.a, pass, u.irPlan) }
+	if act.a.Name == "buildir" && u.reuse.PartialIR() {
+		run = func(pass *analysis.Pass) (any, error) { return u.reuse.BuildIR(act.a, pass) }
 	}
 	result, err := run(pass)
 	if err != nil {
@@ -537,6 +540,39 @@ func (fv *factView) allPackageFacts() []analysis.PackageFact {
 				out = append(out, analysis.PackageFact{Package: pkg, Fact: f})
 			}
 		}
+	}
+	return out
+}
+
+// irResults computes root unit u's shortcut.IRResults once per driver
+// run.
+func (u *unit) irResults(d *driver, fset *token.FileSet) *shortcut.IRResults {
+	if u.irRes == nil {
+		u.irRes = shortcut.NewIRResults(fset, u.reuse, u.ir, d.factsOf(u))
+	}
+	return u.irRes
+}
+
+// factsOf returns the facts of the actions on u, for the shortcuts.
+func (d *driver) factsOf(u *unit) []shortcut.Facts {
+	var out []shortcut.Facts
+	for _, act := range d.all {
+		if act.u != u || act.facts == nil {
+			continue
+		}
+		facts := act.facts
+		out = append(out, shortcut.Facts{
+			Analyzer: act.a,
+			Failed:   act.err != nil || facts.failed,
+			Objects: func(yield func(types.Object, reflect.Type, analysis.Fact)) {
+				for k, f := range facts.objects {
+					yield(k.obj, k.typ, f)
+				}
+			},
+			Set: func(obj types.Object, typ reflect.Type, f analysis.Fact) {
+				facts.objects[objectFactKey{obj, typ}] = f
+			},
+		})
 	}
 	return out
 }

@@ -179,37 +179,69 @@ func goFilesIn(dir string) []string {
 
 // gatherRoots reads the files of the roots and of their directory: files
 // may change, appear, go, or move in or out of the package as their build
-// constraints change.
+// constraints change. It returns why the pass cannot be incremental, or
+// "".
 func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 	s := ps.s
-	type entry struct {
-		f  *srcFile
-		st fileStamp
+	g := &rootGather{
+		ps:      ps,
+		overlay: overlay,
+		force:   force,
+		kept:    make([][]gatherEntry, len(s.roots)),
+		ignored: slices.Clone(s.roots[0].spec.ignoredFiles),
+		changed: make([]bool, len(s.roots)),
+		aux:     make(map[string]auxFile, len(s.aux)),
 	}
-	kept := make([][]entry, len(s.roots))
-	ignored := slices.Clone(s.roots[0].spec.ignoredFiles)
-	var incoming []*srcFile // files that join the package
-	changed := make([]bool, len(s.roots))
-	restamped := false
-	aux := make(map[string]auxFile, len(s.aux))
+	for _, step := range []func() string{g.rootFiles, g.auxFiles, g.freshFiles, g.placeIncoming} {
+		if why := step(); why != "" {
+			return why
+		}
+	}
+	return g.stage()
+}
+
+// A rootGather is what gatherRoots found so far.
+type rootGather struct {
+	ps      *pass
+	overlay map[string][]byte
+	force   bool
+
+	kept       [][]gatherEntry // by root: the files it keeps, changed or not
+	ignored    []string        // files excluded by build constraints
+	incoming   []*srcFile      // files that join the package
+	changed    []bool          // by root
+	restamped  bool            // some file has a new stamp
+	aux        map[string]auxFile
+	auxChanged bool
+	dirStamp   fileStamp
+}
+
+type gatherEntry struct {
+	f  *srcFile
+	st fileStamp
+}
+
+// rootFiles reads the roots' files again, parsing those that changed.
+func (g *rootGather) rootFiles() string {
+	ps, s, overlay := g.ps, g.ps.s, g.overlay
 	for ri, r := range s.roots {
 		for i, old := range r.files {
-			src, st, same, err := readVersion(old.name, overlay, old.src, r.stamps[i], force)
+			src, st, same, err := readVersion(old.name, overlay, old.src, r.stamps[i], g.force)
 			if errors.Is(err, fs.ErrNotExist) {
-				changed[ri] = true // the file is gone
+				g.changed[ri] = true // the file is gone
 				continue
 			}
 			if err != nil {
 				return "cannot read: " + old.name
 			}
 			if st != r.stamps[i] {
-				restamped = true
+				g.restamped = true
 			}
 			if same {
-				kept[ri] = append(kept[ri], entry{old, st})
+				g.kept[ri] = append(g.kept[ri], gatherEntry{old, st})
 				continue
 			}
-			changed[ri] = true
+			g.changed[ri] = true
 			nf := parseSrc(s.fset, old.name, bytes.Clone(src))
 			if nf.tok != nil {
 				ps.added = append(ps.added, nf.tok)
@@ -223,25 +255,29 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 					return why
 				}
 				if !in {
-					ignored = append(ignored, old.name)
+					g.ignored = append(g.ignored, old.name)
 					if cur, err := readAux(old.name, overlay, auxFile{}, true); err == nil {
-						aux[old.name] = cur
+						g.aux[old.name] = cur
 					}
 					continue
 				}
 			}
-			kept[ri] = append(kept[ri], entry{nf, st})
+			g.kept[ri] = append(g.kept[ri], gatherEntry{nf, st})
 		}
 	}
+	return ""
+}
 
-	// Files excluded by build constraints, and other files (assembly).
-	auxChanged := false
+// auxFiles reads the files excluded by build constraints, and other
+// files (assembly).
+func (g *rootGather) auxFiles() string {
+	ps, s, overlay := g.ps, g.ps.s, g.overlay
 	for _, name := range slices.Concat(s.roots[0].spec.ignoredFiles, s.otherFiles()) {
 		prev, had := s.aux[name]
-		cur, err := readAux(name, overlay, prev, force)
+		cur, err := readAux(name, overlay, prev, g.force)
 		if errors.Is(err, fs.ErrNotExist) {
-			auxChanged = true
-			ignored = slices.DeleteFunc(ignored, func(n string) bool { return n == name })
+			g.auxChanged = true
+			g.ignored = slices.DeleteFunc(g.ignored, func(n string) bool { return n == name })
 			if slices.Contains(s.otherFiles(), name) {
 				return "file gone: " + name
 			}
@@ -250,10 +286,10 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 		if err != nil {
 			return "cannot read: " + name
 		}
-		aux[name] = cur
+		g.aux[name] = cur
 		if !had || cur.sum != prev.sum {
-			auxChanged = true
-			if !strings.HasSuffix(name, ".go") || !slices.Contains(ignored, name) {
+			g.auxChanged = true
+			if !strings.HasSuffix(name, ".go") || !slices.Contains(g.ignored, name) {
 				continue
 			}
 			in, why := ps.matches(name, overlay)
@@ -261,19 +297,24 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 				return why
 			}
 			if in {
-				ignored = slices.DeleteFunc(ignored, func(n string) bool { return n == name })
+				g.ignored = slices.DeleteFunc(g.ignored, func(n string) bool { return n == name })
 				f, why := ps.parseNew(name, overlay)
 				if why != "" {
 					return why
 				}
-				incoming = append(incoming, f)
+				g.incoming = append(g.incoming, f)
 			}
 		} else if cur.stamp != prev.stamp {
-			restamped = true
+			g.restamped = true
 		}
 	}
+	return ""
+}
 
-	// New files, in the overlay or on disk.
+// freshFiles finds the new files, in the overlay or on disk, and reads
+// them.
+func (g *rootGather) freshFiles() string {
+	ps, s, overlay := g.ps, g.ps.s, g.overlay
 	known := make(map[string]bool)
 	for _, r := range s.roots {
 		for _, f := range r.files {
@@ -292,8 +333,8 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 			}
 		}
 	}
-	ds := stamp(s.dir)
-	if !ds.sameAs(s.dirStamp) || force {
+	g.dirStamp = stamp(s.dir)
+	if !g.dirStamp.sameAs(s.dirStamp) || g.force {
 		for _, name := range goFilesIn(s.dir) {
 			if !known[name] && !slices.Contains(fresh, name) {
 				fresh = append(fresh, name)
@@ -306,12 +347,12 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 		if why != "" {
 			return why
 		}
-		auxChanged = true
+		g.auxChanged = true
 		if !in {
-			ignored = append(ignored, name)
+			g.ignored = append(g.ignored, name)
 			cur, err := readAux(name, overlay, auxFile{}, true)
 			if err == nil {
-				aux[name] = cur
+				g.aux[name] = cur
 			}
 			continue
 		}
@@ -319,28 +360,37 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 		if why != "" {
 			return why
 		}
-		incoming = append(incoming, f)
+		g.incoming = append(g.incoming, f)
 	}
+	return ""
+}
 
-	// Place the incoming files.
-	for _, f := range incoming {
-		ri, why := ps.place(f)
+// placeIncoming gives each incoming file to its root.
+func (g *rootGather) placeIncoming() string {
+	for _, f := range g.incoming {
+		ri, why := g.ps.place(f)
 		if why != "" {
 			return why
 		}
 		st := fileStamp{name: f.name}
-		if _, ok := overlay[f.name]; !ok {
+		if _, ok := g.overlay[f.name]; !ok {
 			st = stamp(f.name)
 		}
-		kept[ri] = append(kept[ri], entry{f, st})
-		changed[ri] = true
+		g.kept[ri] = append(g.kept[ri], gatherEntry{f, st})
+		g.changed[ri] = true
 	}
-	slices.Sort(ignored)
+	return ""
+}
+
+// stage stages the roots' new files, stamps and specs in the pass.
+func (g *rootGather) stage() string {
+	ps, s := g.ps, g.ps.s
+	slices.Sort(g.ignored)
 	for ri, r := range s.roots {
-		if !changed[ri] && !(ri == 0 && auxChanged) {
-			if restamped {
-				st := make([]fileStamp, len(kept[ri]))
-				for i, e := range kept[ri] {
+		if !g.changed[ri] && !(ri == 0 && g.auxChanged) {
+			if g.restamped {
+				st := make([]fileStamp, len(g.kept[ri]))
+				for i, e := range g.kept[ri] {
 					st[i] = e.st
 				}
 				ps.stamps[r] = st
@@ -348,8 +398,8 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 			}
 			continue
 		}
-		es := kept[ri]
-		slices.SortStableFunc(es, func(x, y entry) int { return compareGoFiles(x.f.name, y.f.name) })
+		es := g.kept[ri]
+		slices.SortStableFunc(es, func(x, y gatherEntry) int { return compareGoFiles(x.f.name, y.f.name) })
 		if len(es) == 0 {
 			return "no Go files left: " + r.spec.id
 		}
@@ -361,7 +411,7 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 			sp.fileNames[i], files[i], stamps[i] = e.f.name, e.f, e.st
 		}
 		if ri == 0 {
-			sp.ignoredFiles = ignored
+			sp.ignoredFiles = g.ignored
 		}
 		sp.importNode = maps.Clone(sp.importNode)
 		sp.imports = maps.Clone(sp.imports)
@@ -370,8 +420,8 @@ func (ps *pass) gatherRoots(overlay map[string][]byte, force bool) string {
 		ps.stamps[r] = stamps
 		ps.changed[r] = true
 	}
-	ps.aux = aux
-	ps.dirStamp = ds
+	ps.aux = g.aux
+	ps.dirStamp = g.dirStamp
 	return ""
 }
 
@@ -394,13 +444,6 @@ func maps_clone[K comparable, V any](m map[K]V) map[K]V {
 		out[k] = v
 	}
 	return out
-}
-
-// An auxFile is a version of a file of the package that is not checked:
-// excluded by build constraints, or assembly.
-type auxFile struct {
-	stamp fileStamp
-	sum   uint64
 }
 
 var auxSeed = maphash.MakeSeed()

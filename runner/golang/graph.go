@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang/shortcut"
 )
 
 // A nodeKind says what a node is to the package being analysed.
@@ -66,15 +67,10 @@ type node struct {
 	alerts   []runner.Alert // roots: what their check found, before ignore directives
 	foreign  bool           // some alert refers to a file outside the node, or to a line in a message
 
-	// Roots, for reusing file-local diagnostics (see reusable): the
-	// package-level declarations, the checks that ran, and the alerts of
-	// fileLocalChecks by file, with whether those refer to other files.
-	prints       map[string]string
-	checksUsed   []*analysis.Analyzer
-	local        map[string][]runner.Alert
-	localForeign map[string]bool
-	// and for building part of the IR (see irpartial.go)
-	ir *irMemo
+	// Roots: the checks that ran, and what their check left for a later
+	// pass to skip or carry over (see shortcut.Gate.Ask).
+	checksUsed []*analysis.Analyzer
+	notes      *shortcut.Notes
 
 	// memo is a root's state before its last check, when that check was
 	// caused by its imports alone (its files were the same): see nodeMemo.
@@ -130,14 +126,11 @@ type update struct {
 	foreign  bool
 	checked  *checked // roots: for the syntax of ignore directives
 
-	prints       map[string]string
-	checksUsed   []*analysis.Analyzer
-	local        map[string][]runner.Alert
-	localForeign map[string]bool
-	ir           *irMemo
-	reused       int  // files whose file-local diagnostics were reused
-	declsKept    int  // declarations of changed files whose diagnostics were (see keptDecls)
-	restored     bool // taken back from the node's memo
+	checksUsed []*analysis.Analyzer
+	notes      *shortcut.Notes
+	reused     int  // files whose file-local diagnostics were reused
+	declsKept  int  // declarations of changed files whose diagnostics were
+	restored   bool // taken back from the node's memo
 }
 
 // A pass checks again the nodes whose inputs changed, in import order,
@@ -316,7 +309,7 @@ func (n *node) state() *update {
 		files: n.files, stamps: n.stamps,
 		pkg: n.pkg, illTyped: n.illTyped, gen: n.gen, built: n.built, seen: n.seen, fp: n.fp, fpOK: n.fpOK,
 		alerts: n.alerts, foreign: n.foreign,
-		prints: n.prints, checksUsed: n.checksUsed, local: n.local, localForeign: n.localForeign, ir: n.ir,
+		checksUsed: n.checksUsed, notes: n.notes,
 	}
 }
 
@@ -395,115 +388,159 @@ func (ps *pass) recheckBatch(ctx context.Context, nodes []*node) error {
 	cs := make([]*checked, len(nodes))
 	units := make([]*unit, len(nodes))
 	for i, n := range nodes {
-		sp := ps.specOf(n)
-		files := ps.syntaxOf(n)
-		if ps.mem != nil {
-			for _, f := range files {
-				ps.memNeed += int64(len(f.src)) * passAllocPerSourceByte
-			}
-			ps.mem.set(ps.memNeed)
-		}
-		t0 := time.Now()
-		c := typeCheckNode(ps.s.fset, sp, files, nil, ps.current)
-		ps.typeCheck += time.Since(t0)
-		cs[i], units[i] = c, c.unit(ps.s.fset, ps.read)
-		ps.s.clock++
-		imports := sp.liveImports()
-		up := &update{
-			files:    files,
-			stamps:   ps.stampsOf(n),
-			pkg:      c.pkg,
-			illTyped: c.illTyped,
-			gen:      ps.s.clock,
-			built:    make(map[*node]int64, len(imports)),
-			seen:     make(map[*node]fingerprint, len(imports)),
-		}
-		for _, in := range imports {
-			up.built[in] = ps.gen(in)
-		}
-		ps.up[n] = up // later nodes are checked against it
+		cs[i], units[i] = ps.checkAndStage(n)
 	}
 	clear(ps.consistent) // generations changed
-	reuse := make([]map[string]bool, len(nodes))
-	// A single root may reuse what its last check found: its kept
-	// declarations (keptdecls.go) and a partial IR (irpartial.go), when
-	// the shortcuts are on (auditShortcuts).
-	var plan *irPlan
-	var keep kept
-	for i, n := range nodes {
-		if n.kind == kindRoot {
-			up := ps.up[n]
-			up.prints = declPrints(cs[i].pkg)
-			up.checksUsed = ps.checks
-			var refs *refGraph
-			if slices.ContainsFunc(ps.checks, usesIR) {
-				refs = newRefGraph(ps.s.fset, cs[i].pkg, cs[i].info, units[i].files)
-				up.ir = &irMemo{reach: refs.unsafe()}
-			}
-			if len(nodes) == 1 && ps.a.shortcuts.on {
-				if reuse[i] = ps.reusable(n, cs[i], up.prints); reuse[i] != nil {
-					names := changedNames(n.prints, up.prints)
-					keep = ps.keepDecls(n, cs[i], reuse[i], names)
-					up.reused = len(reuse[i])
-					for _, k := range keep {
-						up.declsKept += len(k.decls)
-					}
-					if len(reuse[i]) > 0 || len(keep) > 0 {
-						plan = ps.irReusable(n, up, &irPlan{skip: reuse[i], kept: keep, names: names})
-					}
-					if plan != nil {
-						plan.bodies = refs.bodies(plan, neverNil(n.ir.facts))
-					}
-				}
-			}
-		}
-	}
+	r := ps.askShortcuts(nodes, cs, units)
 	t0 := time.Now()
-	d, plan, err := ps.runDriver(ctx, nodes, units, cs, reuse, keep, plan)
+	d, r, err := ps.runDriver(ctx, nodes, units, cs, r)
 	ps.analysis += time.Since(t0)
 	if err != nil {
 		return err
 	}
 	for i, n := range nodes {
-		c, up := cs[i], ps.up[n]
-		ps.store.prune(c.pkg, ps.a.factCheckers)
-		for _, in := range ps.specOf(n).liveImports() {
-			if iu := ps.up[in]; iu != nil {
-				if iu.fpOK {
-					up.seen[in] = iu.fp
-				}
-			} else if in.fpOK {
-				up.seen[in] = in.fp
-			}
-		}
-		if len(n.users) > 0 {
-			up.fp, up.fpOK = ps.a.fingerprint(c.pkg, ps.store, c.illTyped)
-		}
-		if n.kind == kindRoot {
-			if up.ir != nil {
-				res := units[i].irResults(d, ps.s.fset)
-				up.ir.facts, up.ir.props = res.facts, res.props
-				if !res.complete {
-					up.ir.facts = nil
-				}
-				if plan != nil {
-					up.ir.props = mergeProps(up.ir.props, n.ir.props, plan)
-				}
-			}
-			ps.nodeAlerts(n, ps.specOf(n), c, d, up, reuse[i], keep, plan)
-			up.checked = c
-			ps.a.filesReused.Add(int64(up.reused))
-			ps.a.declsKept.Add(int64(up.declsKept))
-		} else if n.kind == kindWork {
-			// Only roots and mids keep syntax; the token.Files stay, for
-			// positions.
-			for i, f := range up.files {
-				up.files[i] = f.withoutSyntax()
-			}
-		}
-		ps.rechecked = append(ps.rechecked, ps.specOf(n).id)
+		ps.settleChecked(n, cs[i], units[i], d, r)
 	}
 	return nil
+}
+
+// askShortcuts starts the notes of the roots among nodes (checked as cs,
+// units) and returns what a single root may skip or carry over from its
+// last check, when the shortcuts allow (see shortcut.Gate.Ask); nil: the
+// full path.
+func (ps *pass) askShortcuts(nodes []*node, cs []*checked, units []*unit) *shortcut.Reuse {
+	var r *shortcut.Reuse
+	for i, n := range nodes {
+		if n.kind != kindRoot {
+			continue
+		}
+		up := ps.up[n]
+		up.checksUsed = ps.checks
+		up.notes = shortcut.NewNotes(ps.s.fset, cs[i].pkg, cs[i].info, units[i].files, ps.checks)
+		if len(nodes) == 1 && ps.a.shortcuts.On && ps.sameInputs(n, cs[i]) {
+			r = ps.a.shortcuts.Ask(n.notes, up.notes, shortcutFiles(n, cs[i]))
+			up.reused, up.declsKept = r.FilesSkipped(), r.DeclsKept()
+		}
+	}
+	return r
+}
+
+// checkAndStage type-checks n against the nodes before it, stages its new
+// state (later nodes are checked against it) and returns the check with
+// its analysis unit.
+func (ps *pass) checkAndStage(n *node) (*checked, *unit) {
+	sp := ps.specOf(n)
+	files := ps.syntaxOf(n)
+	if ps.mem != nil {
+		for _, f := range files {
+			ps.memNeed += int64(len(f.src)) * passAllocPerSourceByte
+		}
+		ps.mem.set(ps.memNeed)
+	}
+	t0 := time.Now()
+	c := typeCheckNode(ps.s.fset, sp, files, nil, ps.current)
+	ps.typeCheck += time.Since(t0)
+	u := c.unit(ps.s.fset, ps.read)
+	ps.s.clock++
+	imports := sp.liveImports()
+	up := &update{
+		files:    files,
+		stamps:   ps.stampsOf(n),
+		pkg:      c.pkg,
+		illTyped: c.illTyped,
+		gen:      ps.s.clock,
+		built:    make(map[*node]int64, len(imports)),
+		seen:     make(map[*node]fingerprint, len(imports)),
+	}
+	for _, in := range imports {
+		up.built[in] = ps.gen(in)
+	}
+	ps.up[n] = up
+	return c, u
+}
+
+// settleChecked stages what the check of n (c, analysed as u by d, with
+// the answer r of the shortcuts) found: the fingerprints it saw and has,
+// and for a root its findings and notes.
+func (ps *pass) settleChecked(n *node, c *checked, u *unit, d *driver, r *shortcut.Reuse) {
+	up := ps.up[n]
+	ps.store.prune(c.pkg, ps.a.factCheckers)
+	for _, in := range ps.specOf(n).liveImports() {
+		if iu := ps.up[in]; iu != nil {
+			if iu.fpOK {
+				up.seen[in] = iu.fp
+			}
+		} else if in.fpOK {
+			up.seen[in] = in.fp
+		}
+	}
+	if len(n.users) > 0 {
+		up.fp, up.fpOK = ps.a.fingerprint(c.pkg, ps.store, c.illTyped)
+	}
+	if n.kind == kindRoot {
+		if up.notes.KeepsIR() {
+			up.notes.TakeIR(n.notes, r, u.irResults(d, ps.s.fset))
+		}
+		ps.nodeAlerts(n, c, d, r)
+		up.checked = c
+		ps.a.filesReused.Add(int64(up.reused))
+		ps.a.declsKept.Add(int64(up.declsKept))
+	} else if n.kind == kindWork {
+		// Only roots and mids keep syntax; the token.Files stay, for
+		// positions.
+		for i, f := range up.files {
+			up.files[i] = f.withoutSyntax()
+		}
+	}
+	ps.rechecked = append(ps.rechecked, ps.specOf(n).id)
+}
+
+// sameInputs reports whether root n's inputs but its files' texts are
+// those of its last check, c this one: neither check found errors (a
+// file's type information is then complete and its analyzers ran), the
+// file names and the staticcheck configuration are the same, and every
+// import looks to importers as it did (its fingerprint). Only then may
+// the shortcuts take anything from the last check.
+func (ps *pass) sameInputs(n *node, c *checked) bool {
+	if n.kind != kindRoot || n.notes == nil || n.illTyped || c.illTyped || ps.conf != nil {
+		return false
+	}
+	if len(c.files) != len(n.files) {
+		return false
+	}
+	for i, f := range c.files {
+		if f.name != n.files[i].name {
+			return false
+		}
+	}
+	imports := ps.specOf(n).liveImports()
+	if len(imports) != len(n.seen) {
+		return false // some checks look at the package's imports (httpresponse, waitgroup)
+	}
+	for _, in := range imports {
+		var fp fingerprint
+		ok := false
+		if up := ps.up[in]; up != nil {
+			fp, ok = up.fp, up.fpOK
+		} else {
+			fp, ok = in.fp, in.fpOK
+		}
+		if seen, had := n.seen[in]; !ok || !had || seen != fp {
+			return false
+		}
+	}
+	return true
+}
+
+// shortcutFiles returns root n's files as its last check and this one, c,
+// saw them (the same names, in order: see sameInputs).
+func shortcutFiles(n *node, c *checked) []shortcut.File {
+	out := make([]shortcut.File, len(c.files))
+	for i, f := range c.files {
+		old := n.files[i]
+		out[i] = shortcut.File{Name: f.name, Same: f == old, AST: f.ast, Tok: f.tok, Src: f.src, OldSrc: old.src, Idents: f.identifiers}
+	}
+	return out
 }
 
 // syntaxOf returns n's files with syntax, parsing those that have none
@@ -532,12 +569,52 @@ func (ps *pass) stampsOf(n *node) []fileStamp {
 // foreignRef matches a file position in a message ("x.go:12").
 var foreignRef = regexp.MustCompile(`\.go:\d+`)
 
-// nodeAlerts converts everything found about root n: parse, import and
-// type errors and the diagnostics of its checks. foreign reports whether
-// any of them refers to a file that is not n's own (diagnostics about
-// another root's syntax, related information or fixes elsewhere, or a
-// position written into the message).
-func (ps *pass) nodeAlerts(n *node, sp *rootSpec, c *checked, d *driver, up *update, reuse map[string]bool, keep kept, plan *irPlan) {
+// nodeAlerts converts everything found about root n, checked as c by d
+// with the answer r of the shortcuts: parse, import and type errors and
+// the diagnostics of its checks. foreign reports whether any of them
+// refers to a file that is not n's own (diagnostics about another root's
+// syntax, related information or fixes elsewhere, or a position written
+// into the message).
+func (ps *pass) nodeAlerts(n *node, c *checked, d *driver, r *shortcut.Reuse) {
+	sp, up := ps.specOf(n), ps.up[n]
+	sink := ps.rootsSink(n, c)
+	ps.addCompilerErrors(sink, sp, c)
+	localSink := &alertSink{fset: sink.fset, files: sink.files, other: sink.other}
+	irSink := &alertSink{fset: sink.fset, files: sink.files, other: sink.other}
+	for _, act := range d.all {
+		source := ps.a.sources[act.a]
+		if !act.root || source == "" || act.u.pkg != c.pkg {
+			continue
+		}
+		kind := up.notes.Keeps(act.a)
+		to := sink
+		switch kind {
+		case shortcut.FileLocal:
+			to = localSink
+		case shortcut.IRLocal:
+			to = irSink
+		}
+		for _, diag := range act.diags {
+			if r.Carries(kind, ps.s.fset, diag.Pos) {
+				continue // the last check's stand for these
+			}
+			to.addDiagnostic(source, act.a, diag)
+		}
+	}
+	names := make([]string, len(c.files))
+	for i, f := range c.files {
+		names[i] = f.name
+	}
+	up.notes.Record(n.notes, r, names, localSink.alerts, irSink.alerts)
+	for _, name := range names {
+		sink.alerts = append(sink.alerts, up.notes.Alerts(name)...)
+	}
+	up.alerts, up.foreign = sink.alerts, refersOutside(sp, sink.alerts)
+}
+
+// rootsSink returns a sink for the alerts of root n, checked as c, that
+// knows every root's files.
+func (ps *pass) rootsSink(n *node, c *checked) *alertSink {
 	sink := newAlertSink(ps.s.fset, nil)
 	for _, r := range ps.s.roots {
 		files := ps.filesOf(r)
@@ -551,6 +628,12 @@ func (ps *pass) nodeAlerts(n *node, sp *rootSpec, c *checked, d *driver, up *upd
 			sink.other[name] = true
 		}
 	}
+	return sink
+}
+
+// addCompilerErrors adds to sink the parse, import and type errors of c,
+// the check of the node of spec sp.
+func (ps *pass) addCompilerErrors(sink *alertSink, sp *rootSpec, c *checked) {
 	imported := make(map[string]bool) // imports with go list errors, reported at the import
 	for _, f := range c.files {
 		sink.addParseErrors(f, f.errs)
@@ -573,90 +656,29 @@ func (ps *pass) nodeAlerts(n *node, sp *rootSpec, c *checked, d *driver, up *upd
 		}
 		sink.addTypeError(e)
 	}
-	localSink := &alertSink{fset: sink.fset, files: sink.files, other: sink.other}
-	irSink := &alertSink{fset: sink.fset, files: sink.files, other: sink.other}
-	for _, act := range d.all {
-		source := ps.a.sources[act.a]
-		if !act.root || source == "" || act.u.pkg != c.pkg {
-			continue
-		}
-		to := sink
-		switch {
-		case isFileLocal(act.a):
-			to = localSink
-		case up.ir != nil && isIRLocal(act.a):
-			to = irSink
-		}
-		for _, diag := range act.diags {
-			l := locOf(ps.s.fset, diag.Pos)
-			if to == irSink && plan.covers(l.file, l.off) || to == localSink && keep.covers(l.file, l.off) {
-				continue // the last check's stand for these
-			}
-			to.addDiagnostic(source, act.a, diag)
-		}
-	}
-	analysed := func(skip map[string]bool) []*srcFile {
-		var out []*srcFile
-		for _, f := range c.files {
-			if !skip[f.name] {
-				out = append(out, f)
-			}
-		}
-		return out
-	}
-	up.local, up.localForeign = splitLocal(localSink.alerts, analysed(reuse))
-	for name := range reuse {
-		up.local[name] = n.local[name]
-	}
-	for name, k := range keep {
-		up.local[name] = mergeKept(up.local[name], n.local[name], k)
-	}
-	if up.ir != nil {
-		var skip map[string]bool
-		if plan != nil {
-			skip = plan.skip
-		}
-		up.ir.local, _ = splitLocal(irSink.alerts, analysed(skip))
-		var built []runner.Alert
-		if plan != nil {
-			for name, k := range keep {
-				up.ir.local[name] = mergeKept(up.ir.local[name], n.ir.local[name], k)
-			}
-		}
-		for _, f := range analysed(skip) {
-			built = append(built, up.ir.local[f.name]...)
-		}
-		up.ir.refs = fileRefs(built)
-		for name := range skip {
-			up.ir.local[name] = n.ir.local[name]
-			up.ir.refs[name] = n.ir.refs[name]
-		}
-	}
-	for _, f := range c.files {
-		sink.alerts = append(sink.alerts, up.local[f.name]...)
-		if up.ir != nil {
-			sink.alerts = append(sink.alerts, up.ir.local[f.name]...)
-		}
-	}
-	foreign := false
-	for _, al := range sink.alerts {
+}
+
+// refersOutside reports whether any of alerts refers to a file that is
+// not one of sp's, or to a position written into its message.
+func refersOutside(sp *rootSpec, alerts []runner.Alert) bool {
+	for _, al := range alerts {
 		if !sp.ownFile(al.File) || foreignRef.MatchString(al.Message) {
-			foreign = true
+			return true
 		}
 		for _, r := range al.Related {
 			if !sp.ownFile(r.File) {
-				foreign = true
+				return true
 			}
 		}
 		for _, f := range al.Fixes {
 			for _, e := range f.Edits {
 				if !sp.ownFile(e.File) {
-					foreign = true
+					return true
 				}
 			}
 		}
 	}
-	up.alerts, up.foreign = sink.alerts, foreign
+	return false
 }
 
 // commit makes what the pass found the snapshot's state.
@@ -698,9 +720,7 @@ func (ps *pass) commit() {
 		n.fp, n.fpOK = up.fp, up.fpOK
 		if n.kind == kindRoot {
 			n.alerts, n.foreign = up.alerts, up.foreign
-			n.prints, n.checksUsed = up.prints, up.checksUsed
-			n.local, n.localForeign = up.local, up.localForeign
-			n.ir = up.ir
+			n.checksUsed, n.notes = up.checksUsed, up.notes
 			n.memo = memos[n]
 		}
 	}
@@ -740,80 +760,43 @@ func (ps *pass) discard() {
 	ps.added = nil
 }
 
-// irReusable returns plan if root n may build the IR of the functions
-// that plan does not cover only (see irpartial.go): the last check left
-// what that needs, every check takes a partial IR, the findings it left
-// for the files plan skips refer to no file that changed, and no function
-// that plan builds is unsafe, now (up) or then. Otherwise nil.
-func (ps *pass) irReusable(n *node, up *update, plan *irPlan) *irPlan {
-	old := n.ir
-	if old == nil || old.facts == nil || up.ir == nil || !partialIROK(ps.checks) {
-		return nil
-	}
-	for name := range plan.skip {
-		if _, ok := old.local[name]; !ok {
-			return nil
-		}
-		for to := range old.refs[name] {
-			if !plan.skip[to] {
-				return nil // positions there may have moved
-			}
-		}
-	}
-	for name := range plan.kept {
-		if _, ok := old.local[name]; !ok {
-			return nil
-		}
-	}
-	if !orderFree(up.ir.reach, old.reach, plan) {
-		return nil
-	}
-	return plan
-}
-
 // runDriver runs the checks on the roots among nodes and the fact
-// analyzers on the others. With a plan (nodes is then its one root), the
-// IR is built for the functions that plan does not cover, with the last
-// check's facts for the rest; if the facts or descriptions of the
-// functions built differ from the last check's, the IR is built again for
-// all. It returns the plan followed, nil if the IR was built for all.
-func (ps *pass) runDriver(ctx context.Context, nodes []*node, units []*unit, cs []*checked, reuse []map[string]bool, keep kept, plan *irPlan) (*driver, *irPlan, error) {
-	if plan != nil {
-		d := ps.newDriver(nodes, units, cs, reuse, keep, plan)
-		old := nodes[0].ir.facts
+// analyzers on the others, with the answer r of the shortcuts (nodes is
+// then one root). With a partial IR, the IR is built for the functions
+// that r does not carry over, with the last check's facts for the rest;
+// if the facts or descriptions of the functions built differ from the
+// last check's, the IR is built again for all. It returns the answer
+// followed, without its partial IR if the IR was built for all.
+func (ps *pass) runDriver(ctx context.Context, nodes []*node, units []*unit, cs []*checked, r *shortcut.Reuse) (*driver, *shortcut.Reuse, error) {
+	if r.PartialIR() {
+		d := ps.newDriver(nodes, units, cs, r)
+		last, u := nodes[0].notes, units[0]
 		why := ""
-		if err := carryFacts(d, units[0], old, plan); err != nil {
+		if err := r.CarryFacts(last, u.pkg, d.factsOf(u)); err != nil {
 			why = err.Error()
 		} else {
 			if err := d.run(ctx); err != nil {
 				return nil, nil, err
 			}
-			res := units[0].irResults(d, ps.s.fset)
-			switch {
-			case !res.complete:
-				why = "an analyzer failed"
-			case irFactsChanged(old, res.facts, plan):
-				why = "the facts of the functions built changed"
-			case propsChanged(nodes[0].ir.props, res.props, plan):
-				why = "a function built changed for its callers (trivial, or calls to testing.T)"
-			default:
+			if why = r.Confirm(last, u.irResults(d, ps.s.fset)); why == "" {
 				ps.a.irPartial.Add(1)
-				ps.a.log.Debug("partial IR", "package", units[0].pkg.Path(), "files skipped", len(plan.skip), "files with kept declarations", len(plan.kept), "bodies built in them", len(plan.bodies))
-				return d, plan, nil
+				ps.a.log.Debug("partial IR", append([]any{"package", u.pkg.Path()}, r.IRAttrs()...)...)
+				return d, r, nil
 			}
 		}
 		ps.a.irRebuilt.Add(1)
-		ps.a.log.Debug("partial IR not used", "package", units[0].pkg.Path(), "why", why)
+		ps.a.log.Debug("partial IR not used", "package", u.pkg.Path(), "why", why)
+		r = r.WholeIR()
 	}
-	d := ps.newDriver(nodes, units, cs, reuse, keep, nil)
-	return d, nil, d.run(ctx)
+	d := ps.newDriver(nodes, units, cs, r)
+	return d, r, d.run(ctx)
 }
 
 // newDriver schedules the checks on the roots among nodes, the file-local
-// ones on the files not in reuse (and, with a plan, those that use the IR
-// of a node's enclosing function only), and the fact analyzers on the
-// other nodes.
-func (ps *pass) newDriver(nodes []*node, units []*unit, cs []*checked, reuse []map[string]bool, keep kept, plan *irPlan) *driver {
+// ones (and, with a partial IR, those that use the IR of a node's
+// enclosing function only) on what r leaves of the files, and the fact
+// analyzers on the other nodes.
+func (ps *pass) newDriver(nodes []*node, units []*unit, cs []*checked, r *shortcut.Reuse) *driver {
 	d := newDriver(ps.a.log, ps.store, units)
 	d.costs = &ps.a.costs
 	for i, n := range nodes {
@@ -824,20 +807,20 @@ func (ps *pass) newDriver(nodes []*node, units []*unit, cs []*checked, reuse []m
 			}
 			continue
 		}
-		u.irPlan, u.ir, u.irRes, u.keepIR = plan, nil, nil, ps.up[n].ir != nil
+		u.reuse, u.ir, u.irRes, u.keepIR = r, nil, nil, ps.up[n].notes.KeepsIR()
 		sub := u
-		if len(reuse[i]) > 0 || len(keep) > 0 {
-			sub = u.subset(cs[i].files, reuse[i], keep)
+		if r.Restricts() {
+			sub = u.subset(cs[i].files, r)
 		}
 		irSub := u
-		if u.irPlan != nil {
+		if r.PartialIR() {
 			irSub = sub
 		}
 		for _, an := range ps.checks {
 			switch {
-			case isFileLocal(an):
+			case shortcut.IsFileLocal(an):
 				d.addRoot(an, sub)
-			case irClass(an) == "file":
+			case shortcut.IsIRFile(an):
 				d.addRoot(an, irSub)
 			default:
 				d.addRoot(an, u)

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"log/slog"
 	"maps"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -20,6 +21,86 @@ import (
 
 	"github.com/fixloop/fixloop/runner"
 )
+
+// Analyze checks the package that contains file (an absolute path), with
+// overlay (absolute path -> content) standing in for unsaved editor
+// buffers. It honours ctx: cancellation aborts promptly and returns
+// ctx.Err().
+//
+// A file larger than MaxFileSize is not analysed; the Result then holds
+// one informational alert that says why. A file outside any Go module is
+// analysed alone, as `go vet file.go` would (analyzeLoose).
+func (a *Analyzer) Analyze(ctx context.Context, file string, overlay map[string][]byte) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !filepath.IsAbs(file) {
+		return nil, fmt.Errorf("analyzing %s: path is not absolute", file)
+	}
+	file = filepath.Clean(file)
+	dir := filepath.Dir(file)
+
+	size, err := fileSize(file, overlay)
+	if err != nil {
+		return nil, fmt.Errorf("analyzing %s: %w", file, err)
+	}
+	if size > int64(a.maxFileSize) {
+		return noticeResult(dir, file, fmt.Sprintf(
+			"%s was not analysed: it is %d bytes, larger than the limit of %d bytes (the maxFileSize setting).",
+			filepath.Base(file), size, a.maxFileSize)), nil
+	}
+	modRoot := runner.ModuleRoot(dir)
+	if modRoot == "" {
+		// A single-file program: checked as `go vet file.go` checks it.
+		return a.analyzeLoose(ctx, file, overlay)
+	}
+
+	st := a.state(dir, modRoot)
+	a.stopSettling()
+	if err := st.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer st.unlock()
+	res, err := a.analyzeRecovering(ctx, st, file, overlay)
+	a.startSettle(st)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// analyzeRecovering turns a panic in parsing, type-checking or our own code
+// into an error (analyzers' panics are caught by the driver), and drops the
+// package's state, which may be inconsistent.
+func (a *Analyzer) analyzeRecovering(ctx context.Context, st *pkgState, file string, overlay map[string][]byte) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st.snap = nil
+			a.log.Error("analysis panicked", "file", file, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, fmt.Errorf("analyzing %s: internal error: %v", file, r)
+		}
+	}()
+	return a.analyzeLocked(ctx, st, file, overlay)
+}
+
+// fileSize returns the size of the overlay text of file, or of the file on
+// disk.
+func fileSize(file string, overlay map[string][]byte) (int64, error) {
+	if src, ok := overlay[file]; ok {
+		return int64(len(src)), nil
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		return 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("not a regular file")
+	}
+	return fi.Size(), nil
+}
 
 // analyzeLocked analyses the package of st, incrementally if the snapshot
 // allows, else with a full load. st is locked.
@@ -494,18 +575,4 @@ func (a *Analyzer) report(fset *token.FileSet, dir, file string, roots []*checke
 		res.Alerts = []runner.Alert{}
 	}
 	return res
-}
-
-func unquote(s string) (string, error) { return strconv.Unquote(s) }
-
-func containsNoMetadata(msg string) bool { return strings.Contains(msg, "(no metadata for ") }
-
-// couldNotImport recognises the type checker's "could not import P (...)".
-func couldNotImport(msg string) (string, bool) {
-	rest, ok := strings.CutPrefix(msg, "could not import ")
-	if !ok {
-		return "", false
-	}
-	path, _, _ := strings.Cut(rest, " ")
-	return path, true
 }

@@ -5,23 +5,11 @@ import (
 	"log/slog"
 	"maps"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	"honnef.co/go/tools/analysis/facts/nilness"
-	"honnef.co/go/tools/go/ir"
+	"github.com/fixloop/fixloop/runner/golang/shortcut"
 )
-
-// TestShortcutsAudited checks that the module versions this binary is
-// built with are those the shortcuts were read against (auditedModules):
-// a new version of staticcheck or x/tools must be read again.
-func TestShortcutsAudited(t *testing.T) {
-	if sc := auditShortcuts(buildModules()); !sc.on {
-		t.Errorf("the shortcuts are off in a build with the go.mod's versions: %s", sc.why)
-	}
-}
 
 // TestShortcutsOff edits the package of irModule with Analyzers built
 // with the audited module versions and with others, and checks that
@@ -49,7 +37,7 @@ func TestShortcutsOff(t *testing.T) {
 		full[i] = fullResultWith(t, opts, c, overlay)
 	}
 	with := func(path, version string) map[string]string {
-		m := maps.Clone(buildModules())
+		m := maps.Clone(shortcut.BuildModules())
 		if m == nil {
 			m = make(map[string]string)
 		}
@@ -66,7 +54,7 @@ func TestShortcutsOff(t *testing.T) {
 		on    bool
 		why   string // in the log line
 	}{
-		{"audited", buildModules(), true, ""},
+		{"audited", shortcut.BuildModules(), true, ""},
 		{"another staticcheck", with("honnef.co/go/tools", "v0.9.0"), false, "honnef.co/go/tools v0.9.0, audited v0.8.2"},
 		{"another x/tools", with("golang.org/x/tools", "v0.53.0"), false, "golang.org/x/tools v0.53.0"},
 		{"x/tools not listed", with("golang.org/x/tools", ""), false, "golang.org/x/tools: version unknown"},
@@ -81,8 +69,8 @@ func TestShortcutsOff(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if an.shortcuts.on != tt.on {
-				t.Fatalf("shortcuts on = %v, want %v (%s)", an.shortcuts.on, tt.on, an.shortcuts.why)
+			if an.shortcuts.On != tt.on {
+				t.Fatalf("shortcuts on = %v, want %v (%s)", an.shortcuts.On, tt.on, an.shortcuts.Why)
 			}
 			logged := strings.Contains(logs.String(), "shortcuts are off")
 			if logged == tt.on || !strings.Contains(logs.String(), tt.why) {
@@ -102,82 +90,5 @@ func TestShortcutsOff(t *testing.T) {
 				t.Errorf("the shortcuts are said to be off more than once: %q", logs.String())
 			}
 		})
-	}
-}
-
-type noRets struct{ Other int }
-
-func (*noRets) AFact() {}
-
-type otherRets struct{ Rets []int }
-
-func (*otherRets) AFact() {}
-
-// TestFieldsRead checks that the fields read by reflection from other
-// modules' types answer "cannot" when a type has not the field, or not of
-// the type expected, instead of panicking, and that the partial IR's
-// readers then fall back: irProps cannot describe the functions (the IR
-// is then built whole at the next pass), neverNil assumes a never-nil
-// result, newIRResult fails (the IR is built whole).
-func TestFieldsRead(t *testing.T) {
-	type srcFuncs struct {
-		Pkg      *ir.Package
-		SrcFuncs []*ir.Function
-	}
-	type unexported struct{ srcFuncs []*ir.Function }
-	funcs := []*ir.Function{new(ir.Function)}
-	for _, tt := range []struct {
-		name string
-		v    any
-		ok   bool
-	}{
-		{"the field", &srcFuncs{SrcFuncs: funcs}, true},
-		{"a struct value", srcFuncs{SrcFuncs: funcs}, true},
-		{"no such field", &struct{ Funcs []*ir.Function }{funcs}, false},
-		{"another type", &struct{ SrcFuncs []int }{[]int{1}}, false},
-		{"unexported", &unexported{funcs}, false},
-		{"a nil pointer", (*srcFuncs)(nil), false},
-		{"not a struct", &funcs, false},
-		{"nil", nil, false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := fieldAs[[]*ir.Function](reflect.ValueOf(tt.v), "SrcFuncs")
-			if ok != tt.ok || (ok && len(got) != 1) {
-				t.Errorf("fieldAs = %v, %v; want ok %v", got, ok, tt.ok)
-			}
-			if _, ok := irProps(tt.v, nil, nil, nil); ok && !tt.ok {
-				t.Error("irProps described the functions")
-			}
-		})
-	}
-	nilnessA := &analysis.Analyzer{Name: "nilness"}
-	facts := map[irFactKey]irFact{
-		{a: nilnessA, obj: "Fno"}:    {fact: &noRets{}},
-		{a: nilnessA, obj: "Fother"}: {fact: &otherRets{}},
-		{a: nilnessA, obj: "Fnil"}:   {fact: (*noRets)(nil)},
-		{a: nilnessA, obj: "Fmaybe"}: {fact: &struct {
-			analysis.Fact
-			Rets []nilness.ValueNilness
-		}{}},
-	}
-	got := neverNil(facts)
-	for _, k := range []string{"Fno", "Fother", "Fnil"} {
-		if !got[k] {
-			t.Errorf("neverNil: %s not assumed never nil", k)
-		}
-	}
-	if got["Fmaybe"] {
-		t.Error("neverNil: Fmaybe, whose results may be nil, is never nil")
-	}
-	for _, typ := range []reflect.Type{reflect.TypeFor[*struct{ Pkg *ir.Package }](), reflect.TypeFor[*unexported](), reflect.TypeFor[*struct {
-		Pkg      *ir.Package
-		SrcFuncs []int
-	}]()} {
-		if _, err := newIRResult(typ, nil, nil); err == nil {
-			t.Errorf("newIRResult(%v) made a result", typ)
-		}
-	}
-	if r, err := newIRResult(reflect.TypeFor[*srcFuncs](), nil, funcs); err != nil || len(r.(*srcFuncs).SrcFuncs) != 1 {
-		t.Errorf("newIRResult = %v, %v", r, err)
 	}
 }

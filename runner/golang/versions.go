@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fixloop/fixloop/runner/golang/shortcut"
 	"github.com/fixloop/fixloop/runner/proc"
 )
 
@@ -25,7 +26,7 @@ var goVersion = sync.OnceValue(func() string {
 // across tool versions.
 func ToolVersions() map[string]string {
 	v := map[string]string{"go": goVersion()}
-	built := buildModules()
+	built := shortcut.BuildModules()
 	for path, name := range map[string]string{"honnef.co/go/tools": "staticcheck", "golang.org/x/tools": "go/analysis"} {
 		if version, ok := built[path]; ok {
 			v[name] = version

@@ -1,10 +1,9 @@
-package golang
+package shortcut
 
 import (
-	"go/ast"
 	"go/constant"
 	"go/types"
-	"slices"
+	"regexp"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -26,7 +25,7 @@ import (
 // When an incremental pass checks a root again, these run on the changed
 // files only, and their diagnostics in the other files are those of the
 // last check, if the types those files see cannot have changed (see
-// reusable). Everything else runs on the whole package.
+// Gate.Ask). Everything else runs on the whole package.
 var fileLocalChecks = map[string]bool{
 	// staticcheck
 	"QF1001": true, "QF1002": true, "QF1003": true, "QF1004": true, "QF1005": true, "QF1006": true,
@@ -57,10 +56,16 @@ var fileLocalChecks = map[string]bool{
 // fileLocalPrereqs are the only analyzers fileLocalChecks may require.
 // config (staticcheck's configuration, for ST1001, ST1003, ST1013) is
 // that of the package's directory: a pass that reads staticcheck.conf
-// again reuses nothing (see reusable).
+// again reuses nothing (see Gate.Ask).
 var fileLocalPrereqs = map[string]bool{"inspect": true, "typeindex": true, "isgenerated": true, "tokenfileanalyzer": true, "config": true}
 
-func isFileLocal(a *analysis.Analyzer) bool { return fileLocalChecks[a.Name] && len(a.FactTypes) == 0 }
+// LocalPrereq reports whether the file-local checks may run analyzer name
+// on the files they run on (see Reuse.Restrict): otherwise it runs on
+// the whole package.
+func LocalPrereq(name string) bool { return fileLocalPrereqs[name] }
+
+// IsFileLocal reports whether a is one of fileLocalChecks.
+func IsFileLocal(a *analysis.Analyzer) bool { return fileLocalChecks[a.Name] && len(a.FactTypes) == 0 }
 
 // declPrints describes each package-level object of pkg without positions:
 // its kind and type, a constant's value, a type's underlying type and
@@ -113,91 +118,51 @@ func changedNames(old, now map[string]string) map[string]bool {
 	return out
 }
 
-// identifiers returns the names a file mentions (lazily, once).
-func (sf *srcFile) identifiers() map[string]bool {
-	if sf.idents == nil && sf.ast != nil {
-		sf.idents = make(map[string]bool)
-		ast.Inspect(sf.ast, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				sf.idents[id.Name] = true
-			}
-			return true
-		})
-	}
-	return sf.idents
-}
-
-// reusable returns the files of root n whose file-local diagnostics the
-// last check's stand for, given this check c of its files: none unless
-// neither check found errors (a file's type information is then complete
-// and its analyzers ran), the files are the same, the checks are, every
-// import looks to importers as it did (its fingerprint), and the
-// package-level declarations are the same but for added or removed names;
-// then each file that did not change, mentions none of those names, and
-// whose diagnostics refer to no other file.
-func (ps *pass) reusable(n *node, c *checked, prints map[string]string) map[string]bool {
-	if n.kind != kindRoot || n.prints == nil || n.illTyped || c.illTyped || !slices.Equal(n.checksUsed, ps.checks) || ps.conf != nil {
-		return nil
-	}
-	if len(c.files) != len(n.files) {
-		return nil
-	}
-	for i, f := range c.files {
-		if f.name != n.files[i].name {
-			return nil
-		}
-	}
-	imports := ps.specOf(n).liveImports()
-	if len(imports) != len(n.seen) {
-		return nil // some checks look at the package's imports (httpresponse, waitgroup)
-	}
-	for _, in := range imports {
-		var fp fingerprint
-		ok := false
-		if up := ps.up[in]; up != nil {
-			fp, ok = up.fp, up.fpOK
-		} else {
-			fp, ok = in.fp, in.fpOK
-		}
-		if seen, had := n.seen[in]; !ok || !had || seen != fp {
-			return nil
-		}
-	}
-	for name, p := range prints {
-		if old, ok := n.prints[name]; ok && old != p {
+// reusable returns the files whose file-local diagnostics the last
+// check's stand for, given the notes of the last check and of this one
+// (now), which the engine asks about only if neither check found errors
+// (a file's type information is then complete and its analyzers ran),
+// the files are the same, and every import looks to importers as it did
+// (see Gate.Ask): none if a package-level declaration changed, but for
+// added or removed names; otherwise each file that did not change,
+// mentions none of those names, and whose diagnostics refer to no other
+// file.
+func reusable(last, now *Notes, files []File) map[string]bool {
+	for name, p := range now.prints {
+		if old, ok := last.prints[name]; ok && old != p {
 			return nil // a declaration changed
 		}
 	}
-	changedNames := changedNames(n.prints, prints)
+	changedNames := changedNames(last.prints, now.prints)
 	out := make(map[string]bool)
-	for i, f := range c.files {
-		old := n.files[i]
-		if f != old || n.localForeign[f.name] {
+	for _, f := range files {
+		if !f.Same || last.localForeign[f.Name] {
 			continue
 		}
-		if _, ok := n.local[f.name]; !ok {
+		if _, ok := last.local[f.Name]; !ok {
 			continue
 		}
 		mentions := false
+		idents := f.Idents()
 		for name := range changedNames {
-			if f.identifiers()[name] {
+			if idents[name] {
 				mentions = true
 				break
 			}
 		}
 		if !mentions {
-			out[f.name] = true
+			out[f.Name] = true
 		}
 	}
 	return out
 }
 
-// splitLocal sorts the file-local alerts by file and says, per file,
-// whether any refers to another file.
-func splitLocal(alerts []runner.Alert, files []*srcFile) (map[string][]runner.Alert, map[string]bool) {
+// splitLocal sorts the file-local alerts by file, each of files having
+// an entry, and says, per file, whether any refers to another file.
+func splitLocal(alerts []runner.Alert, files []string) (map[string][]runner.Alert, map[string]bool) {
 	local := make(map[string][]runner.Alert, len(files))
-	for _, f := range files {
-		local[f.name] = nil
+	for _, name := range files {
+		local[name] = nil
 	}
 	foreign := make(map[string]bool)
 	for _, al := range alerts {
@@ -250,3 +215,6 @@ func fileRefs(alerts []runner.Alert) map[string]map[string]bool {
 	}
 	return out
 }
+
+// foreignRef matches a file position in a message ("x.go:12").
+var foreignRef = regexp.MustCompile(`\.go:\d+`)

@@ -1,4 +1,19 @@
-package golang
+// Package shortcut holds what lets an incremental pass of the Go engine
+// (package golang) skip part of a root's analysis, or carry over what the
+// root's last check found: file-local checks run on the changed files
+// only (filelocal.go), findings kept for the declarations an edit left
+// alone (kept.go), and a partial IR, a copy of staticcheck's buildir that
+// builds the changed functions only (ir.go). Each rests on a reading of
+// what the checks of staticcheck and x/tools read, in the versions named
+// by auditedModules: with others the shortcuts are off (Audit), and the
+// engine checks whole packages.
+//
+// The engine asks one question, Gate.Ask: what may this pass of a root
+// skip or carry over. Its answer, a *Reuse (nil: nothing, the full path),
+// is what the rest of the pass consults. The engine records, at every
+// check of a root, the Memo that a later answer needs. This package knows
+// nothing of the engine's types.
+package shortcut
 
 import (
 	"fmt"
@@ -17,8 +32,8 @@ import (
 // auditedModules are the versions of the modules whose checks the
 // shortcuts of incremental passes were read against: which checks are
 // file-local (filelocal.go), which findings a declaration keeps
-// (keptdecls.go), what each IR check and fact analyzer reads and the
-// internal IR result built for a partial IR (irpartial.go). Another
+// (kept.go), what each IR check and fact analyzer reads and the
+// internal IR result built for a partial IR (ir.go). Another
 // version may read more, or name its fields otherwise, so with it the
 // shortcuts are off and every pass runs the checks on the whole package.
 // Bumping one of these means reading those files' lists again.
@@ -27,14 +42,14 @@ var auditedModules = map[string]string{
 	"golang.org/x/tools": "v0.52.0",
 }
 
-// buildModules returns the versions of the modules compiled into the
+// BuildModules returns the versions of the modules compiled into the
 // binary, by module path (a replaced module's version is its
 // replacement's, with "=> " and its path before it when that differs).
 // Test binaries record no dependencies in their build information: for
 // the audited modules it then reads the version in the path of a source
 // file of theirs compiled in (module@version/..., in the module cache or
 // with -trimpath); a module vendored or replaced by a directory has none.
-func buildModules() map[string]string {
+func BuildModules() map[string]string {
 	out := make(map[string]string)
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range info.Deps {
@@ -77,17 +92,17 @@ func sourceVersion(path string, fn any) (string, bool) {
 	return v, ok && v != ""
 }
 
-// shortcuts says whether an Analyzer's incremental passes may take
+// A Gate says whether an Analyzer's incremental passes may take
 // shortcuts (file-local reuse, kept declarations, a partial IR), and if
 // not, why.
-type shortcuts struct {
-	on  bool
-	why string // when off
+type Gate struct {
+	On  bool
+	Why string // when off
 }
 
-// auditShortcuts turns the shortcuts on when built (module path to
-// version, see buildModules) has the audited versions of auditedModules.
-func auditShortcuts(built map[string]string) shortcuts {
+// Audit turns the shortcuts on when built (module path to version, see
+// BuildModules) has the audited versions of auditedModules.
+func Audit(built map[string]string) Gate {
 	var why []string
 	for _, path := range slices.Sorted(maps.Keys(auditedModules)) {
 		want := auditedModules[path]
@@ -99,9 +114,9 @@ func auditShortcuts(built map[string]string) shortcuts {
 		}
 	}
 	if len(why) > 0 {
-		return shortcuts{why: strings.Join(why, "; ")}
+		return Gate{Why: strings.Join(why, "; ")}
 	}
-	return shortcuts{on: true}
+	return Gate{On: true}
 }
 
 // field returns v's field name, when v is a struct, or a non-nil pointer

@@ -1,4 +1,4 @@
-package golang
+package shortcut
 
 import (
 	"bytes"
@@ -49,43 +49,42 @@ type kept map[string]*keptDecls
 // covers reports whether offset off of file is in a kept declaration.
 func (k kept) covers(file string, off int) bool { return k[file].covers(off) }
 
-// keepDecls returns the kept declarations of root n's changed files (those
-// not in reuse, which reusable returned non-nil), given this check c and
-// the names added or removed.
-func (ps *pass) keepDecls(n *node, c *checked, reuse, names map[string]bool) kept {
+// keepDecls returns the kept declarations of the changed files (those
+// not in reuse, which reusable returned), given the notes of the last
+// check and the names added or removed.
+func keepDecls(last *Notes, files []File, reuse, names map[string]bool) kept {
 	out := make(kept)
-	for i, f := range c.files {
-		old := n.files[i]
-		if reuse[f.name] || f == old || f.ast == nil || f.tok == nil || old.src == nil {
+	for _, f := range files {
+		if reuse[f.Name] || f.Same || f.AST == nil || f.Tok == nil || f.OldSrc == nil {
 			continue
 		}
-		prefix := commonPrefix(old.src, f.src)
+		prefix := commonPrefix(f.OldSrc, f.Src)
 		if prefix == 0 {
 			continue
 		}
 		var findings []runner.Alert
-		findings = append(findings, n.local[f.name]...)
-		if n.ir != nil {
-			findings = append(findings, n.ir.local[f.name]...)
+		findings = append(findings, last.local[f.Name]...)
+		if last.ir != nil {
+			findings = append(findings, last.ir.local[f.Name]...)
 		}
-		k := &keptDecls{prefix: prefix, prefixLine: bytes.Count(f.src[:prefix], []byte("\n")), decls: make(map[ast.Decl]bool)}
-		for _, d := range f.ast.Decls {
+		k := &keptDecls{prefix: prefix, prefixLine: bytes.Count(f.Src[:prefix], []byte("\n")), decls: make(map[ast.Decl]bool)}
+		for _, d := range f.AST.Decls {
 			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
 				continue
 			}
 			start, end := declStart(d), d.End()
-			so, eo := f.tok.Offset(start), f.tok.Offset(end)
+			so, eo := f.Tok.Offset(start), f.Tok.Offset(end)
 			if eo >= prefix {
 				break
 			}
-			if mentions(d, names) || !k.selfContained(findings, f.name, so, eo) {
+			if mentions(d, names) || !k.selfContained(findings, f.Name, so, eo) {
 				continue
 			}
 			k.decls[d] = true
 			k.spans = append(k.spans, [2]int{so, eo})
 		}
 		if len(k.decls) > 0 {
-			out[f.name] = k
+			out[f.Name] = k
 		}
 	}
 	return out

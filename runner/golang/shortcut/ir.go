@@ -1,4 +1,4 @@
-package golang
+package shortcut
 
 import (
 	"fmt"
@@ -285,60 +285,65 @@ func objKey(enc *objectpath.Encoder, obj types.Object) string {
 	return "P" + string(p)
 }
 
-// irResults are what a driver's run left of root unit u for a partial IR
-// to compare with, and the next one to carry over: the facts its actions
-// exported (complete: none failed, buildir ran, and irProps could describe
-// its IR) and irProps of its IR.
-type irResults struct {
+// Facts are the facts that one analyzer's action on a root exported, as
+// the engine keeps them.
+type Facts struct {
+	Analyzer *analysis.Analyzer
+	// Failed reports that the action failed or could not export a fact.
+	Failed bool
+	// Objects calls yield with each fact about an object.
+	Objects func(yield func(obj types.Object, typ reflect.Type, fact analysis.Fact))
+	// Set sets a fact about an object.
+	Set func(obj types.Object, typ reflect.Type, fact analysis.Fact)
+}
+
+// IRResults are what a driver's run left of a root for a partial IR to
+// compare with, and the next one to carry over: the facts its actions
+// exported (complete: none failed, buildir ran, and irProps could
+// describe its IR) and irProps of its IR.
+type IRResults struct {
 	facts    map[irFactKey]irFact
 	props    map[string]irProp
 	complete bool
 }
 
-// irResults computes u's irResults once per driver run.
-func (u *unit) irResults(d *driver, fset *token.FileSet) *irResults {
-	if u.irRes == nil {
-		facts, ok := collectFacts(d, u)
-		props, described := irProps(u.ir, fset, u.irPlan, neverNil(facts))
-		u.irRes = &irResults{
-			facts:    facts,
-			props:    props,
-			complete: ok && described && u.ir != nil,
-		}
-	}
-	return u.irRes
+// NewIRResults computes the IRResults of a root whose check had the
+// answer r (nil: the full path) from what its buildir returned (nil if it
+// did not run) and the facts of its actions.
+func NewIRResults(fset *token.FileSet, r *Reuse, ir any, facts []Facts) *IRResults {
+	fs, ok := collectFacts(fset, facts)
+	props, described := irProps(ir, fset, r.irPlan(), neverNil(fs))
+	return &IRResults{facts: fs, props: props, complete: ok && described && ir != nil}
 }
 
-// collectFacts returns the facts that the actions of unit u exported.
-func collectFacts(d *driver, u *unit) (map[irFactKey]irFact, bool) {
+// collectFacts returns the facts that the actions of a root exported.
+func collectFacts(fset *token.FileSet, facts []Facts) (map[irFactKey]irFact, bool) {
 	var enc objectpath.Encoder
 	out := make(map[irFactKey]irFact)
 	complete := true
-	for _, act := range d.all {
-		if act.u != u || act.facts == nil {
-			continue
-		}
-		if act.err != nil || act.facts.failed {
+	for _, act := range facts {
+		if act.Failed {
 			complete = false
 			continue
 		}
-		for k, f := range act.facts.objects {
-			key := objKey(&enc, k.obj)
+		act.Objects(func(obj types.Object, typ reflect.Type, f analysis.Fact) {
+			key := objKey(&enc, obj)
 			if key == "" {
 				complete = false
-				continue
+				return
 			}
-			out[irFactKey{act.a, key, k.typ}] = irFact{f, locOf(u.fset, k.obj.Pos())}
-		}
+			out[irFactKey{act.Analyzer, key, typ}] = irFact{f, locOf(fset, obj.Pos())}
+		})
 	}
 	return out, complete
 }
 
-// carryFacts gives the IR fact analyzers' actions on u the facts of the
-// last check about the objects whose declarations plan covers.
-func carryFacts(d *driver, u *unit, old map[irFactKey]irFact, plan *irPlan) error {
+// carryFacts gives the IR fact analyzers' actions on package pkg the
+// facts of the last check about the objects whose declarations plan
+// covers.
+func carryFacts(pkg *types.Package, facts []Facts, old map[irFactKey]irFact, plan *irPlan) error {
 	funcs := make(map[string]types.Object) // by objKey
-	scope := u.pkg.Scope()
+	scope := pkg.Scope()
 	for _, name := range scope.Names() {
 		switch obj := scope.Lookup(name).(type) {
 		case *types.Func:
@@ -353,24 +358,24 @@ func carryFacts(d *driver, u *unit, old map[irFactKey]irFact, plan *irPlan) erro
 	}
 	resolve := func(key string) types.Object {
 		if path, ok := strings.CutPrefix(key, "P"); ok {
-			obj, _ := objectpath.Object(u.pkg, objectpath.Path(path))
+			obj, _ := objectpath.Object(pkg, objectpath.Path(path))
 			return obj
 		}
 		return funcs[key]
 	}
-	for _, act := range d.all {
-		if act.u != u || act.facts == nil || !irFactAnalyzers[act.a.Name] {
+	for _, act := range facts {
+		if !irFactAnalyzers[act.Analyzer.Name] {
 			continue
 		}
 		for k, f := range old {
-			if k.a != act.a || !plan.covers(f.file, f.off) {
+			if k.a != act.Analyzer || !plan.covers(f.file, f.off) {
 				continue
 			}
 			obj := resolve(k.obj)
 			if obj == nil {
 				return fmt.Errorf("no object %s for a fact of %s", k.obj, k.a.Name)
 			}
-			act.facts.objects[objectFactKey{obj, k.typ}] = f.fact
+			act.Set(obj, k.typ, f.fact)
 		}
 	}
 	return nil
