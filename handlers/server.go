@@ -26,48 +26,64 @@ import (
 	"github.com/fixloop/fixloop/runner/workspace"
 )
 
-// Options are what a Server needs from its surroundings. Tools are injected
-// so that tests can script them.
+// Options are what a Server needs from its surroundings, and what
+// server.Serve takes for a connection (server.Options is this type). Tools
+// are injected so that tests can script them; Serve fills in what is left
+// nil, as each field says.
 type Options struct {
-	// Client sends notifications and requests to the editor.
+	// Client sends notifications and requests to the editor; Serve sets
+	// it to the connection.
 	Client protocol.Client
 	Logger *slog.Logger
 	// Version is reported in serverInfo.
 	Version string
 	// NewLinter builds the linter for a configuration; it is called again
-	// when the configuration changes.
+	// when the configuration changes. Tests inject scripted ones; Serve's
+	// nil means every language's linters (the toolset).
 	NewLinter func(cfg config.Config) (runner.Linter, error)
-	// Tester runs a file's tests.
+	// Tester runs a file's tests. Serve's nil means the toolset's test
+	// runners, built per configuration (NewTesters).
 	Tester runner.Tester
 	// CandidateTester runs tests for repair and refactor sessions, in a
-	// sandbox (nil: Tester).
+	// sandbox (nil: Tester). When Tester is set, Serve's nil means go test
+	// in gotest.CandidateSandbox (a memory cap and a private working copy).
 	CandidateTester runner.Tester
 	// NewTesters, if set, builds the test runners (Tester and
 	// CandidateTester) for a configuration; it is called again when the
 	// configuration changes. Unset, Tester and CandidateTester serve every
-	// configuration.
+	// configuration. Serve sets it when Tester is nil.
 	NewTesters func(cfg config.Config) (tester, candidates runner.Tester)
-	// ValidateChecks checks a staticcheck checks list, for config messages.
+	// ValidateChecks checks a staticcheck checks list, for config messages
+	// (Serve: the Go analyzer's).
 	ValidateChecks config.CheckValidator
 	// NewProvider returns the provider repair and refactor sessions use
 	// under a configuration, and a note for the user (such as "no model is
-	// configured: using the offline rules").
+	// configured: using the offline rules"). Serve's nil means
+	// provider.New with the configured model settings.
 	NewProvider func(cfg config.Config) (model.Provider, string, error)
-	// RecordDir is where session records are written ("" = nowhere).
+	// RecordDir is where session records are written ("" = nowhere; the
+	// serve command passes server.DefaultRecordDir).
 	RecordDir string
 	// ToolVersions names the checking tools' versions, recorded with
-	// sessions; it is called when a session starts, not at start-up.
+	// sessions; it is called when a session starts, not at start-up
+	// (Serve: the Go analyzer's).
 	ToolVersions func() map[string]string
 	// StoreDSN is the session store used when the configuration names
 	// none ("" = no store unless configured); QueueDir holds sessions on
-	// their way to the store.
+	// their way to the store. The serve command passes store.DefaultDSN
+	// and server.DefaultQueueDir.
 	StoreDSN string
 	QueueDir string
 	// Redactor takes secrets out of the messages shown to the user; it
 	// learns each configuration's API key variable (model.apiKeyEnv). Tool
 	// results come redacted from the tools NewLinter and NewTesters build
-	// with the same Redactor. nil redacts private key blocks only.
+	// with the same Redactor. nil redacts private key blocks only; Serve's
+	// nil means one for the process environment (redact.New(os.Environ())),
+	// which also redacts its logs.
 	Redactor *redact.Redactor
+	// OnServer, if set, receives the Server once Serve has made it (tests
+	// and benchmarks read its Stats).
+	OnServer func(*Server)
 }
 
 // clientCaps are the client capabilities fixloop adapts to.
