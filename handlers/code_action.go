@@ -141,9 +141,7 @@ func (s *Server) modelActions(doc *docstore.Document, params *protocol.CodeActio
 		s.logger.Error("encoding code action arguments", "error", err)
 		return nil
 	}
-	s.mu.Lock()
-	tags := s.caps.codeActionTags
-	s.mu.Unlock()
+	tags := s.clientCaps().codeActionTags
 	var out []protocol.CommandOrCodeAction
 	for _, a := range []struct {
 		kind    protocol.CodeActionKind

@@ -17,9 +17,9 @@ import (
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/editor/schedule"
+	"github.com/fixloop/fixloop/editor/sessions"
 	"github.com/fixloop/fixloop/editor/watch"
 	"github.com/fixloop/fixloop/internal/redact"
-	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/proc"
@@ -108,11 +108,10 @@ type Server struct {
 	validate   config.CheckValidator
 
 	newProvider func(config.Config) (model.Provider, string, error)
-	recordDir   string
 	tools       func() map[string]string
-	storeDSN    string
-	queueDir    string
 	redactor    *redact.Redactor
+	// sessions are the repair and refactor sessions, running and done.
+	sessions *sessions.Registry
 
 	store *docstore.Store
 	// debounce runs the documents' lint passes and tests their test
@@ -154,9 +153,6 @@ type Server struct {
 	// mentions it. restrictedShown: RestrictedNotice was shown.
 	trusted         bool
 	restrictedShown bool
-	sessions        map[uri.URI]*fixSession
-	lastRecord      map[uri.URI]*refactor.Record
-	writer          *sessionWriter
 
 	lintPasses atomic.Int64
 	testPasses atomic.Int64
@@ -185,13 +181,8 @@ func New(opts Options) *Server {
 		validate:   opts.ValidateChecks,
 
 		newProvider: opts.NewProvider,
-		recordDir:   opts.RecordDir,
 		tools:       opts.ToolVersions,
-		storeDSN:    opts.StoreDSN,
-		queueDir:    opts.QueueDir,
 		redactor:    opts.Redactor,
-		sessions:    make(map[uri.URI]*fixSession),
-		lastRecord:  make(map[uri.URI]*refactor.Record),
 		store:       docstore.NewStore(),
 		debounce:    debounce,
 		tests:       tests,
@@ -204,6 +195,11 @@ func New(opts Options) *Server {
 	// Every copy made for the server's runs (tests, sessions) must be of a
 	// directory inside a workspace folder (sandbox.CopyInto checks).
 	s.ctx = workspace.WithFolders(proc.WithPool(ctx, pool), s.folders)
+	s.sessions = sessions.New(s.ctx, sessions.Options{
+		Client: opts.Client, Logger: logger, Redactor: opts.Redactor, Show: s.showMessage,
+		RecordDir: opts.RecordDir, StoreDSN: opts.StoreDSN, QueueDir: opts.QueueDir,
+		Store: s.storeSetting,
+	})
 	return s
 }
 
@@ -219,22 +215,7 @@ func (s *Server) Close() {
 	if w != nil {
 		_ = w.Close()
 	}
-	s.mu.Lock()
-	var running []*fixSession
-	for _, sess := range s.sessions {
-		running = append(running, sess)
-	}
-	s.mu.Unlock()
-	for _, sess := range running {
-		<-sess.done // cancelled with s.ctx above
-	}
-	s.mu.Lock()
-	sw := s.writer
-	s.writer = nil
-	s.mu.Unlock()
-	if sw != nil {
-		sw.close(s.logger)
-	}
+	s.sessions.Close() // they are cancelled with s.ctx above
 }
 
 // Stats counts the analysis and test passes that ran to completion, and
@@ -274,6 +255,20 @@ func (s *Server) config() config.Config {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.cfg
+}
+
+// clientCaps returns the client capabilities fixloop adapts to.
+func (s *Server) clientCaps() clientCaps {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+// storeSetting is the store setting sessions are saved under now.
+func (s *Server) storeSetting() sessions.Store {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return sessions.Store{DSN: s.cfg.Store.DSN, Mode: s.cfg.Store.Mode, Roots: s.roots}
 }
 
 // showMessage tells the user something, secrets redacted (messages quote

@@ -144,11 +144,7 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 	}
 	s.debounce.Cancel(lintKey(u))
 	s.tests.Cancel(testKey(u))
-	s.mu.Lock()
-	if sess := s.sessions[u]; sess != nil {
-		sess.cancel() // its result could no longer be applied
-	}
-	s.mu.Unlock()
+	s.sessions.Cancel(u) // its result could no longer be applied
 	s.publishMu.Lock()
 	defer s.publishMu.Unlock()
 	s.mu.Lock()
