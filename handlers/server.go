@@ -9,11 +9,10 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/editor/checks"
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/editor/schedule"
@@ -114,13 +113,9 @@ type Server struct {
 	sessions *sessions.Registry
 
 	store *docstore.Store
-	// debounce runs the documents' lint passes and tests their test
-	// passes, each at most maxToolProcesses at once; a pass waiting for its
-	// turn is replaced by a newer one of its document and dropped when the
-	// document closes. Apart, so that a lint pass never waits for a slow
-	// test run to end (only, at most, for a free process slot).
-	debounce *schedule.Debouncer
-	tests    *schedule.Debouncer
+	// checks schedules the documents' lint and test passes, at most
+	// maxToolProcesses of each at once, and keeps their results.
+	checks *checks.Scheduler
 	// pool bounds the tool processes of all the passes and sessions
 	// (maxToolProcesses); it travels in ctx.
 	pool *proc.Pool
@@ -130,10 +125,6 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	// publishMu orders publications, so that a clear on close is never
-	// followed by a late publication for the closed document.
-	publishMu sync.Mutex
-
 	// configMu serialises configuration changes (applyConfig).
 	configMu sync.Mutex
 
@@ -142,8 +133,6 @@ type Server struct {
 	settings []byte // the editor's settings, re-applied when the file changes
 	roots    []string
 	linter   runner.Linter
-	files    map[uri.URI]*fileState
-	changed  chan struct{} // closed and replaced whenever a lint result lands
 	watcher  *watch.Watcher
 	// pendingProblems are configuration mistakes not yet shown to the user.
 	pendingProblems config.Problems
@@ -153,9 +142,6 @@ type Server struct {
 	// mentions it. restrictedShown: RestrictedNotice was shown.
 	trusted         bool
 	restrictedShown bool
-
-	lintPasses atomic.Int64
-	testPasses atomic.Int64
 }
 
 // New returns a Server with default configuration.
@@ -167,9 +153,7 @@ func New(opts Options) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
 	limit := config.Default().ToolProcesses()
 	pool := proc.NewPool(limit)
-	debounce, tests := schedule.NewDebouncer(logger), schedule.NewDebouncer(logger)
-	debounce.SetLimit(limit)
-	tests.SetLimit(limit)
+	store := docstore.NewStore()
 	s := &Server{
 		client:     opts.Client,
 		logger:     logger,
@@ -183,14 +167,16 @@ func New(opts Options) *Server {
 		newProvider: opts.NewProvider,
 		tools:       opts.ToolVersions,
 		redactor:    opts.Redactor,
-		store:       docstore.NewStore(),
-		debounce:    debounce,
-		tests:       tests,
-		pool:        pool,
-		cancel:      cancel,
-		cfg:         config.Default(),
-		files:       make(map[uri.URI]*fileState),
-		changed:     make(chan struct{}),
+		store:       store,
+		checks: checks.New(checks.Options{
+			Logger: logger, Store: store, Diagnostic: toDiagnostic, Limit: limit,
+			Publish: func(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
+				return opts.Client.PublishDiagnostics(ctx, p)
+			},
+		}),
+		pool:   pool,
+		cancel: cancel,
+		cfg:    config.Default(),
 	}
 	// Every copy made for the server's runs (tests, sessions) must be of a
 	// directory inside a workspace folder (sandbox.CopyInto checks).
@@ -206,8 +192,7 @@ func New(opts Options) *Server {
 // Close stops background work and waits for it.
 func (s *Server) Close() {
 	s.cancel()
-	s.debounce.Close()
-	s.tests.Close()
+	s.checks.Close()
 	s.mu.Lock()
 	w := s.watcher
 	s.watcher = nil
@@ -232,22 +217,15 @@ type Stats struct {
 
 // Stats returns the pass counters and the load.
 func (s *Server) Stats() Stats {
-	return Stats{
-		LintPasses: s.lintPasses.Load(), TestPasses: s.testPasses.Load(),
-		Passes: addLoads(s.debounce.Load(), s.tests.Load()), Tools: s.pool.Stats(),
-	}
-}
-
-func addLoads(a, b schedule.Load) schedule.Load {
-	return schedule.Load{Running: a.Running + b.Running, Waiting: a.Waiting + b.Waiting, Pending: a.Pending + b.Pending}
+	c := s.checks.Stats()
+	return Stats{LintPasses: c.LintPasses, TestPasses: c.TestPasses, Passes: c.Passes, Tools: s.pool.Stats()}
 }
 
 // setToolProcesses sizes the tool process pool, and the number of lint
 // passes and of test passes that run at once, to n.
 func (s *Server) setToolProcesses(n int) {
 	s.pool.SetLimit(n)
-	s.debounce.SetLimit(n)
-	s.tests.SetLimit(n)
+	s.checks.SetLimit(n)
 }
 
 // config returns the current configuration.

@@ -116,7 +116,7 @@ func (s *Server) scopeFor(doc *docstore.Document, args sessionArgs) metrics.Scop
 	if len(args.Diagnostics) > 0 {
 		// The diagnostics the user picked are the published ones, so they
 		// are matched against the latest results, without waiting.
-		lintDoc, alerts := s.latestLint(doc.URI)
+		lintDoc, alerts := s.checks.Latest(doc.URI)
 		for _, d := range args.Diagnostics {
 			for _, a := range alerts {
 				if r := toDiagnostic(lintDoc, a).Range; r == d.Range && a.Code == codeOf(d) {
@@ -141,17 +141,6 @@ func (s *Server) scopeFor(doc *docstore.Document, args sessionArgs) metrics.Scop
 		scope.EndLine = int(args.Range.End.Line) + 1
 	}
 	return scope
-}
-
-// latestLint returns the last lint results of u and the snapshot they
-// describe.
-func (s *Server) latestLint(u uri.URI) (*docstore.Document, []runner.Alert) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if st := s.files[u]; st != nil && st.lintDoc != nil {
-		return st.lintDoc, st.lint
-	}
-	return nil, nil
 }
 
 func codeOf(d protocol.Diagnostic) string {
