@@ -137,8 +137,8 @@ func (c *Scheduler) TestDone() { c.testPasses.Add(1) }
 type Stats struct {
 	LintPasses, TestPasses int64
 	// Passes counts the lint and test passes running, waiting for their
-	// turn and in their debounce delay now.
-	Passes schedule.Load
+	// turn and in their debounce delay now; Lint and Tests are its parts.
+	Passes, Lint, Tests schedule.Load
 }
 
 // Stats returns the pass counters and the load.
@@ -147,6 +147,7 @@ func (c *Scheduler) Stats() Stats {
 	return Stats{
 		LintPasses: c.lintPasses.Load(), TestPasses: c.testPasses.Load(),
 		Passes: schedule.Load{Running: a.Running + b.Running, Waiting: a.Waiting + b.Waiting, Pending: a.Pending + b.Pending},
+		Lint:   a, Tests: b,
 	}
 }
 
