@@ -1,7 +1,10 @@
 // Package handlers implements fixloop's LSP methods, one file per method
 // family. Handlers are thin: they decode, take a document snapshot, call the
-// runner, and convert the result to LSP types. The connection, lifecycle and
-// wiring live in package server.
+// runner, and convert the result to LSP types. The state they work on lives
+// below: documents in editor/docstore, each document's lint and test
+// passes and results in editor/checks, repair and refactor sessions in
+// editor/sessions. The connection, lifecycle and wiring live in package
+// server.
 package handlers
 
 import (
