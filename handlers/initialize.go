@@ -68,7 +68,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 				Commands: []string{CommandRepair, CommandRefactor, CommandCancel, CommandRunTests, CommandShowSession},
 			},
 		},
-		ServerInfo: protocol.ServerInfo{Name: "fixloop", Version: protocol.NewOptional(s.version)},
+		ServerInfo: protocol.ServerInfo{Name: "fixloop", Version: protocol.NewOptional(s.opts.Version)},
 	}, nil
 }
 
@@ -158,7 +158,7 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	cfg, problems := config.ResolveWith(root, settings, s.validate)
+	cfg, problems := config.ResolveWith(root, settings, s.opts.ValidateChecks)
 	// Trust comes from the editor and stays until the editor says
 	// otherwise: a settings change that does not mention it keeps it.
 	s.mu.Lock()
@@ -201,11 +201,11 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 		}
 	}
 	var tester, candidates runner.Tester
-	if s.newTesters != nil {
-		tester, candidates = s.newTesters(cfg)
+	if s.opts.NewTesters != nil {
+		tester, candidates = s.opts.NewTesters(cfg)
 	}
 	s.mu.Lock()
-	if s.newTesters != nil {
+	if s.opts.NewTesters != nil {
 		s.tester, s.candidates = tester, cmp.Or(candidates, tester)
 	}
 	s.cfg = cfg
@@ -229,10 +229,10 @@ func sameLinterSettings(a, b config.Config) bool {
 
 // buildLinter returns the linter for cfg, or nil when none is configured.
 func (s *Server) buildLinter(cfg config.Config) (runner.Linter, error) {
-	if s.newLinter == nil {
+	if s.opts.NewLinter == nil {
 		return nil, nil
 	}
-	return s.newLinter(cfg)
+	return s.opts.NewLinter(cfg)
 }
 
 // reportConfigProblems shows configuration mistakes found since the last

@@ -99,19 +99,12 @@ type clientCaps struct {
 type Server struct {
 	protocol.UnimplementedServer
 
-	client     protocol.Client
-	logger     *slog.Logger
-	version    string
-	newLinter  func(config.Config) (runner.Linter, error)
-	newTesters func(config.Config) (runner.Tester, runner.Tester)
-	tester     runner.Tester
-	// candidates tests session candidates, sandboxed.
-	candidates runner.Tester
-	validate   config.CheckValidator
-
-	newProvider func(config.Config) (model.Provider, string, error)
-	tools       func() map[string]string
-	redactor    *redact.Redactor
+	// opts are the Options New was given: the tool factories, the
+	// version, where records go.
+	opts     Options
+	client   protocol.Client
+	logger   *slog.Logger
+	redactor *redact.Redactor
 	// sessions are the repair and refactor sessions, running and done.
 	sessions *sessions.Registry
 
@@ -131,12 +124,18 @@ type Server struct {
 	// configMu serialises configuration changes (applyConfig).
 	configMu sync.Mutex
 
+	// mu guards what follows: the configuration and what is built for it,
+	// the client's capabilities, the watcher, and what the user was told.
 	mu       sync.Mutex
 	cfg      config.Config
 	settings []byte // the editor's settings, re-applied when the file changes
 	roots    []string
 	linter   runner.Linter
-	watcher  *watch.Watcher
+	// tester runs the documents' tests; candidates tests session
+	// candidates, sandboxed (Options.NewTesters rebuilds both).
+	tester     runner.Tester
+	candidates runner.Tester
+	watcher    *watch.Watcher
 	// pendingProblems are configuration mistakes not yet shown to the user.
 	pendingProblems config.Problems
 	caps            clientCaps
@@ -158,19 +157,13 @@ func New(opts Options) *Server {
 	pool := proc.NewPool(limit)
 	store := docstore.NewStore()
 	s := &Server{
+		opts:       opts,
 		client:     opts.Client,
 		logger:     logger,
-		version:    opts.Version,
-		newLinter:  opts.NewLinter,
-		newTesters: opts.NewTesters,
+		redactor:   opts.Redactor,
 		tester:     opts.Tester,
 		candidates: cmp.Or[runner.Tester](opts.CandidateTester, opts.Tester),
-		validate:   opts.ValidateChecks,
-
-		newProvider: opts.NewProvider,
-		tools:       opts.ToolVersions,
-		redactor:    opts.Redactor,
-		store:       store,
+		store:      store,
 		checks: checks.New(checks.Options{
 			Logger: logger, Store: store, Diagnostic: toDiagnostic, Limit: limit,
 			Publish: func(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {

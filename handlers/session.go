@@ -65,10 +65,10 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		return jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("the document changed since the action was offered (version %d, now %d): ask for the action again", *args.Version, doc.Version))
 	}
 	cfg := s.config()
-	if s.newProvider == nil {
+	if s.opts.NewProvider == nil {
 		return jsonrpc2.NewError(jsonrpc2.InternalError, "no provider is configured")
 	}
-	provider, note, err := s.newProvider(cfg)
+	provider, note, err := s.opts.NewProvider(cfg)
 	if err != nil {
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, s.redactor.String("fixloop: cannot start the session: "+err.Error()))
 	}
@@ -315,9 +315,9 @@ func (s *Server) showSession(ctx context.Context, raw []protocol.LSPAny) (protoc
 
 // toolVersions are the versions recorded with a session.
 func (s *Server) toolVersions() map[string]string {
-	v := map[string]string{"fixloop": s.version}
-	if s.tools != nil {
-		for k, val := range s.tools() {
+	v := map[string]string{"fixloop": s.opts.Version}
+	if s.opts.ToolVersions != nil {
+		for k, val := range s.opts.ToolVersions() {
 			v[k] = val
 		}
 	}
