@@ -48,10 +48,7 @@ func supported(linter runner.Linter, doc *docstore.Document) bool {
 
 // supports reports whether the current linter checks doc.
 func (s *Server) supports(doc *docstore.Document) bool {
-	s.mu.Lock()
-	linter := s.linter
-	s.mu.Unlock()
-	return supported(linter, doc)
+	return supported(s.current().linter, doc)
 }
 
 // scheduleLint lints u after delay, cancelling any pass still running for
@@ -217,7 +214,7 @@ func sharesTests(doc, d *docstore.Document, rep *runner.TestReport) bool {
 func (s *Server) testPass(ctx context.Context, u uri.URI) {
 	docs, overlay, doc := s.openSnapshot(u)
 	s.mu.Lock()
-	tester, trusted := s.tester, s.trusted
+	tester, trusted := s.setup.tester, s.trusted
 	s.mu.Unlock()
 	if doc == nil || !s.supports(doc) || tester == nil || s.reachOf(doc) != reachFull || !trusted {
 		// Tests run only inside a trusted workspace, on documents fixloop

@@ -77,9 +77,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
 	s.reportConfigProblems(ctx)
 	s.reportRestricted(ctx)
-	s.mu.Lock()
-	roots := s.roots
-	s.mu.Unlock()
+	roots := s.current().roots
 	if len(roots) == 0 {
 		return nil
 	}
@@ -177,9 +175,8 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 			s.logger.Warn("some secrets files could not be read; their values are not redacted", "error", err)
 		}
 	}
-	s.mu.Lock()
-	linter, old := s.linter, s.cfg
-	s.mu.Unlock()
+	next := s.current()
+	linter, old := next.linter, next.cfg
 	var err error
 	if linter == nil || !sameLinterSettings(old, cfg) {
 		linter, err = s.buildLinter(cfg)
@@ -200,18 +197,13 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 			}
 		}
 	}
-	var tester, candidates runner.Tester
 	if s.opts.NewTesters != nil {
-		tester, candidates = s.opts.NewTesters(cfg)
+		tester, candidates := s.opts.NewTesters(cfg)
+		next.tester, next.candidates = tester, cmp.Or(candidates, tester)
 	}
+	next.cfg, next.roots, next.settings, next.linter = cfg, roots, settings, linter
 	s.mu.Lock()
-	if s.opts.NewTesters != nil {
-		s.tester, s.candidates = tester, cmp.Or(candidates, tester)
-	}
-	s.cfg = cfg
-	s.roots = roots
-	s.settings = settings
-	s.linter = linter
+	s.setup = next
 	s.pendingProblems = problems
 	s.mu.Unlock()
 	s.setToolProcesses(cfg.ToolProcesses())

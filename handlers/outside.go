@@ -31,10 +31,7 @@ const (
 // folders returns the workspace folders the client sent (the file system
 // root left out).
 func (s *Server) folders() workspace.Folders {
-	s.mu.Lock()
-	roots := s.roots
-	s.mu.Unlock()
-	f, _ := workspace.New(roots)
+	f, _ := workspace.New(s.current().roots)
 	return f
 }
 
@@ -54,9 +51,7 @@ func (s *Server) reachOf(doc *docstore.Document) reach {
 // inside the workspace, its in-process part outside, none over the size
 // limit.
 func (s *Server) linterFor(doc *docstore.Document, r reach) runner.Linter {
-	s.mu.Lock()
-	linter := s.linter
-	s.mu.Unlock()
+	linter := s.current().linter
 	switch r {
 	case reachFull:
 		return linter

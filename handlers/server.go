@@ -88,6 +88,19 @@ type Options struct {
 	OnServer func(*Server)
 }
 
+// setup is what a configuration change sets up, replaced whole: the
+// configuration, the workspace folders and editor settings it was
+// resolved from, and the tools built for it.
+type setup struct {
+	cfg      config.Config
+	settings []byte // the editor's settings, re-applied when the file changes
+	roots    []string
+	linter   runner.Linter
+	// tester runs the documents' tests; candidates tests session
+	// candidates, sandboxed (Options.NewTesters rebuilds both).
+	tester, candidates runner.Tester
+}
+
 // clientCaps are the client capabilities fixloop adapts to.
 type clientCaps struct {
 	workDoneProgress bool // window/workDoneProgress/create
@@ -124,18 +137,11 @@ type Server struct {
 	// configMu serialises configuration changes (applyConfig).
 	configMu sync.Mutex
 
-	// mu guards what follows: the configuration and what is built for it,
-	// the client's capabilities, the watcher, and what the user was told.
-	mu       sync.Mutex
-	cfg      config.Config
-	settings []byte // the editor's settings, re-applied when the file changes
-	roots    []string
-	linter   runner.Linter
-	// tester runs the documents' tests; candidates tests session
-	// candidates, sandboxed (Options.NewTesters rebuilds both).
-	tester     runner.Tester
-	candidates runner.Tester
-	watcher    *watch.Watcher
+	// mu guards what follows: the setup, the client's capabilities, the
+	// watcher, and what the user was told.
+	mu      sync.Mutex
+	setup   setup
+	watcher *watch.Watcher
 	// pendingProblems are configuration mistakes not yet shown to the user.
 	pendingProblems config.Problems
 	caps            clientCaps
@@ -157,13 +163,15 @@ func New(opts Options) *Server {
 	pool := proc.NewPool(limit)
 	store := docstore.NewStore()
 	s := &Server{
-		opts:       opts,
-		client:     opts.Client,
-		logger:     logger,
-		redactor:   opts.Redactor,
-		tester:     opts.Tester,
-		candidates: cmp.Or[runner.Tester](opts.CandidateTester, opts.Tester),
-		store:      store,
+		opts:     opts,
+		client:   opts.Client,
+		logger:   logger,
+		redactor: opts.Redactor,
+		setup: setup{
+			cfg:    config.Default(),
+			tester: opts.Tester, candidates: cmp.Or[runner.Tester](opts.CandidateTester, opts.Tester),
+		},
+		store: store,
 		checks: checks.New(checks.Options{
 			Logger: logger, Store: store, Diagnostic: toDiagnostic, Limit: limit,
 			Publish: func(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
@@ -172,7 +180,6 @@ func New(opts Options) *Server {
 		}),
 		pool:   pool,
 		cancel: cancel,
-		cfg:    config.Default(),
 	}
 	// Every copy made for the server's runs (tests, sessions) must be of a
 	// directory inside a workspace folder (sandbox.CopyInto checks).
@@ -224,12 +231,15 @@ func (s *Server) setToolProcesses(n int) {
 	s.checks.SetLimit(n)
 }
 
-// config returns the current configuration.
-func (s *Server) config() config.Config {
+// current returns the current setup.
+func (s *Server) current() setup {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.cfg
+	return s.setup
 }
+
+// config returns the current configuration.
+func (s *Server) config() config.Config { return s.current().cfg }
 
 // clientCaps returns the client capabilities fixloop adapts to.
 func (s *Server) clientCaps() clientCaps {
@@ -240,9 +250,8 @@ func (s *Server) clientCaps() clientCaps {
 
 // storeSetting is the store setting sessions are saved under now.
 func (s *Server) storeSetting() sessions.Store {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return sessions.Store{DSN: s.cfg.Store.DSN, Mode: s.cfg.Store.Mode, Roots: s.roots}
+	cur := s.current()
+	return sessions.Store{DSN: cur.cfg.Store.DSN, Mode: cur.cfg.Store.Mode, Roots: cur.roots}
 }
 
 // showMessage tells the user something, secrets redacted (messages quote

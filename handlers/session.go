@@ -72,9 +72,8 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	if err != nil {
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, s.redactor.String("fixloop: cannot start the session: "+err.Error()))
 	}
-	s.mu.Lock()
-	linter, candidates := s.linter, s.candidates
-	s.mu.Unlock()
+	cur := s.current()
+	linter, candidates := cur.linter, cur.candidates
 	if linter == nil {
 		return jsonrpc2.NewError(jsonrpc2.InternalError, "no linter is configured")
 	}

@@ -109,10 +109,7 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 		s.logger.Warn("didSave for a document that is not open", "uri", params.TextDocument.URI)
 		return nil
 	}
-	s.mu.Lock()
-	linter := s.linter
-	s.mu.Unlock()
-	if sl, ok := linter.(saveLinter); ok && sl.LintsOnSave(doc.Path) {
+	if sl, ok := s.current().linter.(saveLinter); ok && sl.LintsOnSave(doc.Path) {
 		s.scheduleLint(doc.URI, 0, runner.TriggerSave)
 	}
 	if s.config().Tests.Mode != config.TestsOff {
