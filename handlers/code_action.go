@@ -9,7 +9,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/editor/docstore"
 	"github.com/fixloop/fixloop/runner"
@@ -33,17 +32,17 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	if out, _ := cur.OutOfSync(); out {
 		return []protocol.CommandOrCodeAction{}, nil // edits on a text the client does not hold
 	}
-	if !s.lintCurrent(u, cur) {
+	if !s.checks.Current(u, cur) {
 		// The pass for this version goes ahead of those of the documents
 		// opened in bulk. Waiting for it must not hold up the
 		// notifications behind this request, so the request goes on
 		// asynchronously.
-		s.debounce.Promote(lintKey(u))
+		s.checks.Promote(u)
 		jsonrpc2.Async(ctx)
 	}
 	wctx, cancel := context.WithTimeout(ctx, codeActionWait)
 	defer cancel()
-	doc, alerts, ok := s.lintFor(wctx, u)
+	doc, alerts, ok := s.checks.Wait(wctx, u)
 	if !ok {
 		return []protocol.CommandOrCodeAction{}, nil
 	}
@@ -140,9 +139,7 @@ func (s *Server) modelActions(doc *docstore.Document, params *protocol.CodeActio
 		s.logger.Error("encoding code action arguments", "error", err)
 		return nil
 	}
-	s.mu.Lock()
-	tags := s.caps.codeActionTags
-	s.mu.Unlock()
+	tags := s.clientCaps().codeActionTags
 	var out []protocol.CommandOrCodeAction
 	for _, a := range []struct {
 		kind    protocol.CodeActionKind
@@ -168,14 +165,6 @@ func (s *Server) modelActions(doc *docstore.Document, params *protocol.CodeActio
 		out = append(out, ca)
 	}
 	return out
-}
-
-// lintCurrent reports whether u's lint results belong to the snapshot cur.
-func (s *Server) lintCurrent(u uri.URI, cur *docstore.Document) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.files[u]
-	return st != nil && st.lintDoc == cur
 }
 
 // wants reports whether kind is asked for by only (empty: everything). A

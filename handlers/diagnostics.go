@@ -11,26 +11,10 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/editor/docstore"
-	"github.com/fixloop/fixloop/editor/schedule"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/toolset"
 )
-
-// fileState holds the latest results for one open document. Lint alerts
-// keep the snapshot they were computed for, so that their byte offsets stay
-// meaningful; results for an older snapshot are never published.
-type fileState struct {
-	lintDoc *docstore.Document
-	lint    []runner.Alert
-	tests   []protocol.Diagnostic
-	// notices are the notices given about this document (noticeOutside,
-	// noticeOversize), each once while it is open.
-	notices int
-}
-
-func lintKey(u uri.URI) string { return "lint:" + string(u) }
-func testKey(u uri.URI) string { return "test:" + string(u) }
 
 // isGo reports whether doc is a Go file.
 func isGo(doc *docstore.Document) bool {
@@ -63,19 +47,7 @@ func supported(linter runner.Linter, doc *docstore.Document) bool {
 
 // supports reports whether the current linter checks doc.
 func (s *Server) supports(doc *docstore.Document) bool {
-	s.mu.Lock()
-	linter := s.linter
-	s.mu.Unlock()
-	return supported(linter, doc)
-}
-
-// ensureFile makes sure u has a state entry, so that results for it are kept.
-func (s *Server) ensureFile(u uri.URI) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.files[u] == nil {
-		s.files[u] = &fileState{}
-	}
+	return supported(s.current().linter, doc)
 }
 
 // scheduleLint lints u after delay, cancelling any pass still running for
@@ -89,16 +61,13 @@ func (s *Server) ensureFile(u uri.URI) {
 // The passes of edits and saves are urgent: while documents opened in bulk
 // wait for their turn, the one the user is editing goes first.
 func (s *Server) scheduleLint(u uri.URI, delay time.Duration, trigger runner.Trigger) {
-	var opts []schedule.Option
-	if trigger == runner.TriggerChange || trigger == runner.TriggerSave {
-		opts = append(opts, schedule.Urgent())
-	}
-	s.debounce.Trigger(s.ctx, lintKey(u), delay, func(ctx context.Context) {
+	urgent := trigger == runner.TriggerChange || trigger == runner.TriggerSave
+	s.checks.Lint(s.ctx, u, delay, urgent, func(ctx context.Context) {
 		if trigger == runner.TriggerChange {
 			s.relintDependents(u)
 		}
 		s.lintPass(runner.WithTrigger(ctx, trigger), u)
-	}, opts...)
+	})
 }
 
 // relintDependents lints again, at once and alongside u's own pass, one
@@ -133,9 +102,9 @@ func (s *Server) relintDependents(u uri.URI) {
 			continue
 		}
 		dirs[dir] = true
-		s.debounce.Trigger(s.ctx, lintKey(d.URI), 0, func(ctx context.Context) {
+		s.checks.Lint(s.ctx, d.URI, 0, true, func(ctx context.Context) {
 			s.lintPass(runner.WithTrigger(ctx, runner.TriggerChange), d.URI)
-		}, schedule.Urgent())
+		})
 	}
 }
 
@@ -146,11 +115,7 @@ func (s *Server) scheduleTests(u uri.URI, urgent bool) {
 	if !s.isTrusted() {
 		return // the repository's tests are the repository's code
 	}
-	var opts []schedule.Option
-	if urgent {
-		opts = append(opts, schedule.Urgent())
-	}
-	s.tests.Trigger(s.ctx, testKey(u), 0, func(ctx context.Context) { s.testPass(ctx, u) }, opts...)
+	s.checks.Test(s.ctx, u, urgent, func(ctx context.Context) { s.testPass(ctx, u) })
 }
 
 // openSnapshot returns the current snapshot of every open document, the
@@ -184,8 +149,8 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 	}
 	linter := s.linterFor(doc, r)
 	if linter == nil || !supported(linter, doc) {
-		s.setLint(doc, nil)
-		s.publish(ctx, doc.URI)
+		s.checks.SetLint(doc, nil)
+		s.checks.Publish(ctx, doc.URI)
 		return
 	}
 
@@ -195,16 +160,16 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 		s.logger.Debug("lint pass cancelled", "uri", u, "version", doc.Version)
 		return
 	}
-	s.lintPasses.Add(1)
+	s.checks.LintDone()
 	if err != nil {
 		s.logger.Error("lint pass failed", "uri", u, "error", err)
-		s.setLint(doc, []runner.Alert{{
+		s.checks.SetLint(doc, []runner.Alert{{
 			File: doc.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
 			Severity: runner.SeverityWarning, Source: "fixloop",
 			Message:  fmt.Sprintf("fixloop could not analyse this file: %v", s.redactor.Error(err)),
 			Category: runner.CategoryOther,
 		}})
-		s.publish(ctx, doc.URI)
+		s.checks.Publish(ctx, doc.URI)
 		return
 	}
 	s.logger.Debug("lint pass", "uri", u, "version", doc.Version, "alerts", len(res.Alerts), "elapsed", time.Since(start))
@@ -221,111 +186,8 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 		if d.Path == "" || !inUnit[d.Path] {
 			continue
 		}
-		s.setLint(d, byFile[d.Path])
-		s.publish(ctx, d.URI)
-	}
-}
-
-// setLint records lint alerts for the snapshot doc and wakes anyone waiting
-// for them (code actions). Results for a snapshot that is no longer the
-// open one (the document changed, or was closed and reopened) are dropped:
-// the pass for the current snapshot follows.
-func (s *Server) setLint(doc *docstore.Document, alerts []runner.Alert) {
-	if cur, ok := s.store.Get(doc.URI); !ok || cur != doc {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.files[doc.URI]
-	if st == nil {
-		return // closed meanwhile
-	}
-	st.lintDoc = doc
-	st.lint = alerts
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-// lintFor waits (until ctx is done) for lint results that belong to the
-// current version of u and returns them with their snapshot.
-func (s *Server) lintFor(ctx context.Context, u uri.URI) (*docstore.Document, []runner.Alert, bool) {
-	for {
-		cur, ok := s.store.Get(u)
-		if !ok {
-			return nil, nil, false
-		}
-		s.mu.Lock()
-		st := s.files[u]
-		changed := s.changed
-		var doc *docstore.Document
-		var alerts []runner.Alert
-		if st != nil {
-			doc, alerts = st.lintDoc, st.lint
-		}
-		s.mu.Unlock()
-		if st == nil {
-			return nil, nil, false
-		}
-		if doc != nil && doc == cur {
-			return doc, alerts, true
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return nil, nil, false
-		}
-	}
-}
-
-// publish sends the diagnostics of u, unless its lint results belong to an
-// older version than the document now has (a newer pass will publish).
-func (s *Server) publish(ctx context.Context, u uri.URI) {
-	s.publishMu.Lock()
-	defer s.publishMu.Unlock()
-	cur, ok := s.store.Get(u)
-	if !ok {
-		return
-	}
-	if out, _ := cur.OutOfSync(); out {
-		// The client's text is not the one the results are about.
-		if err := s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}); err != nil {
-			s.logger.Warn("clearing diagnostics", "uri", u, "error", err)
-		}
-		return
-	}
-	s.mu.Lock()
-	st := s.files[u]
-	var lintDoc *docstore.Document
-	var lint []runner.Alert
-	var tests []protocol.Diagnostic
-	if st != nil {
-		lintDoc, lint, tests = st.lintDoc, st.lint, st.tests
-	}
-	s.mu.Unlock()
-	if lintDoc == nil || lintDoc != cur {
-		return // results of another snapshot: a newer pass will publish
-	}
-	diags := make([]protocol.Diagnostic, 0, len(lint)+len(tests))
-	compileLines := make(map[uint32]bool)
-	for _, a := range lint {
-		d := toDiagnostic(lintDoc, a)
-		if a.Source == "compiler" {
-			compileLines[d.Range.Start.Line] = true
-		}
-		diags = append(diags, d)
-	}
-	for _, d := range tests {
-		if src, _ := d.Source.Get(); src == "compiler" && compileLines[d.Range.Start.Line] {
-			continue // the same build error, already reported by the analysis
-		}
-		diags = append(diags, d)
-	}
-	if err := s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{
-		URI:         u,
-		Version:     protocol.NewOptional(cur.Version),
-		Diagnostics: diags,
-	}); err != nil {
-		s.logger.Warn("publishing diagnostics", "uri", u, "error", err)
+		s.checks.SetLint(d, byFile[d.Path])
+		s.checks.Publish(ctx, d.URI)
 	}
 }
 
@@ -351,7 +213,7 @@ func sharesTests(doc, d *docstore.Document, rep *runner.TestReport) bool {
 func (s *Server) testPass(ctx context.Context, u uri.URI) {
 	docs, overlay, doc := s.openSnapshot(u)
 	s.mu.Lock()
-	tester, trusted := s.tester, s.trusted
+	tester, trusted := s.setup.tester, s.trusted
 	s.mu.Unlock()
 	if doc == nil || !s.supports(doc) || tester == nil || s.reachOf(doc) != reachFull || !trusted {
 		// Tests run only inside a trusted workspace, on documents fixloop
@@ -365,7 +227,7 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 		s.logger.Debug("test run cancelled", "uri", u)
 		return
 	}
-	s.testPasses.Add(1)
+	s.checks.TestDone()
 	for _, d := range docs {
 		if !sharesTests(doc, d, rep) || !s.supports(d) || s.reachOf(d) != reachFull {
 			continue
@@ -379,11 +241,7 @@ func (s *Server) testPass(ctx context.Context, u uri.URI) {
 		case rep != nil:
 			diags = testDiagnostics(d, rep, timeout)
 		}
-		s.mu.Lock()
-		if st := s.files[d.URI]; st != nil {
-			st.tests = diags
-		}
-		s.mu.Unlock()
-		s.publish(ctx, d.URI)
+		s.checks.SetTests(d.URI, diags)
+		s.checks.Publish(ctx, d.URI)
 	}
 }

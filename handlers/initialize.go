@@ -68,7 +68,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 				Commands: []string{CommandRepair, CommandRefactor, CommandCancel, CommandRunTests, CommandShowSession},
 			},
 		},
-		ServerInfo: protocol.ServerInfo{Name: "fixloop", Version: protocol.NewOptional(s.version)},
+		ServerInfo: protocol.ServerInfo{Name: "fixloop", Version: protocol.NewOptional(s.opts.Version)},
 	}, nil
 }
 
@@ -77,9 +77,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
 	s.reportConfigProblems(ctx)
 	s.reportRestricted(ctx)
-	s.mu.Lock()
-	roots := s.roots
-	s.mu.Unlock()
+	roots := s.current().roots
 	if len(roots) == 0 {
 		return nil
 	}
@@ -158,7 +156,7 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	cfg, problems := config.ResolveWith(root, settings, s.validate)
+	cfg, problems := config.ResolveWith(root, settings, s.opts.ValidateChecks)
 	// Trust comes from the editor and stays until the editor says
 	// otherwise: a settings change that does not mention it keeps it.
 	s.mu.Lock()
@@ -177,9 +175,8 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 			s.logger.Warn("some secrets files could not be read; their values are not redacted", "error", err)
 		}
 	}
-	s.mu.Lock()
-	linter, old := s.linter, s.cfg
-	s.mu.Unlock()
+	next := s.current()
+	linter, old := next.linter, next.cfg
 	var err error
 	if linter == nil || !sameLinterSettings(old, cfg) {
 		linter, err = s.buildLinter(cfg)
@@ -200,18 +197,13 @@ func (s *Server) applyConfigLocked(roots []string, settings []byte) error {
 			}
 		}
 	}
-	var tester, candidates runner.Tester
-	if s.newTesters != nil {
-		tester, candidates = s.newTesters(cfg)
+	if s.opts.NewTesters != nil {
+		tester, candidates := s.opts.NewTesters(cfg)
+		next.tester, next.candidates = tester, cmp.Or(candidates, tester)
 	}
+	next.cfg, next.roots, next.settings, next.linter = cfg, roots, settings, linter
 	s.mu.Lock()
-	if s.newTesters != nil {
-		s.tester, s.candidates = tester, cmp.Or(candidates, tester)
-	}
-	s.cfg = cfg
-	s.roots = roots
-	s.settings = settings
-	s.linter = linter
+	s.setup = next
 	s.pendingProblems = problems
 	s.mu.Unlock()
 	s.setToolProcesses(cfg.ToolProcesses())
@@ -229,10 +221,10 @@ func sameLinterSettings(a, b config.Config) bool {
 
 // buildLinter returns the linter for cfg, or nil when none is configured.
 func (s *Server) buildLinter(cfg config.Config) (runner.Linter, error) {
-	if s.newLinter == nil {
+	if s.opts.NewLinter == nil {
 		return nil, nil
 	}
-	return s.newLinter(cfg)
+	return s.opts.NewLinter(cfg)
 }
 
 // reportConfigProblems shows configuration mistakes found since the last

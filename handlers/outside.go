@@ -31,10 +31,7 @@ const (
 // folders returns the workspace folders the client sent (the file system
 // root left out).
 func (s *Server) folders() workspace.Folders {
-	s.mu.Lock()
-	roots := s.roots
-	s.mu.Unlock()
-	f, _ := workspace.New(roots)
+	f, _ := workspace.New(s.current().roots)
 	return f
 }
 
@@ -54,9 +51,7 @@ func (s *Server) reachOf(doc *docstore.Document) reach {
 // inside the workspace, its in-process part outside, none over the size
 // limit.
 func (s *Server) linterFor(doc *docstore.Document, r reach) runner.Linter {
-	s.mu.Lock()
-	linter := s.linter
-	s.mu.Unlock()
+	linter := s.current().linter
 	switch r {
 	case reachFull:
 		return linter
@@ -76,19 +71,6 @@ const (
 	noticeOversize             // over maxDocumentSize
 )
 
-// noticeOnce reports whether the notice bit has not been given for u's
-// open document yet, and marks it given.
-func (s *Server) noticeOnce(doc *docstore.Document, bit int) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.files[doc.URI]
-	if st == nil || st.notices&bit != 0 {
-		return false
-	}
-	st.notices |= bit
-	return true
-}
-
 // tellReach tells the user, once per document, why doc gets less than
 // every tool: over the size limit, a warning; outside the workspace, a
 // message where it gets no diagnostics at all (a language whose tools are
@@ -102,7 +84,7 @@ func (s *Server) tellReach(ctx context.Context, doc *docstore.Document, r reach,
 	}
 	switch r {
 	case reachNone:
-		if !s.noticeOnce(doc, noticeOversize) {
+		if !s.checks.NoticeOnce(doc.URI, noticeOversize) {
 			return
 		}
 		limit := s.config().MaxDocumentSize
@@ -111,7 +93,7 @@ func (s *Server) tellReach(ctx context.Context, doc *docstore.Document, r reach,
 			"fixloop: %s is not checked: it holds %d bytes, more than maxDocumentSize (%d). It gets no diagnostics, tests or repairs until it is smaller; raise maxDocumentSize to check it.",
 			name, len(doc.Text), limit))
 	case reachInProcess:
-		if !s.noticeOnce(doc, noticeOutside) {
+		if !s.checks.NoticeOnce(doc.URI, noticeOutside) {
 			return
 		}
 		where := "outside the workspace folders"

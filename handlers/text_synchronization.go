@@ -44,7 +44,7 @@ func (s *Server) OpenText(ctx context.Context, u uri.URI, languageID string, ver
 // configuration runs them only on save.
 func (s *Server) opened(doc *docstore.Document) {
 	s.logger.Debug("didOpen", "uri", doc.URI, "version", doc.Version, "bytes", len(doc.Text))
-	s.ensureFile(doc.URI)
+	s.checks.Track(doc.URI)
 	s.scheduleLint(doc.URI, 0, runner.TriggerOpen)
 	if s.config().Tests.Mode == config.TestsOnOpenAndSave {
 		s.scheduleTests(doc.URI, false)
@@ -98,7 +98,7 @@ func (s *Server) outOfSync(ctx context.Context, doc *docstore.Document, why stri
 	s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf(
 		"fixloop: a change to %s could not be applied (%s); fixloop stopped checking it until the editor sends the whole file again: close and reopen it.",
 		filepath.Base(doc.Path), why))
-	s.publish(ctx, doc.URI)
+	s.checks.Publish(ctx, doc.URI)
 }
 
 // DidSave runs the tests (per the configured test mode), and lints again
@@ -109,10 +109,7 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 		s.logger.Warn("didSave for a document that is not open", "uri", params.TextDocument.URI)
 		return nil
 	}
-	s.mu.Lock()
-	linter := s.linter
-	s.mu.Unlock()
-	if sl, ok := linter.(saveLinter); ok && sl.LintsOnSave(doc.Path) {
+	if sl, ok := s.current().linter.(saveLinter); ok && sl.LintsOnSave(doc.Path) {
 		s.scheduleLint(doc.URI, 0, runner.TriggerSave)
 	}
 	if s.config().Tests.Mode != config.TestsOff {
@@ -142,23 +139,7 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 	if err := s.store.Close(u); err != nil {
 		s.logger.Warn("didClose for a document that is not open", "uri", u, "error", err)
 	}
-	s.debounce.Cancel(lintKey(u))
-	s.tests.Cancel(testKey(u))
-	s.mu.Lock()
-	if sess := s.sessions[u]; sess != nil {
-		sess.cancel() // its result could no longer be applied
-	}
-	s.mu.Unlock()
-	s.publishMu.Lock()
-	defer s.publishMu.Unlock()
-	s.mu.Lock()
-	delete(s.files, u)
-	s.mu.Unlock()
-	if err := s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{
-		URI:         u,
-		Diagnostics: []protocol.Diagnostic{},
-	}); err != nil {
-		s.logger.Warn("clearing diagnostics", "uri", u, "error", err)
-	}
+	s.sessions.Cancel(u) // its result could no longer be applied
+	s.checks.Forget(ctx, u)
 	return nil
 }

@@ -25,10 +25,7 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 		s.logger.Debug("didChangeConfiguration without settings: keeping the current ones")
 		return nil
 	}
-	s.mu.Lock()
-	roots := s.roots
-	s.mu.Unlock()
-	if err := s.applyConfig(roots, append([]byte(nil), settings...)); err != nil {
+	if err := s.applyConfig(s.current().roots, append([]byte(nil), settings...)); err != nil {
 		s.logger.Error("applying settings", "error", err)
 		s.showMessage(ctx, protocol.MessageTypeError, "fixloop: could not apply the new settings: "+err.Error())
 		return nil
@@ -44,9 +41,8 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 // one the in-process analysers only (see reachOf). The open documents are
 // diagnosed again. (The file watcher keeps the folders it started with.)
 func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, params *protocol.DidChangeWorkspaceFoldersParams) error {
-	s.mu.Lock()
-	roots, settings := slices.Clone(s.roots), s.settings
-	s.mu.Unlock()
+	cur := s.current()
+	roots, settings := slices.Clone(cur.roots), cur.settings
 	for _, f := range params.Event.Removed {
 		if f.URI.IsFile() {
 			p := filepath.Clean(f.URI.FsPath())
@@ -105,9 +101,8 @@ func (s *Server) filesChanged(paths []string) {
 		}
 		s.reportConfigProblems(s.ctx)
 	}
-	s.mu.Lock()
-	linter, testers := s.linter, []runner.Tester{s.tester, s.candidates}
-	s.mu.Unlock()
+	cur := s.current()
+	linter, testers := cur.linter, []runner.Tester{cur.tester, cur.candidates}
 	for i, p := range paths {
 		d := filepath.Dir(p)
 		if base := filepath.Base(p); base == "go.mod" || base == "go.sum" {
@@ -177,8 +172,6 @@ func moduleRoot(dir string) string { return cmp.Or(runner.ModuleRoot(dir), dir) 
 func (s *Server) reloadConfig() error {
 	s.configMu.Lock()
 	defer s.configMu.Unlock()
-	s.mu.Lock()
-	roots, settings := s.roots, s.settings
-	s.mu.Unlock()
-	return s.applyConfigLocked(roots, settings)
+	cur := s.current()
+	return s.applyConfigLocked(cur.roots, cur.settings)
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/handlers"
 	"github.com/fixloop/fixloop/internal/redact"
-	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
@@ -31,38 +30,9 @@ import (
 	"github.com/fixloop/fixloop/toolset"
 )
 
-// Options configure a served connection.
-type Options struct {
-	Logger  *slog.Logger
-	Version string
-	// NewLinter and Tester override the tools (tests inject scripted
-	// ones); nil means every language's linters (toolset.New) and test
-	// runners.
-	NewLinter func(config.Config) (runner.Linter, error)
-	Tester    runner.Tester
-	// CandidateTester tests session candidates when Tester is set; nil
-	// means go test in gotest.CandidateSandbox (a memory cap and a private
-	// working copy).
-	CandidateTester runner.Tester
-	// NewProvider overrides how sessions pick their provider; nil means
-	// provider.New with the configured model settings.
-	NewProvider func(config.Config) (model.Provider, string, error)
-	// RecordDir is where session records are written; "" writes none
-	// (the serve command passes toolset.DefaultRecordDir).
-	RecordDir string
-	// StoreDSN is the session store unless the configuration names one;
-	// QueueDir holds sessions on their way to it. "" stores nothing (the
-	// serve command passes store.DefaultDSN and toolset.DefaultQueueDir).
-	StoreDSN string
-	QueueDir string
-	// OnServer, if set, receives the handler set once it exists (tests and
-	// benchmarks read its Stats).
-	OnServer func(*handlers.Server)
-	// Redactor takes secrets out of tool output, logs and messages; nil
-	// means one for the process environment (redact.New(os.Environ())).
-	// It learns the configured API key variable from every configuration.
-	Redactor *redact.Redactor
-}
+// Options configure a served connection: the handlers' options, whose
+// fields say what Serve fills in when they are left nil.
+type Options = handlers.Options
 
 // Serve speaks LSP over rwc until the client sends exit, the connection
 // closes, or ctx is done. It returns the process exit code the LSP
@@ -99,22 +69,19 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	defer cancel()
 
 	conn := jsonrpc2.NewConn(newTolerantStream(rwc, logger), jsonrpc2.WithCodec(ownedCodec{}))
-	h := handlers.New(handlers.Options{
-		Client:          protocol.ClientDispatcher(conn),
-		Logger:          logger,
-		Version:         opts.Version,
-		NewLinter:       opts.NewLinter,
-		Tester:          opts.Tester,
-		CandidateTester: opts.CandidateTester,
-		NewTesters:      newTesters,
-		ValidateChecks:  golang.ValidateChecks,
-		NewProvider:     opts.NewProvider,
-		RecordDir:       opts.RecordDir,
-		ToolVersions:    golang.ToolVersions,
-		StoreDSN:        opts.StoreDSN,
-		QueueDir:        opts.QueueDir,
-		Redactor:        red,
-	})
+	opts.Client = protocol.ClientDispatcher(conn)
+	opts.Logger = logger
+	if opts.NewTesters == nil {
+		opts.NewTesters = newTesters
+	}
+	if opts.ValidateChecks == nil {
+		opts.ValidateChecks = golang.ValidateChecks
+	}
+	if opts.ToolVersions == nil {
+		opts.ToolVersions = golang.ToolVersions
+	}
+	opts.Redactor = red
+	h := handlers.New(opts)
 	defer h.Close()
 	if opts.OnServer != nil {
 		opts.OnServer(h)

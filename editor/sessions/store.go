@@ -1,4 +1,4 @@
-package handlers
+package sessions
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/fixloop/fixloop/store"
 )
 
-// sessionWriter is the store writer for one store setting.
-type sessionWriter struct {
+// storeWriter is the store writer for one store setting.
+type storeWriter struct {
 	dsn  string
 	mode store.Mode
 	w    *store.Writer
@@ -24,7 +24,7 @@ type sessionWriter struct {
 // the store; whatever is left stays queued on disk for the next start.
 const flushOnClose = 5 * time.Second
 
-func (sw *sessionWriter) close(logger *slog.Logger) {
+func (sw *storeWriter) close(logger *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), flushOnClose)
 	defer cancel()
 	if err := sw.w.Flush(ctx); err != nil {
@@ -42,40 +42,39 @@ func (sw *sessionWriter) close(logger *slog.Logger) {
 // told, with an error message, why and where it is kept instead (the
 // fallback directory, else memory until the store takes it). The
 // session's result is delivered all the same.
-func (s *Server) storeSession(ctx context.Context, rec *refactor.Record) {
-	cfg := s.config()
-	dsn := cfg.Store.DSN
+func (r *Registry) storeSession(ctx context.Context, rec *refactor.Record) {
+	set := r.opts.Store()
+	dsn := set.DSN
 	if dsn == "" {
-		dsn = s.storeDSN
+		dsn = r.opts.StoreDSN
 	}
-	if dsn == "" || dsn == "off" || s.queueDir == "" {
+	if dsn == "" || dsn == "off" || r.opts.QueueDir == "" {
 		return
 	}
-	mode, err := store.ParseMode(cfg.Store.Mode)
+	mode, err := store.ParseMode(set.Mode)
 	if err != nil {
-		s.logger.Warn("store.mode", "error", err)
+		r.logger.Warn("store.mode", "error", err)
 		return
 	}
-	s.mu.Lock()
-	sw := s.writer
+	r.mu.Lock()
+	sw := r.writer
 	if sw == nil || sw.dsn != dsn || sw.mode != mode {
 		old := sw
-		sw = &sessionWriter{dsn: dsn, mode: mode, w: store.NewWriter(dsn, store.QueueDir(s.queueDir, dsn, mode), mode, s.logger)}
-		s.writer = sw
+		sw = &storeWriter{dsn: dsn, mode: mode, w: store.NewWriter(dsn, store.QueueDir(r.opts.QueueDir, dsn, mode), mode, r.logger)}
+		r.writer = sw
 		if old != nil {
-			go old.close(s.logger)
+			go old.close(r.logger)
 		}
 	}
-	roots := s.roots
-	s.mu.Unlock()
-	q := sw.w.Save(rec, workspaceOf(roots, rec.File))
+	r.mu.Unlock()
+	q := sw.w.Save(rec, workspaceOf(set.Roots, rec.File))
 	switch {
 	case q.Err == nil:
 	case q.Path != "":
-		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf(
+		r.opts.Show(ctx, protocol.MessageTypeError, fmt.Sprintf(
 			"fixloop: the session %s is not queued for the store: %v. It is kept in %s instead and is saved to the store once it is reachable.", rec.ID, q.Err, q.Path))
 	default:
-		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf(
+		r.opts.Show(ctx, protocol.MessageTypeError, fmt.Sprintf(
 			"fixloop: the session %s is not queued for the store: %v; nor could it be kept in %s: %v. It is only in memory until the store takes it, and lost if fixloop stops first.",
 			rec.ID, q.Err, store.FallbackDir(sw.w.QueueDir()), q.FallbackErr))
 	}

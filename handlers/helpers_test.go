@@ -1,0 +1,197 @@
+package handlers
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/runner"
+)
+
+// fakeClient is the editor: it records what the server sends and wakes
+// whoever waits for it. Methods the tests do not script panic (the nil
+// embedded Client), so a handler that sends something unexpected fails
+// loudly.
+type fakeClient struct {
+	protocol.Client
+
+	mu       sync.Mutex
+	changed  chan struct{}
+	diags    map[uri.URI][]*protocol.PublishDiagnosticsParams
+	messages []string
+	logs     []string
+}
+
+func newFakeClient() *fakeClient {
+	return &fakeClient{changed: make(chan struct{}), diags: make(map[uri.URI][]*protocol.PublishDiagnosticsParams)}
+}
+
+// wake tells waiters that something arrived; c.mu is held.
+func (c *fakeClient) wake() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+func (c *fakeClient) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.diags[p.URI] = append(c.diags[p.URI], p)
+	c.wake()
+	return nil
+}
+
+func (c *fakeClient) ShowMessage(_ context.Context, p *protocol.ShowMessageParams) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.messages = append(c.messages, p.Message)
+	c.wake()
+	return nil
+}
+
+func (c *fakeClient) LogMessage(_ context.Context, p *protocol.LogMessageParams) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.logs = append(c.logs, p.Message)
+	c.wake()
+	return nil
+}
+
+// await waits until cond, read under the client's lock, holds; it fails
+// the test when the test's deadline (a generous bound) passes first.
+func (c *fakeClient) await(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		c.mu.Lock()
+		ok, changed := cond(), c.changed
+		c.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v", what, ctx.Err())
+		}
+	}
+}
+
+// last returns the last publication for u; call it under await or after.
+func (c *fakeClient) last(u uri.URI) *protocol.PublishDiagnosticsParams {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ps := c.diags[u]
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps[len(ps)-1]
+}
+
+// awaitVersion waits for a publication of u for version.
+func (c *fakeClient) awaitVersion(t *testing.T, u uri.URI, version int32) *protocol.PublishDiagnosticsParams {
+	t.Helper()
+	var got *protocol.PublishDiagnosticsParams
+	c.await(t, "diagnostics of "+string(u), func() bool {
+		for _, p := range c.diags[u] {
+			if v, ok := p.Version.Get(); ok && v == version {
+				got = p
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+// scriptedLinter reports one alert per "BAD" in a file, with a fix to
+// GOOD, and counts its passes.
+type scriptedLinter struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (l *scriptedLinter) Lint(_ context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
+	l.mu.Lock()
+	l.calls++
+	l.mu.Unlock()
+	text := string(overlay[file])
+	res := &runner.LintResult{Unit: filepath.Dir(file), Files: []string{file}}
+	line, start := 1, 0
+	for _, lineText := range strings.SplitAfter(text, "\n") {
+		if idx := strings.Index(lineText, "BAD"); idx >= 0 {
+			res.Alerts = append(res.Alerts, runner.Alert{
+				File: file, Start: start + idx, End: start + idx + 3,
+				Line: line, Column: idx + 1, EndLine: line, EndColumn: idx + 4,
+				Severity: runner.SeverityWarning, Source: "scripted", Code: "BAD1",
+				Message: "BAD found", Category: runner.CategoryOther,
+				Fixes: []runner.Fix{{Title: "Replace BAD with GOOD", Edits: []runner.Edit{{File: file, Start: start + idx, End: start + idx + 3, NewText: "GOOD"}}}},
+			})
+		}
+		line++
+		start += len(lineText)
+	}
+	return res, nil
+}
+
+func (l *scriptedLinter) Invalidate(string) {}
+
+// scriptedTester reports the runs it was asked for on runs.
+type scriptedTester struct{ runs chan string }
+
+func (t *scriptedTester) Test(_ context.Context, file string, _ map[string][]byte, _ time.Duration) (*runner.TestReport, error) {
+	t.runs <- file
+	return &runner.TestReport{}, nil
+}
+
+func (t *scriptedTester) Invalidate(string) {}
+
+// testServer is a Server driven directly, without a connection.
+type testServer struct {
+	*Server
+	client *fakeClient
+	linter *scriptedLinter
+	tester *scriptedTester
+	root   string
+}
+
+// startServer initializes a Server on a temporary workspace folder, with
+// the scripted linter and tester; settings are the initializationOptions
+// (nil: none, an untrusted workspace).
+func startServer(t *testing.T, settings string) *testServer {
+	t.Helper()
+	ts := &testServer{client: newFakeClient(), linter: &scriptedLinter{}, tester: &scriptedTester{runs: make(chan string, 16)}, root: t.TempDir()}
+	ts.Server = New(Options{
+		Client:    ts.client,
+		NewLinter: func(config.Config) (runner.Linter, error) { return ts.linter, nil },
+		Tester:    ts.tester,
+	})
+	t.Cleanup(ts.Close)
+	params := &protocol.InitializeParams{RootURI: ptr(uri.File(ts.root))}
+	if settings != "" {
+		params.InitializationOptions = protocol.LSPAny(settings)
+	}
+	if _, err := ts.Initialize(context.Background(), params); err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// open opens name in the workspace with text and returns its URI.
+func (ts *testServer) open(t *testing.T, name, text string) uri.URI {
+	t.Helper()
+	u := uri.File(filepath.Join(ts.root, name))
+	if err := ts.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "go", Version: 1, Text: text,
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
