@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# fixloop against gopls on real modules (issue 13): fetches go-toml/v2,
-# chi/v5, cobra and client_golang with the Go module proxy, installs gopls
-# (staticcheck on, diagnosticsDelay 0s) and runs both servers alternately
-# through one LSP client (bench/lspbench), printing a markdown table of
-# fixloop/gopls ratios: edit -> diagnostics, an exported rename seen by an
-# open dependent, a _test.go edit, a build-tagged file, a burst of edits,
-# cold and warm opens, and peak RSS.
+# fixloop against gopls on real modules (issues 13 and 25), fetched with the
+# Go module proxy. The modules are picked by a rule, not by hand (applied by
+# bench/lspbench, see modules.go and rule.go):
+#   - the seeds, issue 13's four: go-toml/v2 v2.2.2, chi/v5 v5.0.12,
+#     cobra v1.8.1, client_golang v1.19.0;
+#   - every direct requirement (go.mod, not // indirect) of go-toml, chi and
+#     cobra that has a package with _test.go files on linux/amd64: today
+#     testify, go-md2man/v2, pflag and yaml.v3 (client_golang's are left out
+#     for the run's length: x/sys and protobuf alone outweigh the rest).
+# In each module the edited file is the non-test file beside the module's
+# largest _test.go (same stem, else the package's largest file); that
+# _test.go is scenario c's, and the largest file with a //go:build line that
+# holds on linux/amd64 is scenario d's. Plus testdata/benchpkg.
+# It installs gopls (staticcheck on, diagnosticsDelay 0s) and runs both
+# servers alternately through one LSP client (bench/lspbench), printing a
+# markdown table of fixloop/gopls ratios: edit -> diagnostics, an exported
+# rename seen by an open dependent (seeds only), a _test.go edit, a
+# build-tagged file, a burst of edits, cold and warm opens, and peak RSS.
 #
 #   bench/gopls.sh                       # N=5 edits per scenario and server
 #   N=10 NOPEN=2 bench/gopls.sh          # more samples
-#   MODULES=chi/v5,cobra bench/gopls.sh  # some modules only
+#   MODULES=chi/v5,cobra bench/gopls.sh  # some modules only (short names)
+#   PROFILE=/tmp/prof KEEP=1 bench/gopls.sh  # CPU profiles of every server run
 #   KEEP=1 bench/gopls.sh                # keep the copies, caches and server logs
 #
 # Settings: N, NOPEN (cold + warm opens per server), TIMEOUT (per edit,

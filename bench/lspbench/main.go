@@ -234,13 +234,18 @@ func run(o options) error {
 		}
 	}
 	start := time.Now()
+	all, err := requirementSpecs(work, specs)
+	if err != nil {
+		return err
+	}
 	var results []*moduleResult
-	for _, spec := range specs {
+	for _, spec := range all {
 		if len(want) > 0 && !want[spec.Short] && !want[spec.Path] {
 			continue
 		}
 		logf("== %s@%s", spec.Path, spec.Version)
 		res := b.runModule(spec)
+		spec = res.Prep.Spec
 		if res.Err != "" {
 			logf("%s: %s", spec.Short, res.Err)
 		}
@@ -301,6 +306,8 @@ func (b *bench) runModule(spec *moduleSpec) *moduleResult {
 		res.Err = err.Error()
 		return res
 	}
+	spec = p.Spec // with the files chooseFiles chose
+	logf("%s: edits %s, %s, %q", spec.Short, spec.EditFile, spec.TestFile, spec.TaggedFile)
 	logf("%s: %d packages, %d .go files, %d lines, ready in %s", spec.Short, p.Packages, p.GoFiles, p.Lines, time.Since(t0).Round(time.Millisecond))
 
 	// e: cold and warm opens, alternating; the last warm processes stay
