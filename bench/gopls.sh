@@ -11,7 +11,8 @@
 # In each module the edited file is the non-test file beside the module's
 # largest _test.go (same stem, else the package's largest file); that
 # _test.go is scenario c's, and the largest file with a //go:build line that
-# holds on linux/amd64 is scenario d's. Plus testdata/benchpkg.
+# holds on linux/amd64 is scenario d's; only packages whose tests compile
+# (go test -c) count. Plus testdata/benchpkg.
 # It installs gopls (staticcheck on, diagnosticsDelay 0s) and runs both
 # servers alternately through one LSP client (bench/lspbench), printing a
 # markdown table of fixloop/gopls ratios: edit -> diagnostics, an exported

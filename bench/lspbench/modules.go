@@ -37,8 +37,12 @@ import (
 // else the package's largest non-test file), so the edited package carries
 // a large test variant; scenario c edits that _test.go; scenario d edits
 // the module's largest non-test file with a //go:build line that holds on
-// linux/amd64, if it has one. Only scenario b's declaration and dependent
-// are named by hand, for the seeds.
+// linux/amd64, if it has one. Only packages whose tests compile (go test
+// -c) count: neither server reports analyzer findings in a package whose
+// test variant has type errors, as client_golang's prometheus and
+// prometheus/collectors have with Go 1.23 and later (their generated
+// runtime metrics stop at go1.22). Only scenario b's declaration and
+// dependent are named by hand, for the seeds.
 
 // moduleSpec names a module version and the files each scenario edits.
 type moduleSpec struct {
@@ -57,9 +61,6 @@ type moduleSpec struct {
 	// TaggedFile has a //go:build constraint that holds on linux/amd64:
 	// scenario d. Chosen by chooseFiles for a real module.
 	TaggedFile string
-	// SkipDirs are directories (relative to the module root) chooseFiles
-	// does not choose from, each for a stated reason.
-	SkipDirs []string
 	// Local, when set, is a directory of this repository that is copied
 	// instead of a module from the proxy: the README's bench package. Its
 	// rows stay out of the real modules' geometric means, and a scenario
@@ -111,11 +112,6 @@ var specs = []*moduleSpec{
 	{
 		Path: "github.com/prometheus/client_golang", Version: "v1.19.0", Short: "client_golang",
 		DeclFile: "prometheus/desc.go", DeclName: "NewDesc", DependentFile: "prometheus/collectors/dbstats_collector.go",
-		// The prometheus package's test variant does not type-check with
-		// Go 1.23 and later (its generated expectedRuntimeMetrics stop at
-		// go1.22), and neither server then reports analyzer findings in
-		// the package's files; so the rule does not choose from it.
-		SkipDirs: []string{"prometheus"},
 	},
 }
 
@@ -163,7 +159,9 @@ func prepare(spec *moduleSpec, work string) (*prepared, error) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		return nil, fmt.Errorf("%s@%s has no go.mod", spec.Path, spec.Version)
 	}
-	if _, err := runGo(root, "mod", "download"); err != nil {
+	// all: with the go.sum entries of the test dependencies too, which
+	// some modules' go.sum lacks (yaml.v3's gopkg.in/check.v1).
+	if _, err := runGo(root, "mod", "download", "all"); err != nil {
 		return nil, err
 	}
 	// -deps -test loads (and so downloads) everything the servers will.
@@ -177,7 +175,7 @@ func prepare(spec *moduleSpec, work string) (*prepared, error) {
 	if !spec.fixture() {
 		// The rule's files; the spec is the run's own copy.
 		cp := *spec
-		if cp.EditFile, cp.TestFile, cp.TaggedFile, err = chooseFiles(root, spec.SkipDirs); err != nil {
+		if cp.EditFile, cp.TestFile, cp.TaggedFile, err = chooseFiles(root, testsCompile(root)); err != nil {
 			return nil, fmt.Errorf("%s: %w", spec.Short, err)
 		}
 		spec = &cp

@@ -4,7 +4,7 @@ package main
 // module's scenarios edit (see the comment above moduleSpec).
 
 import (
-	"fmt"
+	"errors"
 	"go/build"
 	"io/fs"
 	"os"
@@ -92,19 +92,27 @@ var generatedRE = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 // non-test file, edit the non-test file of test's stem in its directory,
 // else that directory's largest non-test file; tagged is the module's
 // largest non-test file with a //go:build line, "" if none. Only files
-// built on linux/amd64 count, generated files and files under testdata,
-// vendor, directories starting with "." or "_", nested modules and skip
-// (directories relative to root; only the directory itself) do not.
-func chooseFiles(root string, skip []string) (edit, test, tagged string, err error) {
+// built on linux/amd64 count, in packages for which compiles (if not nil)
+// holds; generated files and files under testdata, vendor, directories
+// starting with "." or "_" and nested modules do not.
+func chooseFiles(root string, compiles func(dir string) bool) (edit, test, tagged string, err error) {
 	ctx := build.Default
 	ctx.GOOS, ctx.GOARCH = "linux", "amd64"
 	type file struct {
 		rel  string
 		size int64
 	}
-	skipped := map[string]bool{}
-	for _, s := range skip {
-		skipped[filepath.Clean(s)] = true
+	ok := map[string]bool{}
+	compiled := func(dir string) bool {
+		if compiles == nil {
+			return true
+		}
+		c, seen := ok[dir]
+		if !seen {
+			c = compiles(dir)
+			ok[dir] = c
+		}
+		return c
 	}
 	var tests, tags []file
 	nonTest := map[string][]file{} // dir -> non-test files
@@ -125,7 +133,7 @@ func chooseFiles(root string, skip []string) (edit, test, tagged string, err err
 			}
 			return nil
 		}
-		if !strings.HasSuffix(d.Name(), ".go") || skipped[filepath.Dir(rel)] {
+		if !strings.HasSuffix(d.Name(), ".go") {
 			return nil
 		}
 		if ok, err := ctx.MatchFile(filepath.Dir(p), d.Name()); err != nil || !ok {
@@ -163,7 +171,7 @@ func chooseFiles(root string, skip []string) (edit, test, tagged string, err err
 	largest(tests)
 	for _, t := range tests {
 		beside := nonTest[filepath.Dir(t.rel)]
-		if len(beside) == 0 {
+		if len(beside) == 0 || !compiled(filepath.Dir(t.rel)) {
 			continue
 		}
 		test = t.rel
@@ -180,11 +188,36 @@ func chooseFiles(root string, skip []string) (edit, test, tagged string, err err
 		break
 	}
 	if test == "" {
-		return "", "", "", fmt.Errorf("no package with _test.go files built on linux/amd64")
+		msg := "no package with _test.go files built on linux/amd64"
+		if compiles != nil {
+			msg += " whose tests compile"
+		}
+		return "", "", "", errors.New(msg)
 	}
-	if len(tags) > 0 {
-		largest(tags)
-		tagged = tags[0].rel
+	largest(tags)
+	for _, t := range tags {
+		if compiled(filepath.Dir(t.rel)) {
+			tagged = t.rel
+			break
+		}
 	}
 	return filepath.ToSlash(edit), filepath.ToSlash(test), filepath.ToSlash(tagged), nil
+}
+
+// testsCompile reports whether the package in dir of the module in root
+// compiles with its tests (go test -c, without vet): a package whose test variant has
+// type errors gets no analyzer findings from either server.
+func testsCompile(root string) func(dir string) bool {
+	return func(dir string) bool {
+		_, err := runGo(root, "test", "-vet=off", "-c", "-o", os.DevNull, "./"+filepath.ToSlash(dir))
+		if err != nil {
+			logf("%s: not chosen from: %v", filepath.Join(filepath.Base(root), dir), firstLineOf(err.Error()))
+		}
+		return err == nil
+	}
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
