@@ -14,6 +14,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
@@ -113,14 +114,20 @@ the store (and the store did not take it).`,
 	fl.BoolVar(&f.json, "json", false, "print the session summary as JSON instead of rounds and a diff")
 	fl.StringVar(&f.record, "record", "", "also write the full session record to this path")
 	fl.StringVar(&f.replay, "replay", "", "session record to replay (with --provider replay)")
+	addCandidateFlags(fl, &f)
+	return cmd
+}
+
+// addCandidateFlags adds the flags that say how candidates run and where
+// sessions go, which fix and mcp share: --sandbox and --store.
+func addCandidateFlags(fl *pflag.FlagSet, f *fixFlags) {
 	fl.StringVar(&f.sandbox, "sandbox", "", "how candidates run: bubblewrap (the default; a model's candidates are refused where it cannot run) or none (no sandbox: time, memory and process limits only; the user's choice, never .fixloop.yaml's)")
 	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL; off stores nothing (default: store.dsn from .fixloop.yaml, else the SQLite file in the state directory)")
-	return cmd
 }
 
 // runFix runs a session on path and reports it.
 func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writer, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) (*refactor.Record, error) {
-	abs, cfg, err := resolveFile(path)
+	abs, cfg, err := toolset.ResolveFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +148,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSupported(path, abs, linter); err != nil {
+	if err := toolset.CheckSupported(path, abs, linter); err != nil {
 		return nil, err
 	}
 	settings := providerSettings(cfg, f)
@@ -160,7 +167,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, fmt.Errorf("checking %s: %w", path, err)
 	}
-	goal, err := chooseGoal(f.goal, baseline)
+	goal, err := refactor.ChooseGoal(f.goal, baseline)
 	if err != nil {
 		return nil, err
 	}
@@ -298,19 +305,6 @@ func checkSandboxFlag(v string) error {
 		return nil
 	}
 	return fmt.Errorf("--sandbox %q: want %s or %s", v, config.SandboxBubblewrap, config.SandboxNone)
-}
-
-// chooseGoal returns the requested goal, or, from the file's baseline
-// check, repair when it does not build or a test fails and refactor
-// otherwise.
-func chooseGoal(requested string, baseline *refactor.Check) (refactor.Goal, error) {
-	if requested != "" {
-		return refactor.ParseGoal(requested)
-	}
-	if !baseline.Compiles() || (baseline.Tests != nil && !baseline.Tests.OK()) {
-		return refactor.GoalRepair, nil
-	}
-	return refactor.GoalRefactor, nil
 }
 
 func describeProvider(name, model string) string {
