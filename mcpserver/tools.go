@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/extract"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/model/rules"
 	"github.com/fixloop/fixloop/runner"
@@ -31,6 +32,11 @@ type DiagnosticsInput struct {
 	Path    string  `json:"path" jsonschema:"the file to check: absolute, or relative to the first root"`
 	Content *string `json:"content,omitempty" jsonschema:"the text to check instead of the file on disk (an overlay, never written; its tests run in the sandbox)"`
 }
+
+// MaxContent is the largest candidate fixloop_check_candidate takes: the
+// largest answer a session takes from a model (extract.MaxReply), less
+// room for the code fence.
+const MaxContent = extract.MaxReply - 1024
 
 // CandidateInput is fixloop_check_candidate's input.
 type CandidateInput struct {
@@ -127,6 +133,9 @@ func (s *Server) diagnostics(ctx context.Context, _ *mcp.CallToolRequest, in Dia
 // checkCandidate is fixloop_check_candidate: a session of one round whose
 // provider answers with the candidate.
 func (s *Server) checkCandidate(ctx context.Context, req *mcp.CallToolRequest, in CandidateInput) (*mcp.CallToolResult, CandidateResult, error) {
+	if len(in.Content) > MaxContent {
+		return nil, CandidateResult{}, fmt.Errorf("content is %d bytes; fixloop checks candidates of up to %d bytes: propose a smaller file", len(in.Content), MaxContent)
+	}
 	f, err := s.resolve(in.Path)
 	if err != nil {
 		return nil, CandidateResult{}, s.toolError(err)

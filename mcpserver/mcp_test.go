@@ -1,0 +1,324 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fixloop/fixloop/internal/testtree"
+	"github.com/fixloop/fixloop/mcpserver"
+	"github.com/fixloop/fixloop/toolset"
+)
+
+// callTimeout bounds one tool call: generous, as a check runs go test in
+// the sandbox on a machine other tests share.
+const callTimeout = 5 * time.Minute
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	buildOut  []byte
+)
+
+// fixloopBinary builds the fixloop command once for the package's tests.
+func fixloopBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "fixloop-mcp-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "fixloop")
+		buildOut, buildErr = exec.Command("go", "build", "-o", binPath, "..").CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("building fixloop: %v\n%s", buildErr, buildOut)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		_ = os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// connect starts `fixloop mcp` with args as a subprocess and connects the
+// SDK's client to it as client name.
+func connect(t *testing.T, name string, args ...string) *mcp.ClientSession {
+	t.Helper()
+	bin := fixloopBinary(t)
+	cmd := exec.Command(bin, append([]string{"mcp", "--store", "off"}, args...)...)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+os.Getenv("XDG_CACHE_HOME"))
+	cmd.Stderr = &logWriter{t: t}
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connecting to fixloop mcp: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// logWriter passes the server's stderr to the test log.
+type logWriter struct {
+	mu sync.Mutex
+	t  *testing.T
+}
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, l := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		if strings.Contains(l, "level=WARN") || strings.Contains(l, "level=ERROR") {
+			w.t.Log("fixloop:", l)
+		}
+	}
+	return len(p), nil
+}
+
+// call calls a tool and decodes its structured output into out.
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if !res.IsError && out != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: decoding %s: %v", tool, b, err)
+		}
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// example copies the bundled Go example (alerts, and a failing test:
+// TestPerimeter) into a temporary root.
+func example(t *testing.T) (root, original string) {
+	t.Helper()
+	root = testtree.Copy(t, filepath.Join("..", "testdata", "goexample"))
+	b, err := os.ReadFile(filepath.Join(root, "shapes.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, string(b)
+}
+
+func replace(t *testing.T, s, old, new string) string {
+	t.Helper()
+	if !strings.Contains(s, old) {
+		t.Fatalf("the example has no %q", old)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+func TestListTools(t *testing.T) {
+	t.Parallel()
+	root, _ := example(t)
+	cs := connect(t, "list-client", "--root", root)
+	if info := cs.InitializeResult().ServerInfo; info.Name != "fixloop" || info.Version == "" {
+		t.Errorf("server info %+v", info)
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("%s: annotations %+v, want readOnlyHint", tool.Name, tool.Annotations)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s has no output schema", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics}; !slices.Equal(names, want) {
+		t.Errorf("tools %v, want %v", names, want)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != mcpserver.ToolCheckCandidate {
+			continue
+		}
+		schema, _ := json.Marshal(tool.OutputSchema)
+		for _, field := range []string{"builds", "keeps_tests", "broken_tests", "fixed", "new", "lines_edited", "verdict", "feedback"} {
+			if !strings.Contains(string(schema), `"`+field+`"`) {
+				t.Errorf("the output schema of %s has no %s: %s", tool.Name, field, schema)
+			}
+		}
+	}
+}
+
+func TestDiagnostics(t *testing.T) {
+	t.Parallel()
+	root, original := example(t)
+	cs := connect(t, "diag-client", "--root", root)
+
+	var got toolset.FileCheck
+	res := call(t, cs, mcpserver.ToolDiagnostics, map[string]any{"path": "shapes.go"}, &got)
+	if res.IsError {
+		t.Fatalf("error: %s", text(res))
+	}
+	printf, withFix := false, false
+	for _, d := range got.Diagnostics {
+		if d.Source == "vet" && strings.HasPrefix(d.Code, "printf") && d.Line == 57 && d.Category == "Error-prone" {
+			printf = true
+		}
+		if len(d.Fixes) > 0 && len(d.Fixes[0].Edits) > 0 {
+			withFix = true
+		}
+	}
+	if !printf || !withFix {
+		t.Errorf("want the vet printf alert at line 57 and a suggested fix: %+v", got.Diagnostics)
+	}
+	if !got.Tests.Ran || got.Tests.Total != 3 || got.Tests.Failed != 1 || len(got.Tests.Failures) != 1 || got.Tests.Failures[0].Test != "TestPerimeter" {
+		t.Errorf("tests %+v, want 3 with TestPerimeter failing", got.Tests)
+	}
+	if s := text(res); !strings.Contains(s, "shapes.go:57") || !strings.Contains(s, "FAIL TestPerimeter") {
+		t.Errorf("summary %q", s)
+	}
+
+	// content is an overlay: checked, never written.
+	fixed := replace(t, original, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)")
+	var over toolset.FileCheck
+	res = call(t, cs, mcpserver.ToolDiagnostics, map[string]any{"path": filepath.Join(root, "shapes.go"), "content": fixed}, &over)
+	if res.IsError {
+		t.Fatalf("error: %s", text(res))
+	}
+	if !over.Tests.Ran || over.Tests.Failed != 0 || over.Tests.Passed != 3 {
+		t.Errorf("tests of the overlay %+v, want 3 passing", over.Tests)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "shapes.go")); string(b) != original {
+		t.Error("the overlay was written to disk")
+	}
+}
+
+// candidate is check_candidate's result as a client reads it.
+type candidate struct {
+	Builds      bool     `json:"builds"`
+	KeepsTests  bool     `json:"keeps_tests"`
+	BrokenTests []string `json:"broken_tests"`
+	Fixed       int      `json:"fixed"`
+	New         int      `json:"new"`
+	LinesEdited int      `json:"lines_edited"`
+	Verdict     string   `json:"verdict"`
+	Feedback    string   `json:"feedback"`
+}
+
+func TestCheckCandidate(t *testing.T) {
+	t.Parallel()
+	root, original := example(t)
+	cs := connect(t, "candidate-client", "--root", root)
+	path := filepath.Join(root, "shapes.go")
+
+	check := func(t *testing.T, content string) candidate {
+		t.Helper()
+		var got candidate
+		res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": content}, &got)
+		if res.IsError {
+			t.Fatalf("error: %s", text(res))
+		}
+		if !strings.Contains(text(res), "verdict "+got.Verdict) {
+			t.Errorf("summary %q does not give the verdict %s", text(res), got.Verdict)
+		}
+		if b, _ := os.ReadFile(path); string(b) != original {
+			t.Fatal("the candidate was written to disk")
+		}
+		return got
+	}
+
+	t.Run("fixes and keeps the tests", func(t *testing.T) {
+		c := replace(t, original, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)")
+		c = replace(t, c, "if ok == true {", "if ok {")
+		got := check(t, c)
+		if !got.Builds || !got.KeepsTests || len(got.BrokenTests) != 0 || got.Fixed < 1 || got.New != 0 || got.LinesEdited != 4 || got.Verdict != "accepted" || got.Feedback != "" {
+			t.Errorf("got %+v, want accepted: builds, keeps the tests, fixes the alert, 4 lines edited (2 removed, 2 added)", got)
+		}
+	})
+	t.Run("breaks a test", func(t *testing.T) {
+		c := replace(t, original, "return r.W * r.H", "return r.W + r.H")
+		got := check(t, c)
+		if !got.Builds || got.KeepsTests || !slices.ContainsFunc(got.BrokenTests, func(s string) bool { return strings.HasSuffix(s, "TestArea") }) || got.Verdict != "wrong_answer" {
+			t.Errorf("got %+v, want TestArea broken, verdict wrong_answer", got)
+		}
+		if !strings.Contains(got.Feedback, "TestArea") {
+			t.Errorf("feedback %q does not name TestArea", got.Feedback)
+		}
+	})
+	t.Run("does not compile", func(t *testing.T) {
+		c := replace(t, original, "return r.W * r.H", "return r.W * ")
+		got := check(t, c)
+		if got.Builds || got.Verdict != "compile_error" || got.Fixed != 0 || got.New != 0 || got.Feedback == "" {
+			t.Errorf("got %+v, want compile_error with feedback", got)
+		}
+	})
+}
+
+func TestToolErrors(t *testing.T) {
+	t.Parallel()
+	root, _ := example(t)
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.go")
+	if err := os.WriteFile(secret, []byte("package secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte("notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, "error-client", "--root", root)
+	for _, tc := range []struct {
+		name, tool, path, want string
+	}{
+		{"outside", mcpserver.ToolDiagnostics, secret, "outside the roots"},
+		{"dot-dot", mcpserver.ToolCheckCandidate, "../" + filepath.Base(outside) + "/secret.go", "outside the roots"},
+		{"symlink out", mcpserver.ToolCheckCandidate, "link.go", "outside the roots"},
+		{"missing", mcpserver.ToolDiagnostics, "nope.go", "does not exist"},
+		{"unsupported", mcpserver.ToolCheckCandidate, "notes.txt", "no linter for .txt files"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := call(t, cs, tc.tool, map[string]any{"path": tc.path, "content": "package x\n"}, nil)
+			if !res.IsError || !strings.Contains(text(res), tc.want) {
+				t.Errorf("result %v %q, want a tool error saying %q", res.IsError, text(res), tc.want)
+			}
+		})
+	}
+	// The server goes on.
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Errorf("after the errors: %v", err)
+	}
+}
