@@ -76,10 +76,12 @@ repositories of its roots, as fix does: the commands of their
 			srv, err := mcpserver.New(mcpserver.Options{
 				Roots: roots, Toolset: toolset.New(logger, logs.redactor), Redactor: logs.redactor, Logger: logger,
 				Sandbox: config.SandboxMode(f.sandbox), Version: Version, Tools: toolVersions(),
+				StoreDSN: f.store, QueueDir: toolset.DefaultQueueDir(),
 			})
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
+			defer func() { _ = srv.Close() }()
 			logger.Info("fixloop mcp serving", "roots", roots)
 			if err := srv.Run(cmd.Context(), mcpTransport(cmd.InOrStdin(), cmd.OutOrStdout())); err != nil && cmd.Context().Err() == nil {
 				return &exitError{code: ExitUsage, err: err}

@@ -58,10 +58,14 @@ func TestMain(m *testing.M) {
 
 // connect starts `fixloop mcp` with args as a subprocess and connects the
 // SDK's client to it as client name.
+// Unless args name a --store, it stores nothing.
 func connect(t *testing.T, name string, args ...string) *mcp.ClientSession {
 	t.Helper()
 	bin := fixloopBinary(t)
-	cmd := exec.Command(bin, append([]string{"mcp", "--store", "off"}, args...)...)
+	if !slices.Contains(args, "--store") {
+		args = append([]string{"--store", "off"}, args...)
+	}
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+os.Getenv("XDG_CACHE_HOME"))
 	cmd.Stderr = &logWriter{t: t}
 	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil)
@@ -165,7 +169,7 @@ func TestListTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics}; !slices.Equal(names, want) {
+	if want := []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics, mcpserver.ToolReport}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 	for _, tool := range res.Tools {
@@ -321,4 +325,71 @@ func TestToolErrors(t *testing.T) {
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Errorf("after the errors: %v", err)
 	}
+}
+
+// TestRecordAndReport: each check_candidate call is a session of the
+// "agent" provider, named by the client; fixloop_report and fixloop report
+// show it as agent: CLIENT.
+func TestRecordAndReport(t *testing.T) {
+	t.Parallel()
+	root, original := example(t)
+	db := filepath.Join(t.TempDir(), "sessions.db")
+	cs := connect(t, "record-client", "--root", root, "--store", db)
+
+	c := replace(t, original, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)")
+	var got struct {
+		candidate
+		Session string `json:"session"`
+	}
+	res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": c}, &got)
+	if res.IsError || got.Session == "" || got.Verdict != "accepted" {
+		t.Fatalf("check_candidate: %s %+v", text(res), got)
+	}
+
+	var rep mcpserver.ReportOutput
+	res = call(t, cs, mcpserver.ToolReport, map[string]any{"group_by": "model"}, &rep)
+	if res.IsError {
+		t.Fatalf("report: %s", text(res))
+	}
+	g, ok := rep.Groups["agent: record-client"]
+	if rep.Sessions != 1 || !ok || g["sessions"] != float64(1) {
+		t.Errorf("report: %d sessions, groups %v, want 1 under agent: record-client", rep.Sessions, rep.Groups)
+	}
+	if !strings.Contains(text(res), "agent: record-client") {
+		t.Errorf("the report's table does not show agent: record-client:\n%s", text(res))
+	}
+	res = call(t, cs, mcpserver.ToolReport, map[string]any{"group_by": "colour"}, nil)
+	if !res.IsError || !strings.Contains(text(res), "use one of") {
+		t.Errorf("group_by colour: %v %q, want a tool error", res.IsError, text(res))
+	}
+	if err := cs.Close(); err != nil {
+		t.Logf("closing: %v", err)
+	}
+
+	// fixloop report reads the same session.
+	out, err := exec.Command(fixloopBinary(t), "report", "--store", db, "--format", "json").Output()
+	if err != nil {
+		t.Fatalf("fixloop report: %v", err)
+	}
+	var scores struct {
+		Sessions int                                   `json:"sessions"`
+		By       map[string]map[string]json.RawMessage `json:"by"`
+	}
+	if err := json.Unmarshal(out, &scores); err != nil {
+		t.Fatalf("decoding %s: %v", out, err)
+	}
+	if _, ok := scores.By["model"]["agent: record-client"]; scores.Sessions != 1 || !ok {
+		t.Errorf("fixloop report: %d sessions, by model %v", scores.Sessions, keys(scores.By["model"]))
+	}
+	if _, ok := scores.By["provider"]["agent"]; !ok {
+		t.Errorf("fixloop report: by provider %v, want agent", keys(scores.By["provider"]))
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,6 +28,7 @@ import (
 	"github.com/fixloop/fixloop/internal/redact"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/store"
 	"github.com/fixloop/fixloop/toolset"
 )
 
@@ -47,6 +49,11 @@ type Options struct {
 	Version string
 	// Tools are the tool versions recorded with sessions.
 	Tools map[string]string
+	// StoreDSN is --store: the session store ("" the configuration's,
+	// else the default; "off" none). QueueDir is where sessions wait for
+	// the store ("" records nothing).
+	StoreDSN string
+	QueueDir string
 }
 
 // Server is fixloop's MCP server.
@@ -55,6 +62,10 @@ type Server struct {
 	roots  []string // absolute, symlinks resolved
 	logger *slog.Logger
 	mcp    *mcp.Server
+
+	mu      sync.Mutex
+	writers map[writerKey]*store.Writer
+	closed  bool
 }
 
 // Name is the server's implementation name, sent in initialize.
@@ -75,7 +86,7 @@ func New(opts Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, logger: logger}
+	s := &Server{opts: opts, logger: logger, writers: make(map[writerKey]*store.Writer)}
 	for _, r := range opts.Roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
@@ -187,12 +198,17 @@ func (s *Server) outside(path string) error {
 // inRoots reports whether p is under one of the roots.
 func (s *Server) inRoots(p string) bool {
 	for _, r := range s.roots {
-		rel, err := filepath.Rel(r, p)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+		if s.inRoot(r, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// inRoot reports whether p is root or under it.
+func (s *Server) inRoot(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // context returns ctx as the file's configuration wants candidates run:

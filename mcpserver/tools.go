@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/aggregate"
 	"github.com/fixloop/fixloop/refactor/extract"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/model/rules"
@@ -75,6 +77,11 @@ type CandidateResult struct {
 	Failures      []runner.TestFailure   `json:"failures,omitempty"`
 	TestsNote     string                 `json:"tests_note,omitempty" jsonschema:"why no tests ran, when none did"`
 	Baseline      CandidateBaselineStats `json:"baseline" jsonschema:"the file on disk, as checked before the candidate"`
+	// Session is the id of the session recorded for the call (provider
+	// "agent"; see fixloop report); StoreNote says when it could not be
+	// queued for the store.
+	Session   string `json:"session" jsonschema:"the id of the session recorded for this check (fixloop report counts it under agent: CLIENT)"`
+	StoreNote string `json:"store_note,omitempty" jsonschema:"why the session is not queued for the store, when it is not"`
 }
 
 // CandidateBaselineStats summarise the check of the file on disk.
@@ -100,6 +107,7 @@ func (s *Server) addTools() {
 			"builds, keeps_tests (and broken_tests), alerts fixed and new, lines_edited, the round's verdict and the feedback to act on. Nothing is written.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 	}, s.checkCandidate)
+	s.addReportTool()
 }
 
 // diagnostics is fixloop_diagnostics.
@@ -155,10 +163,16 @@ func (s *Server) checkCandidate(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, CandidateResult{}, s.toolError(err)
 	}
-	prov := &agentProvider{client: clientName(req), candidate: in.Content}
+	name, full := client(req)
+	tools := maps.Clone(s.opts.Tools)
+	if tools == nil {
+		tools = map[string]string{}
+	}
+	tools[aggregate.AgentProvider] = full
+	prov := &agentProvider{client: name, candidate: in.Content}
 	rec, err := refactor.Run(ctx, f.abs, string(original), refactor.Options{
 		Goal: goal, Rounds: 1, Provider: prov, Checker: checker, Baseline: baseline, AskAlways: true,
-		Tools: s.opts.Tools, Logger: s.logger,
+		Tools: tools, Logger: s.logger,
 	})
 	if err != nil {
 		return nil, CandidateResult{}, s.toolError(err)
@@ -174,6 +188,7 @@ func (s *Server) checkCandidate(ctx context.Context, req *mcp.CallToolRequest, i
 		return nil, CandidateResult{}, s.toolError(fmt.Errorf("the candidate was not checked: %s", why))
 	}
 	out := candidateResult(rec, &rec.Rounds[0])
+	out.StoreNote = s.record(rec, f.cfg)
 	s.redact(&out)
 	return textResult(s.opts.Redactor.String(candidateSummary(f.path, &out))), out, nil
 }
@@ -185,7 +200,7 @@ func candidateResult(rec *refactor.Record, rd *refactor.Round) CandidateResult {
 	out := CandidateResult{
 		Builds: m.Compiles, KeepsTests: m.KeepsTests, BrokenTests: []string{},
 		Fixed: m.Fixed, New: m.New, LinesEdited: m.LinesEdited,
-		Verdict: string(rd.Verdict), Feedback: rd.Feedback, Goal: string(rec.Goal),
+		Verdict: string(rd.Verdict), Feedback: rd.Feedback, Goal: string(rec.Goal), Session: rec.ID,
 		Alerts: m.Alerts, TestsPassed: m.TestsPassed, TestsTotal: m.TestsTotal,
 		Baseline: CandidateBaselineStats{Builds: b.Compiles(), Alerts: len(b.Alerts), TestsPassed: b.TestsPassed(), TestsTotal: b.TestsTotal()},
 	}
@@ -213,10 +228,7 @@ type agentProvider struct {
 	answered  bool
 }
 
-// AgentProvider is the provider name of the sessions of fixloop mcp.
-const AgentProvider = "agent"
-
-func (p *agentProvider) Name() string  { return AgentProvider }
+func (p *agentProvider) Name() string  { return aggregate.AgentProvider }
 func (p *agentProvider) Model() string { return p.client }
 
 func (p *agentProvider) Complete(ctx context.Context, req model.Request, progress model.Progress) (model.Reply, error) {
@@ -232,18 +244,6 @@ func (p *agentProvider) Complete(ctx context.Context, req model.Request, progres
 		progress(utf8.RuneCountInString(content))
 	}
 	return model.Reply{Content: content, Model: p.client}, nil
-}
-
-// clientName is the client's name from initialize ("" when it sent none).
-func clientName(req *mcp.CallToolRequest) string {
-	if req == nil || req.Session == nil {
-		return ""
-	}
-	p := req.Session.InitializeParams()
-	if p == nil || p.ClientInfo == nil {
-		return ""
-	}
-	return p.ClientInfo.Name
 }
 
 // toolError is err, redacted, for the client (a tool error: the server
