@@ -38,7 +38,11 @@ func newMCPCommand(logs *logFlags) *cobra.Command {
       checks content, a proposed complete new version of the file, against
       the file on disk, in the sandbox, as a 'fixloop fix' round checks a
       model's candidate: builds, keeps_tests, broken_tests, fixed, new,
-      lines_edited, verdict and feedback. Nothing is written.
+      lines_edited, verdict and feedback. Nothing is written. Each call
+      is saved to the session store as a session of the "agent" provider,
+      under the client's name: fixloop report shows it as agent: CLIENT.
+  fixloop_report {since?, group_by?}
+      the scores of 'fixloop report' over the store's sessions.
 
 Paths are absolute or relative to the first --root, and must lie under a
 --root (default: the working directory) once symlinks are resolved. A path

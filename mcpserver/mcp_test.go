@@ -393,3 +393,53 @@ func keys[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// TestConcurrentAndLarge: two calls at once both answer; a 20 MB
+// candidate is a tool error, and the server goes on.
+func TestConcurrentAndLarge(t *testing.T) {
+	t.Parallel()
+	root, original := example(t)
+	cs := connect(t, "busy-client", "--root", root)
+
+	fix := replace(t, original, "if ok == true {", "if ok {")
+	var wg sync.WaitGroup
+	results := make([]*mcp.CallToolResult, 2)
+	var diag toolset.FileCheck
+	var cand candidate
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		results[0], _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolDiagnostics, Arguments: map[string]any{"path": "shapes.go"}})
+	}()
+	go func() {
+		defer wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		results[1], _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolCheckCandidate, Arguments: map[string]any{"path": "shapes.go", "content": fix}})
+	}()
+	wg.Wait()
+	for i, out := range []any{&diag, &cand} {
+		res := results[i]
+		if res == nil || res.IsError {
+			t.Fatalf("call %d: %+v", i, res)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(diag.Diagnostics) == 0 || !cand.Builds || cand.Fixed < 1 {
+		t.Errorf("concurrent calls: diagnostics %d, candidate %+v", len(diag.Diagnostics), cand)
+	}
+
+	big := original + "\n// " + strings.Repeat("x", 20<<20) + "\n"
+	res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": big}, nil)
+	if !res.IsError || !strings.Contains(text(res), "propose a smaller file") {
+		t.Errorf("20 MB candidate: %v %.200q, want a tool error", res.IsError, text(res))
+	}
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Errorf("after the 20 MB candidate: %v", err)
+	}
+}
