@@ -443,3 +443,118 @@ func TestConcurrentAndLarge(t *testing.T) {
 		t.Errorf("after the 20 MB candidate: %v", err)
 	}
 }
+
+// session is check_candidate's session and round.
+type session struct {
+	candidate
+	Session string `json:"session"`
+	Round   int    `json:"round"`
+}
+
+// TestRoundsOfOneSession: checks of one file in one connection are the
+// rounds of one session until the file on disk changes; each session is
+// saved when it ends (here: the file changed, the client left).
+func TestRoundsOfOneSession(t *testing.T) {
+	t.Parallel()
+	root, original := example(t)
+	db := filepath.Join(t.TempDir(), "sessions.db")
+	cs := connect(t, "rounds-client", "--root", root, "--store", db)
+	check := func(content string) session {
+		t.Helper()
+		var got session
+		res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": content}, &got)
+		if res.IsError {
+			t.Fatalf("check_candidate: %s", text(res))
+		}
+		return got
+	}
+	r1 := check(replace(t, original, "return r.W * r.H", "return r.W + r.H"))
+	r2 := check(replace(t, original, "return r.W * r.H", "return r.W *"))
+	if r1.Session == "" || r2.Session != r1.Session || r1.Round != 1 || r2.Round != 2 || r1.Verdict != "wrong_answer" || r2.Verdict != "compile_error" {
+		t.Errorf("rounds 1 and 2: %+v, %+v, want one session", r1, r2)
+	}
+	// The agent writes an edit: the next check starts a new session.
+	edited := replace(t, original, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)")
+	if err := os.WriteFile(filepath.Join(root, "shapes.go"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r3 := check(replace(t, edited, "if ok == true {", "if ok {"))
+	// The tests pass on disk now, so the goal is refactor: one alert
+	// fixed, others remain.
+	if r3.Session == r1.Session || r3.Round != 1 || !r3.KeepsTests || r3.Fixed != 1 || r3.Verdict != "alerts_remaining" || !strings.Contains(r3.Feedback, "remain") {
+		t.Errorf("after the file changed: %+v, want round 1 of a new session, alerts_remaining", r3)
+	}
+	if err := cs.Close(); err != nil {
+		t.Logf("closing: %v", err)
+	}
+	out, err := exec.Command(fixloopBinary(t), "report", "--store", db, "--format", "json").Output()
+	if err != nil {
+		t.Fatalf("fixloop report: %v", err)
+	}
+	var scores struct {
+		Sessions int `json:"sessions"`
+	}
+	if err := json.Unmarshal(out, &scores); err != nil {
+		t.Fatal(err)
+	}
+	if scores.Sessions != 2 {
+		t.Errorf("fixloop report: %d sessions, want 2 (one of 2 rounds, one of 1)", scores.Sessions)
+	}
+}
+
+// TestCancelCheck: a client's cancellation stops the check (the
+// candidate's test would run for minutes); the server goes on.
+func TestCancelCheck(t *testing.T) {
+	t.Parallel()
+	root, original := example(t)
+	bin := fixloopBinary(t)
+	cmd := exec.Command(bin, "mcp", "--store", "off", "--root", root)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	checking := make(chan struct{})
+	var once sync.Once
+	client := mcp.NewClient(&mcp.Implementation{Name: "cancel-client", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if req.Params.Message == "checking the candidate" {
+				once.Do(func() { close(checking) })
+			}
+		},
+	})
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	slow := replace(t, original, "return r.W * r.H", "time.Sleep(10 * time.Minute)\n\treturn r.W * r.H")
+	slow = replace(t, slow, "import (\n", "import (\n\t\"time\"\n")
+	errc := make(chan error, 1)
+	go func() {
+		params := &mcp.CallToolParams{Name: mcpserver.ToolCheckCandidate, Arguments: map[string]any{"path": "shapes.go", "content": slow}}
+		params.SetProgressToken("slow")
+		_, err := cs.CallTool(ctx, params)
+		errc <- err
+	}()
+	select {
+	case <-checking:
+	case err := <-errc:
+		t.Fatalf("the call ended before the check began: %v", err)
+	case <-time.After(callTimeout):
+		t.Fatal("no progress notification")
+	}
+	cancel()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Error("the cancelled call returned no error")
+		}
+	case <-time.After(callTimeout):
+		t.Fatal("the cancelled call did not return")
+	}
+	// The server goes on.
+	var got candidate
+	res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": replace(t, original, "if ok == true {", "if ok {")}, &got)
+	if res.IsError || !got.Builds {
+		t.Errorf("after the cancellation: %s %+v", text(res), got)
+	}
+}

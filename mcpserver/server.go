@@ -63,9 +63,13 @@ type Server struct {
 	logger *slog.Logger
 	mcp    *mcp.Server
 
-	mu      sync.Mutex
-	writers map[writerKey]*store.Writer
-	closed  bool
+	mu       sync.Mutex
+	writers  map[writerKey]*store.Writer
+	sessions map[sessionKey]*agentSession
+	conns    map[*mcp.ServerSession]bool
+	closed   bool
+	// running counts the agent sessions not yet recorded.
+	running sync.WaitGroup
 }
 
 // Name is the server's implementation name, sent in initialize.
@@ -86,7 +90,8 @@ func New(opts Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, logger: logger, writers: make(map[writerKey]*store.Writer)}
+	s := &Server{opts: opts, logger: logger, writers: make(map[writerKey]*store.Writer),
+		sessions: make(map[sessionKey]*agentSession), conns: make(map[*mcp.ServerSession]bool)}
 	for _, r := range opts.Roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {

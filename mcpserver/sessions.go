@@ -42,9 +42,9 @@ func (s *Server) record(rec *refactor.Record, cfg config.Config) string {
 	}
 	key := writerKey{dsn: dsn, mode: mode}
 	s.mu.Lock()
-	if s.closed {
+	if s.writers == nil {
 		s.mu.Unlock()
-		return "the session is not stored: the server is closing"
+		return "the session is not stored: the server has closed"
 	}
 	w := s.writers[key]
 	if w == nil {
@@ -77,8 +77,8 @@ func (s *Server) workspace(file string) string {
 // Close waits (a little) for the recorded sessions to reach the store and
 // closes the writers; what does not arrive stays queued on disk.
 func (s *Server) Close() error {
+	s.endSessions(flushOnClose)
 	s.mu.Lock()
-	s.closed = true
 	writers := s.writers
 	s.writers = nil
 	s.mu.Unlock()

@@ -4,20 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fixloop/fixloop/refactor"
-	"github.com/fixloop/fixloop/refactor/aggregate"
 	"github.com/fixloop/fixloop/refactor/extract"
-	"github.com/fixloop/fixloop/refactor/model"
-	"github.com/fixloop/fixloop/refactor/model/rules"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/toolset"
@@ -77,11 +72,10 @@ type CandidateResult struct {
 	Failures      []runner.TestFailure   `json:"failures,omitempty"`
 	TestsNote     string                 `json:"tests_note,omitempty" jsonschema:"why no tests ran, when none did"`
 	Baseline      CandidateBaselineStats `json:"baseline" jsonschema:"the file on disk, as checked before the candidate"`
-	// Session is the id of the session recorded for the call (provider
-	// "agent"; see fixloop report); StoreNote says when it could not be
-	// queued for the store.
-	Session   string `json:"session" jsonschema:"the id of the session recorded for this check (fixloop report counts it under agent: CLIENT)"`
-	StoreNote string `json:"store_note,omitempty" jsonschema:"why the session is not queued for the store, when it is not"`
+	// Session is the id of the session the call is a round of (provider
+	// "agent"; see fixloop report), Round the round.
+	Session string `json:"session" jsonschema:"the id of the session this check is a round of: later checks of the same file in this connection are its next rounds, until one is accepted or the file on disk changes; it is then saved to the store (fixloop report shows it under agent: CLIENT)"`
+	Round   int    `json:"round" jsonschema:"this check's round in the session"`
 }
 
 // CandidateBaselineStats summarise the check of the file on disk.
@@ -138,8 +132,8 @@ func (s *Server) diagnostics(ctx context.Context, _ *mcp.CallToolRequest, in Dia
 	return textResult(s.opts.Redactor.String(diagnosticsSummary(f.path, out))), *out, nil
 }
 
-// checkCandidate is fixloop_check_candidate: a session of one round whose
-// provider answers with the candidate.
+// checkCandidate is fixloop_check_candidate: the next round of the
+// connection's session for the file (see agentSession).
 func (s *Server) checkCandidate(ctx context.Context, req *mcp.CallToolRequest, in CandidateInput) (*mcp.CallToolResult, CandidateResult, error) {
 	if len(in.Content) > MaxContent {
 		return nil, CandidateResult{}, fmt.Errorf("content is %d bytes; fixloop checks candidates of up to %d bytes: propose a smaller file", len(in.Content), MaxContent)
@@ -148,59 +142,95 @@ func (s *Server) checkCandidate(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, CandidateResult{}, s.toolError(err)
 	}
-	ctx = f.context(ctx)
 	original, err := os.ReadFile(f.abs)
 	if err != nil {
 		return nil, CandidateResult{}, s.toolError(fmt.Errorf("reading %s: %w", f.path, err))
 	}
-	_, candidates := s.opts.Toolset.Testers(f.cfg)
-	checker := &refactor.Checker{Linter: f.linter, Tester: candidates, TestTimeout: f.cfg.Tests.Timeout, TestWallTimeout: f.cfg.Tests.WallTimeout}
-	baseline, err := checker.CheckOriginal(ctx, f.abs, string(original))
-	if err != nil {
-		return nil, CandidateResult{}, s.toolError(fmt.Errorf("checking %s as it is on disk: %w", f.path, err))
-	}
-	goal, err := refactor.ChooseGoal("", baseline)
-	if err != nil {
-		return nil, CandidateResult{}, s.toolError(err)
-	}
 	name, full := client(req)
-	tools := maps.Clone(s.opts.Tools)
-	if tools == nil {
-		tools = map[string]string{}
+	var conn *mcp.ServerSession
+	if req != nil {
+		conn = req.Session
 	}
-	tools[aggregate.AgentProvider] = full
-	prov := &agentProvider{client: name, candidate: in.Content}
-	rec, err := refactor.Run(ctx, f.abs, string(original), refactor.Options{
-		Goal: goal, Rounds: 1, Provider: prov, Checker: checker, Baseline: baseline, AskAlways: true,
-		Tools: tools, Logger: s.logger,
-	})
-	if err != nil {
-		return nil, CandidateResult{}, s.toolError(err)
-	}
-	if len(rec.Rounds) == 0 {
-		why := string(rec.Stop)
-		if rec.Error != "" {
-			why = rec.Error
+	progress := newProgress(ctx, req)
+	// A session that ends before taking the candidate (its rounds ran
+	// out) gives way to a new one, once.
+	for attempt := 0; ; attempt++ {
+		a, err := s.agentSession(conn, name, full, f, string(original))
+		if err != nil {
+			return nil, CandidateResult{}, s.toolError(err)
 		}
-		if ctx.Err() != nil {
-			why = "cancelled"
+		progress.send("checking the file on disk", 0)
+		select {
+		case <-a.ready:
+		case <-ctx.Done():
+			a.end()
+			a.cancel()
+			return nil, CandidateResult{}, errors.New("cancelled")
 		}
-		return nil, CandidateResult{}, s.toolError(fmt.Errorf("the candidate was not checked: %s", why))
+		if a.err != nil {
+			return nil, CandidateResult{}, s.toolError(fmt.Errorf("checking %s as it is on disk: %w", f.path, a.err))
+		}
+		call := &roundCall{content: in.Content, round: make(chan refactor.Round, 1)}
+		select {
+		case a.next <- call:
+		case <-a.done:
+			if attempt == 0 {
+				continue
+			}
+			return nil, CandidateResult{}, s.toolError(fmt.Errorf("the candidate was not checked: the session ended (%s)", stopOf(a)))
+		case <-ctx.Done():
+			a.end()
+			a.cancel()
+			return nil, CandidateResult{}, errors.New("cancelled")
+		}
+		progress.send("checking the candidate", 1)
+		select {
+		case rd := <-call.round:
+			if rd.Verdict == refactor.VerdictAccepted || rd.Round >= maxAgentRounds {
+				// The session ends with this round: it is recorded
+				// before the answer, so fixloop_report counts it.
+				select {
+				case <-a.done:
+				case <-ctx.Done():
+				}
+			}
+			out := candidateResult(a.goal, a.baseline, &rd)
+			out.Session = a.id
+			s.redact(&out)
+			progress.send("checked: "+out.Verdict, 2)
+			return textResult(s.opts.Redactor.String(candidateSummary(f.path, &out))), out, nil
+		case <-a.done:
+			return nil, CandidateResult{}, s.toolError(fmt.Errorf("the candidate was not checked: %s", stopOf(a)))
+		case <-ctx.Done():
+			// The client cancelled: the session stops, as the editor's
+			// cancel stops one, and is recorded as cancelled.
+			a.cancel()
+			return nil, CandidateResult{}, errors.New("cancelled")
+		}
 	}
-	out := candidateResult(rec, &rec.Rounds[0])
-	out.StoreNote = s.record(rec, f.cfg)
-	s.redact(&out)
-	return textResult(s.opts.Redactor.String(candidateSummary(f.path, &out))), out, nil
 }
 
-// candidateResult gathers a round's measures.
-func candidateResult(rec *refactor.Record, rd *refactor.Round) CandidateResult {
+// stopOf says why a session ended.
+func stopOf(a *agentSession) string {
+	switch {
+	case a.err != nil:
+		return a.err.Error()
+	case a.rec != nil && a.rec.Error != "":
+		return a.rec.Error
+	case a.rec != nil:
+		return string(a.rec.Stop)
+	}
+	return "ended"
+}
+
+// candidateResult gathers a round's measures against the session's
+// baseline.
+func candidateResult(goal refactor.Goal, b *refactor.Check, rd *refactor.Round) CandidateResult {
 	m := rd.Metrics
-	b := rec.Baseline
 	out := CandidateResult{
 		Builds: m.Compiles, KeepsTests: m.KeepsTests, BrokenTests: []string{},
 		Fixed: m.Fixed, New: m.New, LinesEdited: m.LinesEdited,
-		Verdict: string(rd.Verdict), Feedback: rd.Feedback, Goal: string(rec.Goal), Session: rec.ID,
+		Verdict: string(rd.Verdict), Feedback: rd.Feedback, Goal: string(goal), Round: rd.Round,
 		Alerts: m.Alerts, TestsPassed: m.TestsPassed, TestsTotal: m.TestsTotal,
 		Baseline: CandidateBaselineStats{Builds: b.Compiles(), Alerts: len(b.Alerts), TestsPassed: b.TestsPassed(), TestsTotal: b.TestsTotal()},
 	}
@@ -219,31 +249,28 @@ func candidateResult(rec *refactor.Record, rd *refactor.Round) CandidateResult {
 	return out
 }
 
-// agentProvider answers a session's one round with the agent's candidate.
-// It is not deterministic: the candidate is code no one has read, so it
-// runs only where the sandbox confines it (or under `sandbox: none`).
-type agentProvider struct {
-	client    string
-	candidate string
-	answered  bool
+// progress sends a call's progress notifications, when the client asked
+// for them (a progress token).
+type progress struct {
+	ctx   context.Context
+	req   *mcp.CallToolRequest
+	token any
 }
 
-func (p *agentProvider) Name() string  { return aggregate.AgentProvider }
-func (p *agentProvider) Model() string { return p.client }
+func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
+	p := &progress{ctx: ctx, req: req}
+	if req != nil && req.Params != nil {
+		p.token = req.Params.GetProgressToken()
+	}
+	return p
+}
 
-func (p *agentProvider) Complete(ctx context.Context, req model.Request, progress model.Progress) (model.Reply, error) {
-	if err := ctx.Err(); err != nil {
-		return model.Reply{}, err
+// send reports step (of 3) with a message.
+func (p *progress) send(msg string, step float64) {
+	if p.token == nil || p.req.Session == nil {
+		return
 	}
-	if p.answered {
-		return model.Reply{}, &model.Error{Kind: model.ErrExhausted, Msg: "the agent's candidate was checked"}
-	}
-	p.answered = true
-	content := rules.CodeBlock(req.Language, p.candidate)
-	if progress != nil {
-		progress(utf8.RuneCountInString(content))
-	}
-	return model.Reply{Content: content, Model: p.client}, nil
+	_ = p.req.Session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Message: msg, Progress: step, Total: 3})
 }
 
 // toolError is err, redacted, for the client (a tool error: the server

@@ -77,4 +77,5 @@ const (
 	StopProviderError Stop = "provider_error" // the provider failed for good
 	StopReplayEnd     Stop = "replay_end"     // a replay ran out of recorded answers
 	StopTimeLimit     Stop = "time_limit"     // fixloop eval: the session's time limit ran out
+	StopEnded         Stop = "ended"          // fixloop mcp: the agent moved on (wrote the file, or left)
 )

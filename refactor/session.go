@@ -257,8 +257,11 @@ func (s *session) round(ctx context.Context, n int) (*Round, Stop) {
 		if ctx.Err() != nil {
 			return nil, StopCancelled
 		}
-		if model.KindOf(err) == model.ErrExhausted {
+		switch model.KindOf(err) {
+		case model.ErrExhausted:
 			return nil, StopReplayEnd
+		case model.ErrEnded:
+			return nil, StopEnded
 		}
 		s.rec.Error = fmt.Sprintf("round %d: the %s provider failed: %v", n, s.opts.Provider.Name(), err)
 		s.logger.Warn("provider failed", "round", n, "error", err)
