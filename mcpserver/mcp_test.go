@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/mcpserver"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 	"github.com/fixloop/fixloop/toolset"
 )
 
@@ -556,5 +558,87 @@ func TestCancelCheck(t *testing.T) {
 	res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": replace(t, original, "if ok == true {", "if ok {")}, &got)
 	if res.IsError || !got.Builds {
 		t.Errorf("after the cancellation: %s %+v", text(res), got)
+	}
+}
+
+// hostileCalc is the attack suite's hostile candidate (cli's
+// TestFixHostileCandidate), run from Add so that what it prints is part of
+// the failing test's output: it reads the SSH key and the server's
+// environment through /proc, prints them, and deletes a directory beside
+// the project.
+const hostileCalc = `package calc
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func leak() {
+	for _, p := range []string{%[1]q, "/proc/" + strconv.Itoa(%[2]d) + "/environ", "/proc/1/environ"} {
+		b, _ := os.ReadFile(p)
+		fmt.Printf("%%s: %%s\n", p, b)
+	}
+	fmt.Println(os.Environ())
+	os.RemoveAll(%[3]q)
+}
+
+// Add returns the sum of a and b.
+func Add(a, b int) int {
+	leak()
+	return a - b
+}
+`
+
+// TestHostileCandidate: the attack suite's hostile candidate, sent by an
+// agent, deletes nothing and reads neither the SSH key nor the server's
+// secrets into anything the client gets.
+func TestHostileCandidate(t *testing.T) {
+	t.Parallel()
+	sandboxtest.NeedConfinement(t)
+	base := t.TempDir()
+	home, proj, victim := filepath.Join(base, "home"), filepath.Join(base, "proj"), filepath.Join(base, "victim")
+	const sshCanary, keyCanary = "SSH-CANARY-5e2a1b0f88", "API-KEY-CANARY-04c3d2e1bb"
+	for name, text := range map[string]string{
+		"home/.ssh/id_rsa":  sshCanary + "\n",
+		"victim/keep.txt":   "keep\n",
+		"proj/go.mod":       "module example.com/calc\n\ngo 1.22\n",
+		"proj/calc.go":      "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+		"proj/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3) is wrong\")\n\t}\n}\n",
+	} {
+		p := filepath.Join(base, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(fixloopBinary(t), "mcp", "--store", "off", "--root", proj)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "HOME="+home, "OPENAI_API_KEY="+keyCanary)
+	client := mcp.NewClient(&mcp.Implementation{Name: "hostile-client", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	hostile := fmt.Sprintf(hostileCalc, filepath.Join(home, ".ssh", "id_rsa"), cmd.Process.Pid, victim)
+	for _, tool := range []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics} {
+		res := call(t, cs, tool, map[string]any{"path": "calc.go", "content": hostile}, nil)
+		b, _ := json.Marshal(res)
+		got := string(b)
+		if !strings.Contains(got, "/proc/1/environ") {
+			t.Errorf("%s: the result lacks the candidate's output, so the test proves nothing: %s", tool, got)
+		}
+		for _, c := range []string{sshCanary, keyCanary} {
+			if strings.Contains(got, c) {
+				t.Errorf("%s: the result holds %s", tool, c)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(victim, "keep.txt")); err != nil {
+		t.Errorf("the candidate deleted a directory beside the project: %v", err)
 	}
 }
