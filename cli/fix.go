@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -105,17 +104,23 @@ the store (and the store did not take it).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.goal, "goal", "", "repair or refactor (default: repair if FILE does not build or a test fails, else refactor)")
 	fl.IntVar(&f.rounds, "rounds", 0, "round cap k (default: 10 for repair, 3 for refactor, or rounds from .fixloop.yaml)")
-	fl.StringVar(&f.provider, "provider", "", "openai, rules, replay or copy-original (default: openai when a model is configured, else rules)")
-	fl.StringVar(&f.model, "model", "", "model name (default: model.name from .fixloop.yaml, else $FIXLOOP_MODEL)")
-	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible base URL (default: model.baseUrl, else $OPENAI_BASE_URL)")
-	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY)")
-	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature (default: the server's)")
+	addProviderFlags(fl, &f)
 	fl.BoolVar(&f.write, "write", false, "write the result to FILE (only if FILE did not change meanwhile)")
 	fl.BoolVar(&f.json, "json", false, "print the session summary as JSON instead of rounds and a diff")
 	fl.StringVar(&f.record, "record", "", "also write the full session record to this path")
 	fl.StringVar(&f.replay, "replay", "", "session record to replay (with --provider replay)")
 	addCandidateFlags(fl, &f)
 	return cmd
+}
+
+// addProviderFlags adds the flags that choose and configure the provider,
+// which fix and mcp share.
+func addProviderFlags(fl *pflag.FlagSet, f *fixFlags) {
+	fl.StringVar(&f.provider, "provider", "", "openai, rules, replay or copy-original (default: openai when a model is configured, else rules)")
+	fl.StringVar(&f.model, "model", "", "model name (default: model.name from .fixloop.yaml, else $FIXLOOP_MODEL)")
+	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible base URL (default: model.baseUrl, else $OPENAI_BASE_URL)")
+	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY)")
+	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature (default: the server's)")
 }
 
 // addCandidateFlags adds the flags that say how candidates run and where
@@ -212,7 +217,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 		return nil, err
 	}
 	if f.write && rec.Offered() {
-		if err := writeResult(abs, original, rec.Outcome.Text); err != nil {
+		if err := refactor.WriteResult(abs, original, rec.Outcome.Text); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(progress, "wrote %s\n", displayPath(abs))
@@ -348,23 +353,6 @@ func reportFix(stdout, progress io.Writer, rec *refactor.Record, abs string, asJ
 		fmt.Fprint(stdout, udiff.Unified(from, to, rec.Original, o.Text))
 	}
 	return nil
-}
-
-// writeResult writes text to path atomically, only if path still holds
-// original.
-func writeResult(path string, original []byte, text string) error {
-	now, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("re-reading %s: %w", path, err)
-	}
-	if !bytes.Equal(now, original) {
-		return fmt.Errorf("%s changed during the session: not written (run again on the new text)", path)
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return refactor.WriteFileAtomic(path, []byte(text), info.Mode().Perm())
 }
 
 // toolVersions are the versions recorded with a session.

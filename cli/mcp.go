@@ -10,6 +10,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/mcpserver"
+	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/toolset"
 )
 
@@ -24,7 +25,7 @@ func newMCPCommand(logs *logFlags) *cobra.Command {
 		roots []string
 	)
 	cmd := &cobra.Command{
-		Use:   "mcp [--root DIR]... [--sandbox MODE] [--store DSN]",
+		Use:   "mcp [--root DIR]... [provider flags] [--sandbox MODE] [--store DSN]",
 		Short: "Serve fixloop's checks to coding agents over the Model Context Protocol (stdio)",
 		Long: `Run a Model Context Protocol server on stdin and stdout, for coding agents
 (Claude Code, Codex, Cursor, VS Code's agent mode, ...). Its tools:
@@ -41,6 +42,13 @@ func newMCPCommand(logs *logFlags) *cobra.Command {
       lines_edited, verdict and feedback. Nothing is written. Each call
       is saved to the session store as a session of the "agent" provider,
       under the client's name: fixloop report shows it as agent: CLIENT.
+  fixloop_repair {path, rounds?, range?, write?}
+  fixloop_refactor {path, rounds?, range?, write?}
+      run 'fixloop fix' sessions (goal repair or refactor) with the
+      provider the flags and .fixloop.yaml configure, as fix does; they
+      return the session summary (fix --json) and the result's diff.
+      Nothing is written unless write is true, and then only a result
+      that keeps every test that passed, atomically.
   fixloop_report {since?, group_by?}
       the scores of 'fixloop report' over the store's sessions.
 
@@ -66,6 +74,9 @@ repositories of its roots, as fix does: the commands of their
 				return err
 			}
 			defer closeLog()
+			// The key variable the flag names is secret too (the
+			// configuration's, if any, the toolset adds).
+			logs.redactor.AddEnv(f.apiKeyEnv)
 			if err := checkSandboxFlag(f.sandbox); err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
@@ -81,6 +92,7 @@ repositories of its roots, as fix does: the commands of their
 				Roots: roots, Toolset: toolset.New(logger, logs.redactor), Redactor: logs.redactor, Logger: logger,
 				Sandbox: config.SandboxMode(f.sandbox), Version: Version, Tools: toolVersions(),
 				StoreDSN: f.store, QueueDir: toolset.DefaultQueueDir(),
+				Provider: func(cfg config.Config) provider.Settings { return providerSettings(cfg, f) },
 			})
 			if err != nil {
 				return &exitError{code: ExitUsage, err: err}
@@ -95,6 +107,7 @@ repositories of its roots, as fix does: the commands of their
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&roots, "root", nil, "a directory whose files the tools take; repeat for several (default: the working directory)")
+	addProviderFlags(fl, &f)
 	addCandidateFlags(fl, &f)
 	return cmd
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/mcpserver"
+	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 	"github.com/fixloop/fixloop/toolset"
 )
@@ -163,15 +164,16 @@ func TestListTools(t *testing.T) {
 	var names []string
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
-		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
-			t.Errorf("%s: annotations %+v, want readOnlyHint", tool.Name, tool.Annotations)
+		readOnly := tool.Name != mcpserver.ToolRepair && tool.Name != mcpserver.ToolRefactor
+		if tool.Annotations == nil || tool.Annotations.ReadOnlyHint != readOnly {
+			t.Errorf("%s: annotations %+v, want readOnlyHint %v", tool.Name, tool.Annotations, readOnly)
 		}
 		if tool.OutputSchema == nil {
 			t.Errorf("%s has no output schema", tool.Name)
 		}
 	}
 	slices.Sort(names)
-	if want := []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics, mcpserver.ToolReport}; !slices.Equal(names, want) {
+	if want := []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics, mcpserver.ToolRefactor, mcpserver.ToolRepair, mcpserver.ToolReport}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 	for _, tool := range res.Tools {
@@ -640,5 +642,133 @@ func TestHostileCandidate(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(victim, "keep.txt")); err != nil {
 		t.Errorf("the candidate deleted a directory beside the project: %v", err)
+	}
+}
+
+// sessionOut is the session tools' result as a client reads it.
+type sessionOut struct {
+	Summary struct {
+		Goal     string `json:"goal"`
+		Provider string `json:"provider"`
+		Solved   bool   `json:"solved"`
+		Stop     string `json:"stop"`
+		Rounds   []struct {
+			Verdict string `json:"verdict"`
+		} `json:"rounds"`
+		Final struct {
+			Round int `json:"round"`
+			Fixed int `json:"fixed"`
+		} `json:"final"`
+	} `json:"summary"`
+	Diff      string `json:"diff"`
+	Written   bool   `json:"written"`
+	WriteNote string `json:"write_note"`
+}
+
+// TestRefactorWithRules: fixloop_refactor with the offline rules provider
+// returns a diff and writes nothing, unless asked to.
+func TestRefactorWithRules(t *testing.T) {
+	t.Parallel()
+	root, original := example(t)
+	cs := connect(t, "rules-client", "--root", root, "--provider", "rules")
+	path := filepath.Join(root, "shapes.go")
+	var got sessionOut
+	res := call(t, cs, mcpserver.ToolRefactor, map[string]any{"path": "shapes.go"}, &got)
+	if res.IsError {
+		t.Fatalf("refactor: %s", text(res))
+	}
+	if got.Summary.Goal != "refactor" || got.Summary.Provider != "rules" || got.Summary.Final.Fixed < 1 || !strings.Contains(got.Diff, "+++ b/shapes.go") || got.Written {
+		t.Errorf("refactor: %+v", got)
+	}
+	if b, _ := os.ReadFile(path); string(b) != original {
+		t.Fatal("refactor without write changed the file")
+	}
+	var written sessionOut
+	res = call(t, cs, mcpserver.ToolRefactor, map[string]any{"path": "shapes.go", "write": true}, &written)
+	if res.IsError || !written.Written {
+		t.Fatalf("refactor with write: %s %+v", text(res), written)
+	}
+	if b, _ := os.ReadFile(path); string(b) == original {
+		t.Error("refactor with write left the file as it was")
+	}
+}
+
+// TestRepairWithModel: fixloop_repair with a scripted model: a repair that
+// solves the file is written when asked; a model that does not answer is
+// cancelled by the client, and the server goes on.
+func TestRepairWithModel(t *testing.T) {
+	t.Parallel()
+	sandboxtest.NeedConfinement(t)
+	root, original := example(t)
+	fixed := replace(t, original, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)")
+	release := make(chan struct{})
+	defer close(release)
+	srv := openaitest.New(t,
+		openaitest.Reply{Content: openaitest.CodeReply("go", fixed)},
+		openaitest.Reply{Content: openaitest.CodeReply("go", fixed), Release: release},
+	)
+	bin := fixloopBinary(t)
+	cmd := exec.Command(bin, "mcp", "--store", "off", "--root", root, "--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-env", "FIXLOOP_MCP_TEST_KEY")
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "FIXLOOP_MCP_TEST_KEY=k")
+	asking := make(chan struct{}, 4)
+	client := mcp.NewClient(&mcp.Implementation{Name: "repair-client", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if strings.Contains(req.Params.Message, "asking the openai provider") {
+				asking <- struct{}{}
+			}
+		},
+	})
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	var got sessionOut
+	res := call(t, cs, mcpserver.ToolRepair, map[string]any{"path": "shapes.go", "write": true}, &got)
+	if res.IsError || !got.Summary.Solved || got.Summary.Provider != "openai" || !got.Written || !strings.Contains(got.Diff, "2 * (r.W + r.H)") {
+		t.Fatalf("repair: %s %+v", text(res), got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "shapes.go")); string(b) != fixed {
+		t.Errorf("repair with write: the file is not the solved version:\n%s", b)
+	}
+	for len(asking) > 0 {
+		<-asking
+	}
+
+	// The model does not answer: the client cancels mid-repair.
+	if err := os.WriteFile(filepath.Join(root, "shapes.go"), []byte(original), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		params := &mcp.CallToolParams{Name: mcpserver.ToolRepair, Arguments: map[string]any{"path": "shapes.go"}}
+		params.SetProgressToken("repair")
+		_, err := cs.CallTool(ctx, params)
+		errc <- err
+	}()
+	select {
+	case <-asking:
+	case err := <-errc:
+		t.Fatalf("the repair ended before asking the model: %v", err)
+	case <-time.After(callTimeout):
+		t.Fatal("no progress notification")
+	}
+	cancel()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Error("the cancelled repair returned no error")
+		}
+	case <-time.After(callTimeout):
+		t.Fatal("the cancelled repair did not return")
+	}
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Errorf("after the cancellation: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "shapes.go")); string(b) != original {
+		t.Error("the cancelled repair changed the file")
 	}
 }

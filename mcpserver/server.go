@@ -26,6 +26,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/internal/redact"
+	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/store"
@@ -54,6 +55,10 @@ type Options struct {
 	// the store ("" records nothing).
 	StoreDSN string
 	QueueDir string
+	// Provider gives the provider settings of fixloop_repair and
+	// fixloop_refactor for a file's configuration (fix's flags laid over
+	// it); nil: the configuration's (toolset.ProviderSettings).
+	Provider func(config.Config) provider.Settings
 }
 
 // Server is fixloop's MCP server.

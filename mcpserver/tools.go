@@ -102,6 +102,7 @@ func (s *Server) addTools() {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 	}, s.checkCandidate)
 	s.addReportTool()
+	s.addSessionTools()
 }
 
 // diagnostics is fixloop_diagnostics.
@@ -266,11 +267,14 @@ func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
 }
 
 // send reports step (of 3) with a message.
-func (p *progress) send(msg string, step float64) {
+func (p *progress) send(msg string, step float64) { p.sendOf(msg, step, 3) }
+
+// sendOf reports step of total with a message.
+func (p *progress) sendOf(msg string, step, total float64) {
 	if p.token == nil || p.req.Session == nil {
 		return
 	}
-	_ = p.req.Session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Message: msg, Progress: step, Total: 3})
+	_ = p.req.Session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Message: msg, Progress: step, Total: total})
 }
 
 // toolError is err, redacted, for the client (a tool error: the server
