@@ -44,6 +44,10 @@ type agentSession struct {
 	ready    chan struct{}
 	goal     refactor.Goal
 	baseline *refactor.Check
+	// rounds caps the session, as the configuration caps the editor's
+	// (rounds.repair, rounds.refactor); a call after the cap starts a
+	// new session.
+	rounds int
 	// done is closed when the session has ended (err or rec set).
 	done   chan struct{}
 	rec    *refactor.Record
@@ -105,10 +109,6 @@ func (a *agentSession) roundDone(rd *refactor.Round) {
 	}
 }
 
-// maxAgentRounds caps an agent session; a call after the cap starts a
-// new session.
-const maxAgentRounds = 20
-
 // agentSession returns the running session of the connection for f,
 // starting one when there is none or the file on disk is no longer its
 // original (which ends the old one).
@@ -159,6 +159,10 @@ func (s *Server) runAgentSession(ctx context.Context, a *agentSession, client, f
 	if err == nil {
 		a.baseline = baseline
 		a.goal, err = refactor.ChooseGoal("", baseline)
+		a.rounds = f.cfg.Rounds.Refactor
+		if a.goal == refactor.GoalRepair {
+			a.rounds = f.cfg.Rounds.Repair
+		}
 	}
 	a.err = err
 	close(a.ready)
@@ -171,7 +175,7 @@ func (s *Server) runAgentSession(ctx context.Context, a *agentSession, client, f
 	}
 	tools[aggregate.AgentProvider] = full
 	rec, err := refactor.Run(ctx, f.abs, a.original, refactor.Options{
-		Goal: a.goal, Rounds: maxAgentRounds, Provider: &agentProvider{client: client, s: a}, Checker: checker,
+		Goal: a.goal, Rounds: a.rounds, Provider: &agentProvider{client: client, s: a}, Checker: checker,
 		Baseline: baseline, AskAlways: true, Tools: tools, Logger: s.logger, ID: a.id,
 		Observer: refactor.Observer{RoundDone: a.roundDone},
 	})

@@ -187,7 +187,7 @@ func (s *Server) checkCandidate(ctx context.Context, req *mcp.CallToolRequest, i
 		progress.send("checking the candidate", 1)
 		select {
 		case rd := <-call.round:
-			if rd.Verdict == refactor.VerdictAccepted || rd.Round >= maxAgentRounds {
+			if rd.Verdict == refactor.VerdictAccepted || rd.Round >= a.rounds {
 				// The session ends with this round: it is recorded
 				// before the answer, so fixloop_report counts it.
 				select {
