@@ -772,3 +772,51 @@ func TestRepairWithModel(t *testing.T) {
 		t.Error("the cancelled repair changed the file")
 	}
 }
+
+// TestNodeClient: a client fixloop did not write, the TypeScript SDK,
+// lists the tools and checks a candidate. It runs where
+// FIXLOOP_MCP_NODE_SDK names an npm prefix holding @modelcontextprotocol/sdk
+// (.ci/run installs one) and node is on PATH.
+func TestNodeClient(t *testing.T) {
+	t.Parallel()
+	prefix := os.Getenv("FIXLOOP_MCP_NODE_SDK")
+	if prefix == "" {
+		t.Skip("FIXLOOP_MCP_NODE_SDK is not set: no TypeScript SDK to test with")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node")
+	}
+	root, original := example(t)
+	candidateFile := filepath.Join(t.TempDir(), "candidate.go")
+	c := replace(t, original, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)")
+	if err := os.WriteFile(candidateFile, []byte(c), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "nodeclient", "client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, script, fixloopBinary(t), root, "shapes.go", candidateFile)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir())
+	cmd.Stderr = &logWriter{t: t}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node client: %v\n%s", err, out)
+	}
+	var got struct {
+		Server     struct{ Name string } `json:"server"`
+		Tools      []string              `json:"tools"`
+		IsError    bool                  `json:"isError"`
+		Structured candidate             `json:"structured"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("decoding %s: %v", out, err)
+	}
+	if got.Server.Name != "fixloop" || !slices.Contains(got.Tools, mcpserver.ToolCheckCandidate) || !slices.Contains(got.Tools, mcpserver.ToolDiagnostics) {
+		t.Errorf("server %+v, tools %v", got.Server, got.Tools)
+	}
+	if s := got.Structured; got.IsError || !s.Builds || !s.KeepsTests || s.Verdict != "accepted" {
+		t.Errorf("check_candidate through the TypeScript SDK: %s", out)
+	}
+}
