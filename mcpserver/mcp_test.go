@@ -34,7 +34,7 @@ var (
 )
 
 // fixloopBinary builds the fixloop command once for the package's tests.
-func fixloopBinary(t *testing.T) string {
+func fixloopBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "fixloop-mcp-test-")
@@ -132,7 +132,7 @@ func text(res *mcp.CallToolResult) string {
 
 // example copies the bundled Go example (alerts, and a failing test:
 // TestPerimeter) into a temporary root.
-func example(t *testing.T) (root, original string) {
+func example(t testing.TB) (root, original string) {
 	t.Helper()
 	root = testtree.Copy(t, filepath.Join("..", "testdata", "goexample"))
 	b, err := os.ReadFile(filepath.Join(root, "shapes.go"))
@@ -142,7 +142,7 @@ func example(t *testing.T) (root, original string) {
 	return root, string(b)
 }
 
-func replace(t *testing.T, s, old, new string) string {
+func replace(t testing.TB, s, old, new string) string {
 	t.Helper()
 	if !strings.Contains(s, old) {
 		t.Fatalf("the example has no %q", old)
