@@ -443,6 +443,10 @@ func TestConcurrentAndLarge(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "propose a smaller file") {
 		t.Errorf("20 MB candidate: %v %.200q, want a tool error", res.IsError, text(res))
 	}
+	res = call(t, cs, mcpserver.ToolDiagnostics, map[string]any{"path": "shapes.go", "content": big}, nil)
+	if !res.IsError || !strings.Contains(text(res), "give a smaller file") {
+		t.Errorf("20 MB content: %v %.200q, want a tool error", res.IsError, text(res))
+	}
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Errorf("after the 20 MB candidate: %v", err)
 	}

@@ -96,6 +96,7 @@ func (s *Server) report(ctx context.Context, _ *mcp.CallToolRequest, in ReportIn
 		}
 	}
 	scores.By = by
+	s.redact(&out)
 	var table bytes.Buffer
 	if err := report.Table(&table, scores); err != nil {
 		return nil, ReportOutput{}, err

@@ -107,6 +107,9 @@ func (s *Server) addTools() {
 
 // diagnostics is fixloop_diagnostics.
 func (s *Server) diagnostics(ctx context.Context, _ *mcp.CallToolRequest, in DiagnosticsInput) (*mcp.CallToolResult, toolset.FileCheck, error) {
+	if in.Content != nil && len(*in.Content) > MaxContent {
+		return nil, toolset.FileCheck{}, fmt.Errorf("content is %d bytes; fixloop checks texts of up to %d bytes: give a smaller file", len(*in.Content), MaxContent)
+	}
 	f, err := s.resolve(in.Path)
 	if err != nil {
 		return nil, toolset.FileCheck{}, s.toolError(err)
@@ -160,7 +163,11 @@ func (s *Server) checkCandidate(ctx context.Context, req *mcp.CallToolRequest, i
 		if err != nil {
 			return nil, CandidateResult{}, s.toolError(err)
 		}
-		progress.send("checking the file on disk", 0)
+		select {
+		case <-a.ready:
+		default:
+			progress.send("checking the file on disk", 0)
+		}
 		select {
 		case <-a.ready:
 		case <-ctx.Done():
@@ -291,9 +298,20 @@ func (s *Server) redact(v any) { redactValue(reflect.ValueOf(v), s.opts.Redactor
 
 func redactValue(v reflect.Value, f func(string) string) {
 	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
+	case reflect.Pointer:
 		if !v.IsNil() {
 			redactValue(v.Elem(), f)
+		}
+	case reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		if e := v.Elem(); e.Kind() == reflect.String {
+			if v.CanSet() {
+				v.Set(reflect.ValueOf(f(e.String())).Convert(e.Type()))
+			}
+		} else {
+			redactValue(e, f)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
@@ -304,6 +322,21 @@ func redactValue(v reflect.Value, f func(string) string) {
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
 			redactValue(v.Index(i), f)
+		}
+	case reflect.Map:
+		// Map values are not addressable: strings are replaced, and what
+		// refers to more (maps, slices, pointers) is redacted in place.
+		iter := v.MapRange()
+		for iter.Next() {
+			k, e := iter.Key(), iter.Value()
+			switch {
+			case e.Kind() == reflect.String:
+				v.SetMapIndex(k, reflect.ValueOf(f(e.String())).Convert(e.Type()))
+			case e.Kind() == reflect.Interface && !e.IsNil() && e.Elem().Kind() == reflect.String:
+				v.SetMapIndex(k, reflect.ValueOf(f(e.Elem().String())).Convert(e.Elem().Type()))
+			default:
+				redactValue(e, f)
+			}
 		}
 	case reflect.String:
 		if v.CanSet() {
