@@ -98,8 +98,11 @@ func (s *Server) addTools() {
 		Name:  ToolCheckCandidate,
 		Title: "fixloop check candidate",
 		Description: "Checks a proposed complete new version of a file against the file on disk, in the sandbox, exactly as a fixloop session round checks a model's candidate: " +
-			"builds, keeps_tests (and broken_tests), alerts fixed and new, lines_edited, the round's verdict and the feedback to act on. Nothing is written.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
+			"builds, keeps_tests (and broken_tests), alerts fixed and new, lines_edited, the round's verdict and the feedback to act on. Nothing is written. " +
+			"Checks of one file in one connection are the rounds of one session, recorded for fixloop report.",
+		// Read-only for the user's files; each call is a round of a
+		// recorded session, so not idempotent.
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
 	}, s.checkCandidate)
 	s.addReportTool()
 	s.addSessionTools()
