@@ -88,6 +88,7 @@ repositories of its roots, as fix does: the commands of their
 				roots = []string{wd}
 			}
 			logs.addProjectSecrets(logger, roots...)
+			sweepLeftovers(logger)
 			srv, err := mcpserver.New(mcpserver.Options{
 				Roots: roots, Toolset: toolset.New(logger, logs.redactor), Redactor: logs.redactor, Logger: logger,
 				Sandbox: config.SandboxMode(f.sandbox), Version: Version, Tools: toolVersions(),

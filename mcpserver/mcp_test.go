@@ -18,6 +18,7 @@ import (
 	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/mcpserver"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
+	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 	"github.com/fixloop/fixloop/toolset"
 )
@@ -517,7 +518,8 @@ func TestCancelCheck(t *testing.T) {
 	root, original := example(t)
 	bin := fixloopBinary(t)
 	cmd := exec.Command(bin, "mcp", "--store", "off", "--root", root)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir())
+	tmp := t.TempDir()
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "TMPDIR="+tmp)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	checking := make(chan struct{})
@@ -564,6 +566,18 @@ func TestCancelCheck(t *testing.T) {
 	res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": replace(t, original, "if ok == true {", "if ok {")}, &got)
 	if res.IsError || !got.Builds {
 		t.Errorf("after the cancellation: %s %+v", text(res), got)
+	}
+	// No candidate's copy is left behind.
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		for _, prefix := range sandbox.TempPrefixes {
+			if strings.HasPrefix(e.Name(), string(prefix)) {
+				t.Errorf("left behind in TMPDIR: %s", e.Name())
+			}
+		}
 	}
 }
 
