@@ -17,62 +17,15 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/judge"
-	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/toolset"
 )
 
-// checkDiagnostic is one diagnostic in check's JSON output.
-type checkDiagnostic struct {
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"end_line"`
-	EndColumn int    `json:"end_column"`
-	Severity  string `json:"severity"`
-	Source    string `json:"source"`
-	Code      string `json:"code"`
-	Message   string `json:"message"`
-	Category  string `json:"category"`
-}
-
-// checkTests is the test part of check's JSON output.
-type checkTests struct {
-	Ran bool `json:"ran"`
-	// Tool names what ran the tests: go test, pytest, junit, judge, or
-	// a configured command.
-	Tool string `json:"tool,omitempty"`
-	// Verdict is the judge's verdict for judge-style cases ("Accepted",
-	// "Wrong Answer", "Time Limit Exceeded", ...).
-	Verdict     string `json:"verdict,omitempty"`
-	Passed      int    `json:"passed"`
-	Failed      int    `json:"failed"`
-	Skipped     int    `json:"skipped"`
-	Total       int    `json:"total"`
-	BuildFailed bool   `json:"build_failed"`
-	TimedOut    bool   `json:"timed_out"`
-	// Cases are a judge run's verdicts per case; NotRun names the cases a
-	// stopped run did not reach.
-	Cases       []runner.CaseResult  `json:"cases,omitempty"`
-	NotRun      []string             `json:"not_run,omitempty"`
-	Failures    []runner.TestFailure `json:"failures"`
-	BuildErrors []checkDiagnostic    `json:"build_errors,omitempty"`
-	Message     string               `json:"message,omitempty"`
-	// Error says why the tests could not run (a test tool not installed,
-	// judge cases without outputs); check then exits 1.
-	Error string `json:"error,omitempty"`
-}
-
-// checkOutput is check's JSON document for one file; with several
-// arguments or a package pattern, check prints a list of them.
-type checkOutput struct {
-	File string `json:"file"`
-	// Package is the Go package's import path, for files that a project
-	// check found (a package pattern or several arguments).
-	Package     string            `json:"package,omitempty"`
-	Diagnostics []checkDiagnostic `json:"diagnostics"`
-	Tests       checkTests        `json:"tests"`
-}
+// check's JSON output: one toolset.FileCheck per file.
+type (
+	checkDiagnostic = toolset.Diagnostic
+	checkTests      = toolset.TestResults
+	checkOutput     = toolset.FileCheck
+)
 
 type checkFlags struct {
 	json    bool
@@ -155,7 +108,7 @@ names no package).`,
 			} else {
 				printCheck(cmd.OutOrStdout(), out)
 			}
-			if out.hasProblems() {
+			if out.HasProblems() {
 				return &exitError{code: ExitProblems}
 			}
 			return nil
@@ -180,7 +133,7 @@ func writeJSON(w io.Writer, v any) error {
 
 // runCheck lints and tests path and gathers check's output.
 func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) (*checkOutput, error) {
-	abs, cfg, err := resolveFile(path)
+	abs, cfg, err := toolset.ResolveFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -188,28 +141,20 @@ func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(con
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSupported(path, abs, linter); err != nil {
+	if err := toolset.CheckSupported(path, abs, linter); err != nil {
 		return nil, err
 	}
-	res, err := linter.Lint(ctx, abs, nil)
-	if err != nil {
-		return nil, fmt.Errorf("analysing %s: %w", path, err)
+	var tester runner.Tester
+	if f.tests {
+		tester = newTester(cfg)
 	}
-	out := &checkOutput{File: abs, Diagnostics: []checkDiagnostic{}, Tests: checkTests{Failures: []runner.TestFailure{}}}
-	for _, a := range res.Alerts {
-		if a.File == abs {
-			out.Diagnostics = append(out.Diagnostics, toCheckDiagnostic(a))
-		}
+	out, err := toolset.CheckFile(ctx, abs, nil, cfg, linter, tester, testTimeout(f, cfg))
+	if err != nil {
+		return nil, err
 	}
 	if !f.tests {
 		out.Tests.Message = testsNotRun
-		return out, nil
 	}
-	tests, err := runTests(sandbox.WithWallLimit(ctx, cfg.Tests.WallTimeout), newTester(cfg), abs, testTimeout(f, cfg))
-	if err != nil {
-		return nil, err
-	}
-	out.Tests = tests
 	return out, nil
 }
 
@@ -222,86 +167,6 @@ func testTimeout(f checkFlags, cfg config.Config) time.Duration {
 		return f.timeout
 	}
 	return cfg.Tests.Timeout
-}
-
-// runTests runs the tests of file (for Go, of its package) and gathers
-// check's test output. Only cancellation is an error: a test tool that
-// is missing is reported in the output (Error).
-func runTests(ctx context.Context, tester runner.Tester, file string, timeout time.Duration) (checkTests, error) {
-	tests := checkTests{Failures: []runner.TestFailure{}}
-	rep, err := tester.Test(ctx, file, nil, timeout)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return tests, ctx.Err()
-	case err != nil:
-		// A missing test tool or unusable cases: the lint results stand,
-		// and the reason the tests did not run is reported (exit 1).
-		tests.Error = fmt.Sprintf("tests not run: %v", err)
-	case rep == nil:
-		tests.Message = "tests not run: the file is not in a Go module"
-	case rep.Total == 0 && !rep.BuildFailed && !rep.TimedOut:
-		tests.Message = "no tests found for this file"
-	default:
-		tests = checkTests{
-			Ran: true, Tool: rep.ToolName(), Passed: rep.Passed, Failed: rep.Failed, Skipped: rep.Skipped, Total: rep.Total,
-			BuildFailed: rep.BuildFailed, TimedOut: rep.TimedOut, Failures: rep.Failures,
-			Cases: rep.Cases, NotRun: rep.NotRun,
-		}
-		if tests.Failures == nil {
-			tests.Failures = []runner.TestFailure{}
-		}
-		for _, e := range rep.BuildErrors {
-			tests.BuildErrors = append(tests.BuildErrors, toCheckDiagnostic(e))
-		}
-		if rep.Tool == judge.ToolName {
-			tests.Verdict = judge.Verdict(rep)
-		}
-	}
-	return tests, nil
-}
-
-// resolveConfig resolves the settings of the workspace at root, trusting
-// it: the user runs fixloop in a repository on purpose, as make runs the
-// Makefile there, so the commands of its .fixloop.yaml (command linters,
-// judge build and run, cpp.test), its tests and every tool run (see
-// config.Config.Trusted; the language server trusts a workspace only when
-// the editor says the user does).
-func resolveConfig(root string) (config.Config, config.Problems) {
-	cfg, problems := config.Resolve(root, nil)
-	cfg.Trusted = true
-	return cfg, problems
-}
-
-// configRoot is the nearest directory at or above file's that holds a
-// .fixloop.yaml, or "" for none.
-func configRoot(file string) string {
-	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, config.FileName)); err == nil {
-			return dir
-		}
-		if parent := filepath.Dir(dir); parent == dir {
-			return ""
-		}
-	}
-}
-
-func toCheckDiagnostic(a runner.Alert) checkDiagnostic {
-	return checkDiagnostic{
-		File: a.File, Line: a.Line, Column: a.Column, EndLine: a.EndLine, EndColumn: a.EndColumn,
-		Severity: a.Severity.String(), Source: a.Source, Code: a.Code, Message: a.Message,
-		Category: string(a.Category),
-	}
-}
-
-// hasProblems reports whether check should exit 1.
-func (o *checkOutput) hasProblems() bool {
-	for _, d := range o.Diagnostics {
-		if d.Severity == runner.SeverityError.String() {
-			return true
-		}
-	}
-	t := o.Tests
-	return t.Failed > 0 || t.BuildFailed || t.TimedOut || t.Error != ""
 }
 
 // printCheck writes check's human-readable table.
@@ -532,25 +397,4 @@ func exactlyOneArg(command, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// resolveFile makes path absolute, checks that it is a readable file, and
-// resolves the configuration that applies to it.
-func resolveFile(path string) (string, config.Config, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", config.Config{}, fmt.Errorf("resolving %s: %w", path, err)
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return "", config.Config{}, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if info.IsDir() {
-		return "", config.Config{}, fmt.Errorf("%s is a directory: name a file", path)
-	}
-	cfg, problems := resolveConfig(configRoot(abs))
-	if len(problems) > 0 {
-		return "", config.Config{}, fmt.Errorf("configuration: %w", problems)
-	}
-	return abs, cfg, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/runner/redactrunner"
 	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // A checkTarget is one argument of a project check: a file, or a Go
@@ -54,7 +55,7 @@ func parseTargets(args []string) ([]checkTarget, error) {
 	for _, arg := range args {
 		t := checkTarget{arg: arg}
 		if isFileArg(arg) {
-			abs, _, err := resolveFile(arg)
+			abs, _, err := toolset.ResolveFile(arg)
 			if err != nil {
 				return nil, err
 			}
@@ -156,7 +157,7 @@ func checkProject(ctx context.Context, w io.Writer, args []string, f checkFlags,
 		printProject(w, outs, suites)
 	}
 	for _, o := range outs {
-		if o.hasProblems() {
+		if o.HasProblems() {
 			return &exitError{code: ExitProblems}
 		}
 	}
@@ -264,7 +265,7 @@ func runProject(ctx context.Context, targets []checkTarget, f checkFlags, newLin
 // package's tests once, and fills byFile with the outputs of the files
 // that the arguments ask for.
 func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester, byFile map[string]*checkOutput) ([]testSuite, error) {
-	cfg, problems := resolveConfig(configRoot(filepath.Join(b.modRoot, "go.mod")))
+	cfg, problems := toolset.ResolveConfig(toolset.ConfigRoot(filepath.Join(b.modRoot, "go.mod")))
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("configuration: %w", problems)
 	}
@@ -335,7 +336,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 				if len(p.res.Files) > 0 {
 					anchor = p.res.Files[0]
 				}
-				tests[i], errs[i] = runTests(ctx, tester, anchor, timeout)
+				tests[i], errs[i] = toolset.RunTests(ctx, tester, anchor, nil, timeout)
 				if tests[i].Message == "no tests found for this file" {
 					tests[i].Message = "no tests in the package"
 				}
@@ -367,7 +368,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 				}
 			}
 			for _, a := range fileAlerts {
-				out.Diagnostics = append(out.Diagnostics, toCheckDiagnostic(a))
+				out.Diagnostics = append(out.Diagnostics, toolset.DiagnosticOf(a))
 			}
 			byFile[file] = out
 		}

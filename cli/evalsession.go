@@ -130,7 +130,7 @@ func (r *evalRunner) provider(settings provider.Settings) (model.Provider, error
 // When ctx ends first, nothing is stored and ctx's error is returned: the
 // job runs again later.
 func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
-	abs, cfg, err := resolveFile(j.File)
+	abs, cfg, err := toolset.ResolveFile(j.File)
 	if err != nil {
 		return "", err
 	}
@@ -148,7 +148,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := checkSupported(j.File, abs, linter); err != nil {
+	if err := toolset.CheckSupported(j.File, abs, linter); err != nil {
 		return "", err
 	}
 	_, tester := r.toolset.Testers(cfg)
@@ -171,7 +171,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	}
 	goal := j.Goal
 	if r.s.Goal != "" || goal == "" {
-		if goal, err = chooseGoal(r.s.Goal, baseline); err != nil {
+		if goal, err = refactor.ChooseGoal(r.s.Goal, baseline); err != nil {
 			return "", err
 		}
 	}

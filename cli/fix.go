@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
@@ -104,23 +104,35 @@ the store (and the store did not take it).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.goal, "goal", "", "repair or refactor (default: repair if FILE does not build or a test fails, else refactor)")
 	fl.IntVar(&f.rounds, "rounds", 0, "round cap k (default: 10 for repair, 3 for refactor, or rounds from .fixloop.yaml)")
+	addProviderFlags(fl, &f)
+	fl.BoolVar(&f.write, "write", false, "write the result to FILE (only if FILE did not change meanwhile)")
+	fl.BoolVar(&f.json, "json", false, "print the session summary as JSON instead of rounds and a diff")
+	fl.StringVar(&f.record, "record", "", "also write the full session record to this path")
+	fl.StringVar(&f.replay, "replay", "", "session record to replay (with --provider replay)")
+	addCandidateFlags(fl, &f)
+	return cmd
+}
+
+// addProviderFlags adds the flags that choose and configure the provider,
+// which fix and mcp share.
+func addProviderFlags(fl *pflag.FlagSet, f *fixFlags) {
 	fl.StringVar(&f.provider, "provider", "", "openai, rules, replay or copy-original (default: openai when a model is configured, else rules)")
 	fl.StringVar(&f.model, "model", "", "model name (default: model.name from .fixloop.yaml, else $FIXLOOP_MODEL)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible base URL (default: model.baseUrl, else $OPENAI_BASE_URL)")
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY)")
 	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature (default: the server's)")
-	fl.BoolVar(&f.write, "write", false, "write the result to FILE (only if FILE did not change meanwhile)")
-	fl.BoolVar(&f.json, "json", false, "print the session summary as JSON instead of rounds and a diff")
-	fl.StringVar(&f.record, "record", "", "also write the full session record to this path")
-	fl.StringVar(&f.replay, "replay", "", "session record to replay (with --provider replay)")
+}
+
+// addCandidateFlags adds the flags that say how candidates run and where
+// sessions go, which fix and mcp share: --sandbox and --store.
+func addCandidateFlags(fl *pflag.FlagSet, f *fixFlags) {
 	fl.StringVar(&f.sandbox, "sandbox", "", "how candidates run: bubblewrap (the default; a model's candidates are refused where it cannot run) or none (no sandbox: time, memory and process limits only; the user's choice, never .fixloop.yaml's)")
 	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL; off stores nothing (default: store.dsn from .fixloop.yaml, else the SQLite file in the state directory)")
-	return cmd
 }
 
 // runFix runs a session on path and reports it.
 func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writer, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) (*refactor.Record, error) {
-	abs, cfg, err := resolveFile(path)
+	abs, cfg, err := toolset.ResolveFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +153,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSupported(path, abs, linter); err != nil {
+	if err := toolset.CheckSupported(path, abs, linter); err != nil {
 		return nil, err
 	}
 	settings := providerSettings(cfg, f)
@@ -160,7 +172,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if err != nil {
 		return nil, fmt.Errorf("checking %s: %w", path, err)
 	}
-	goal, err := chooseGoal(f.goal, baseline)
+	goal, err := refactor.ChooseGoal(f.goal, baseline)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +217,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 		return nil, err
 	}
 	if f.write && rec.Offered() {
-		if err := writeResult(abs, original, rec.Outcome.Text); err != nil {
+		if err := refactor.WriteResult(abs, original, rec.Outcome.Text); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(progress, "wrote %s\n", displayPath(abs))
@@ -300,19 +312,6 @@ func checkSandboxFlag(v string) error {
 	return fmt.Errorf("--sandbox %q: want %s or %s", v, config.SandboxBubblewrap, config.SandboxNone)
 }
 
-// chooseGoal returns the requested goal, or, from the file's baseline
-// check, repair when it does not build or a test fails and refactor
-// otherwise.
-func chooseGoal(requested string, baseline *refactor.Check) (refactor.Goal, error) {
-	if requested != "" {
-		return refactor.ParseGoal(requested)
-	}
-	if !baseline.Compiles() || (baseline.Tests != nil && !baseline.Tests.OK()) {
-		return refactor.GoalRepair, nil
-	}
-	return refactor.GoalRefactor, nil
-}
-
 func describeProvider(name, model string) string {
 	if model == "" {
 		return "the " + name + " provider"
@@ -354,23 +353,6 @@ func reportFix(stdout, progress io.Writer, rec *refactor.Record, abs string, asJ
 		fmt.Fprint(stdout, udiff.Unified(from, to, rec.Original, o.Text))
 	}
 	return nil
-}
-
-// writeResult writes text to path atomically, only if path still holds
-// original.
-func writeResult(path string, original []byte, text string) error {
-	now, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("re-reading %s: %w", path, err)
-	}
-	if !bytes.Equal(now, original) {
-		return fmt.Errorf("%s changed during the session: not written (run again on the new text)", path)
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return refactor.WriteFileAtomic(path, []byte(text), info.Mode().Perm())
 }
 
 // toolVersions are the versions recorded with a session.

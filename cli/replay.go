@@ -93,7 +93,7 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 			newChecker := func(file string) (*refactor.Checker, error) {
 				// The settings of the recorded file's project, as fix
 				// used them (judge cases, linters, checks).
-				cfg, problems := resolveConfig(configRoot(file))
+				cfg, problems := toolset.ResolveConfig(toolset.ConfigRoot(file))
 				if len(problems) > 0 {
 					return nil, fmt.Errorf("configuration: %w", problems)
 				}

@@ -91,11 +91,11 @@ going).`,
 
 // filter turns the flags into a store filter.
 func (f reportFlags) filter(now time.Time) (store.Filter, error) {
-	since, err := parseWhen(f.since, now)
+	since, err := store.ParseWhen(f.since, now)
 	if err != nil {
 		return store.Filter{}, fmt.Errorf("--since: %w", err)
 	}
-	until, err := parseWhen(f.until, now)
+	until, err := store.ParseWhen(f.until, now)
 	if err != nil {
 		return store.Filter{}, fmt.Errorf("--until: %w", err)
 	}
@@ -105,23 +105,6 @@ func (f reportFlags) filter(now time.Time) (store.Filter, error) {
 		}
 	}
 	return store.Filter{Since: since, Until: until, Language: f.language, Model: f.model, Goal: f.goal, Workspace: f.workspace, Run: f.run}, nil
-}
-
-// parseWhen reads an RFC 3339 time, a date, or a duration ago.
-func parseWhen(s string, now time.Time) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
-	}
-	if d, err := time.ParseDuration(s); err == nil {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not a time (2026-11-01T15:04:05Z), a date (2026-11-01) or a duration ago (168h)", s)
 }
 
 // loadSessions reads sessions from record files when any are named (notes

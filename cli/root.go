@@ -150,7 +150,7 @@ linter run, each in the sandbox. Run them only in repositories you trust.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("%w\nRun '%s -h' for usage", err, c.CommandPath())}
 	})
-	root.AddCommand(newServeCommand(&logs), newCheckCommand(&logs), newFixCommand(&logs), newReplayCommand(&logs), newReportCommand(&logs), newEvalCommand(&logs), newWorkerCommand(&logs), newVersionCommand())
+	root.AddCommand(newServeCommand(&logs), newCheckCommand(&logs), newFixCommand(&logs), newReplayCommand(&logs), newReportCommand(&logs), newEvalCommand(&logs), newWorkerCommand(&logs), newMCPCommand(&logs), newVersionCommand())
 	return root
 }
 

@@ -7,12 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/fixloop/fixloop/editor/config"
-	"github.com/fixloop/fixloop/runner"
-	"github.com/fixloop/fixloop/runner/langs"
 	"github.com/fixloop/fixloop/toolset"
 )
 
@@ -43,7 +40,7 @@ func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("finding the working directory: %w", err)}
 	}
 	// configRoot starts at a file's directory: name one in wd.
-	cfg, problems := resolveConfig(configRoot(filepath.Join(wd, config.FileName)))
+	cfg, problems := toolset.ResolveConfig(toolset.ConfigRoot(filepath.Join(wd, config.FileName)))
 	if len(problems) > 0 {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("configuration: %w", problems)}
 	}
@@ -90,27 +87,4 @@ func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
 		fmt.Fprintln(w, "note: "+n)
 	}
 	return nil
-}
-
-// checkSupported returns an error naming what fixloop checks when no
-// linter applies to abs (path as the user wrote it).
-func checkSupported(path, abs string, linter runner.Linter) error {
-	a, ok := linter.(interface{ Applies(string) bool })
-	if !ok || a.Applies(abs) {
-		return nil
-	}
-	return fmt.Errorf("%s: fixloop has no linter for %s files; it checks Go (%s), Python (%s), C++ (%s) and Java (%s), and the file types of the command linters in .fixloop.yaml",
-		path, extName(abs), extList(langs.Go), extList(langs.Python), extList(langs.Cpp), extList(langs.Java))
-}
-
-// extList lists a language's extensions for messages: ".py, .pyi".
-func extList(lang string) string { return strings.Join(langs.Extensions(lang), ", ") }
-
-// extName names a file's extension for messages ("Rust (.rs)" is beyond
-// us: just ".rs", or "extension-less").
-func extName(path string) string {
-	if ext := filepath.Ext(path); ext != "" {
-		return ext
-	}
-	return "extension-less"
 }

@@ -160,6 +160,13 @@ func keepsTests(want []string, c *Check) (bool, []string) {
 	return len(lost) == 0, lost
 }
 
+// BrokenTests names the tests that passed in before and do not pass in
+// after: what a round that does not keep the tests broke.
+func BrokenTests(before, after *Check) []string {
+	_, lost := keepsTests(before.passed(), after)
+	return lost
+}
+
 // testVerdict classifies failing tests the way a judge would.
 func testVerdict(r *runner.TestReport) Verdict {
 	if r == nil {

@@ -36,6 +36,19 @@ func ParseGoal(s string) (Goal, error) {
 	return "", fmt.Errorf("unknown goal %q: use repair or refactor", s)
 }
 
+// ChooseGoal returns the requested goal, or, from the file's baseline
+// check, repair when it does not build or a test fails and refactor
+// otherwise.
+func ChooseGoal(requested string, baseline *Check) (Goal, error) {
+	if requested != "" {
+		return ParseGoal(requested)
+	}
+	if !baseline.Compiles() || (baseline.Tests != nil && !baseline.Tests.OK()) {
+		return GoalRepair, nil
+	}
+	return GoalRefactor, nil
+}
+
 // Verdict is the outcome of one round.
 type Verdict string
 
@@ -64,4 +77,5 @@ const (
 	StopProviderError Stop = "provider_error" // the provider failed for good
 	StopReplayEnd     Stop = "replay_end"     // a replay ran out of recorded answers
 	StopTimeLimit     Stop = "time_limit"     // fixloop eval: the session's time limit ran out
+	StopEnded         Stop = "ended"          // fixloop mcp: the agent moved on (wrote the file, or left)
 )

@@ -1,6 +1,7 @@
 package refactor
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -286,4 +287,21 @@ func (r *Record) Locate(recordPath string) (string, error) {
 	}
 	return "", fmt.Errorf("the recorded file %s is not on this machine (looked for it below %s and the directories above, up to the repository root): %w",
 		r.RepoPath, strings.Join(starts, " and "), fs.ErrNotExist)
+}
+
+// WriteResult writes text to path atomically (WriteFileAtomic, with the
+// file's permissions), only if path still holds original.
+func WriteResult(path string, original []byte, text string) error {
+	now, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("re-reading %s: %w", path, err)
+	}
+	if !bytes.Equal(now, original) {
+		return fmt.Errorf("%s changed during the session: not written (run again on the new text)", path)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return WriteFileAtomic(path, []byte(text), info.Mode().Perm())
 }

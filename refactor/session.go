@@ -40,6 +40,10 @@ type Options struct {
 	ID string
 	// Eval is recorded as it is.
 	Eval *EvalRef
+	// AskAlways asks the provider even when the original already meets
+	// the goal: an agent's candidate (fixloop mcp) is checked whatever the
+	// baseline.
+	AskAlways bool
 }
 
 // Observer hears about a session's progress; every field may be nil. The
@@ -194,7 +198,7 @@ func timeoutText(c *Checker) string {
 
 // loop runs rounds until a stop rule fires.
 func (s *session) loop(ctx context.Context) {
-	if s.alreadyDone() {
+	if !s.opts.AskAlways && s.alreadyDone() {
 		s.rec.Stop = StopNothingToDo
 		return
 	}
@@ -253,8 +257,11 @@ func (s *session) round(ctx context.Context, n int) (*Round, Stop) {
 		if ctx.Err() != nil {
 			return nil, StopCancelled
 		}
-		if model.KindOf(err) == model.ErrExhausted {
+		switch model.KindOf(err) {
+		case model.ErrExhausted:
 			return nil, StopReplayEnd
+		case model.ErrEnded:
+			return nil, StopEnded
 		}
 		s.rec.Error = fmt.Sprintf("round %d: the %s provider failed: %v", n, s.opts.Provider.Name(), err)
 		s.logger.Warn("provider failed", "round", n, "error", err)

@@ -16,7 +16,7 @@ const module = "github.com/fixloop/fixloop"
 
 // upper are the top-level folders of the floors above internal/: a package
 // under internal/ may depend on none of them, nor on anything below them.
-var upper = []string{"runner", "refactor", "handlers", "toolset", "server", "cli", "editor", "store", "eval", "report", "bench"}
+var upper = []string{"runner", "refactor", "handlers", "mcpserver", "toolset", "server", "cli", "editor", "store", "eval", "report", "bench"}
 
 // TestInternalIsTheBottomFloor fails when a package under internal/, or
 // one of its tests, depends (directly or not) on a package under runner/,
@@ -90,7 +90,7 @@ var floors = [][]string{
 	{""},
 	{"cli", "bench"},
 	{"server"},
-	{"handlers"},
+	{"handlers", "mcpserver"},
 	{"toolset"},
 	{"editor"},
 	{"store", "eval", "report"},

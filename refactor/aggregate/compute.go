@@ -149,11 +149,19 @@ func dimValue(dim string, s Session) string {
 	return v
 }
 
+// AgentProvider is the provider of the sessions fixloop mcp records for
+// coding agents.
+const AgentProvider = "agent"
+
 // ModelLabel is the name a session is shown under as a model: its model,
 // else its provider's name (the offline rules provider has no model), else
-// "(none)".
+// "(none)". A coding agent's session (fixloop mcp: provider "agent", the
+// client's name as its model) is shown as "agent: " and the client's name,
+// apart from a model of that name.
 func ModelLabel(s Session) string {
 	switch {
+	case s.Provider == AgentProvider && s.Model != "":
+		return AgentProvider + ": " + s.Model
 	case s.Model != "":
 		return s.Model
 	case s.Provider != "":

@@ -81,6 +81,7 @@ const (
 	ErrMalformed   ErrorKind = "malformed"    // the answer could not be decoded
 	ErrUnavailable ErrorKind = "unavailable"  // the endpoint could not be reached
 	ErrExhausted   ErrorKind = "exhausted"    // replay: no recorded answer left
+	ErrEnded       ErrorKind = "ended"        // an agent's session: the agent moved on (fixloop mcp)
 )
 
 // Error is a provider failure with a message a user can act on.
