@@ -24,10 +24,19 @@
 #   MODULES=chi/v5,cobra bench/gopls.sh  # some modules only (short names)
 #   PROFILE=/tmp/prof KEEP=1 bench/gopls.sh  # CPU profiles of every server run
 #   KEEP=1 bench/gopls.sh                # keep the copies, caches and server logs
+#   BASE_REV=HEAD~1 bench/gopls.sh       # and fixloop at HEAD~1 as a baseline
+#
+# With BASE_REV (a git revision), that revision's fixloop is built too
+# (git archive into a temporary directory; its version reads as the short
+# commit) and runs as a third server, "base", with fixloop's settings and
+# caches of its own, alternated with the other two in every sample; the
+# report adds base/gopls beside fixloop/gopls and a fixloop/base table, so
+# a change is measured against the commit before it in the same run.
 #
 # Settings: N, NOPEN (cold + warm opens per server), TIMEOUT (per edit,
 # default 30s), OPEN_TIMEOUT (default 240s), MODULES, KEEP, GOPLS_VERSION
-# (default v0.23.0), FIXLOOP_BENCH_CACHE (where gopls is installed; default
+# (default v0.23.0), BASE_REV (or BASE, a baseline fixloop binary),
+# FIXLOOP_BENCH_CACHE (where gopls is installed; default
 # ${XDG_CACHE_HOME:-~/.cache}/fixloop-bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,4 +55,15 @@ fi
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/fixloop" .
-go run ./bench/lspbench -fixloop "$bin/fixloop" -gopls "$gobin/gopls" "$@"
+base=()
+if [ -n "${BASE_REV:-}" ]; then
+  rev=$(git rev-parse --short "$BASE_REV^{commit}")
+  echo "building fixloop at $BASE_REV ($rev) as the baseline" >&2
+  mkdir "$bin/base-src"
+  git archive "$rev" | tar -x -C "$bin/base-src"
+  (cd "$bin/base-src" && go build -o "$bin/fixloop-base" \
+    -ldflags "-X github.com/fixloop/fixloop/cli.Version=$rev" .)
+  rm -rf "$bin/base-src"
+  base=(-base "$bin/fixloop-base")
+fi
+go run ./bench/lspbench -fixloop "$bin/fixloop" -gopls "$gobin/gopls" ${base[@]+"${base[@]}"} "$@"

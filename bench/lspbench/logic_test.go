@@ -346,3 +346,88 @@ func TestChooseFiles(t *testing.T) {
 		t.Errorf("without a stem file, edit = %q, want p/big.go", edit)
 	}
 }
+
+func TestOrderThreeServers(t *testing.T) {
+	b := &bench{kinds: []*serverKind{{Name: "fixloop"}, {Name: "gopls"}}}
+	names := func(i int) string {
+		var out []string
+		for _, k := range b.order(i) {
+			out = append(out, k.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	for i, want := range []string{"fixloop gopls", "gopls fixloop", "fixloop gopls"} {
+		if got := names(i); got != want {
+			t.Errorf("two servers, iteration %d: %s, want %s", i, got, want)
+		}
+	}
+	b.kinds = append(b.kinds, &serverKind{Name: "base"})
+	for i, want := range []string{"fixloop gopls base", "gopls base fixloop", "base fixloop gopls", "fixloop gopls base"} {
+		if got := names(i); got != want {
+			t.Errorf("three servers, iteration %d: %s, want %s", i, got, want)
+		}
+	}
+	if b.kinds[0].Name != "fixloop" || b.kinds[2].Name != "base" {
+		t.Error("order changed the server list")
+	}
+}
+
+func TestReportBase(t *testing.T) {
+	ms := func(xs ...float64) *cell {
+		c := &cell{}
+		for _, x := range xs {
+			c.add(sample{MS: x, Correct: true})
+		}
+		return c
+	}
+	result := func(short string, fix, gopls, base float64, local string) *moduleResult {
+		return &moduleResult{
+			Prep: &prepared{Spec: &moduleSpec{Short: short, Version: "v1", EditFile: "e.go", Local: local}},
+			Cells: map[string]map[string]*cell{scEdit: {
+				"fixloop": ms(fix), "gopls": ms(gopls), "base": ms(base),
+			}},
+			RSS: map[string]int64{"fixloop": 100 << 10, "gopls": 400 << 10, "base": 200 << 10},
+		}
+	}
+	results := []*moduleResult{
+		result("benchpkg", 1, 100, 100, "testdata/benchpkg"), // out of the means
+		result("m1", 10, 40, 20, ""),
+		result("m2", 40, 80, 20, ""),
+	}
+	kinds := []*serverKind{{Name: "fixloop"}, {Name: "gopls"}}
+	o := options{fixloop: "/nonexistent/fixloop", gopls: "/nonexistent/gopls", timeout: time.Second}
+
+	without := (&bench{o: o, kinds: kinds}).report(results, time.Second)
+	for _, want := range []string{
+		"| module | scenario | fixloop p50 ms | gopls p50 ms | fixloop/gopls | correct fixloop, gopls | interim empty publishes fixloop, gopls | fixloop passes: incremental, full loads |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+		"| m1 | a: edit a file of a package with tests (`e.go`) | 10.0 | 40.0 | **0.25** | 1/1, 1/1 | 0, 0 | - |\n",
+		"| scenario | fixloop/gopls | modules |\n| --- | --- | --- |\n| a: edit a file of a package with tests | **0.35** | 2 |\n",
+		"| m1@v1 | 0, 0, 0 | 100 | 400 | **0.25** | -, - | -, - | 0, 0, 0 |\n",
+	} {
+		if !strings.Contains(without, want) {
+			t.Errorf("without -base, the report lacks %q:\n%s", want, without)
+		}
+	}
+	if strings.Contains(without, "base") {
+		t.Errorf("without -base, the report names base:\n%s", without)
+	}
+
+	o.base = "/nonexistent/base"
+	with := (&bench{o: o, kinds: append(kinds, &serverKind{Name: "base"})}).report(results, time.Second)
+	for _, want := range []string{
+		"| fixloop/gopls | base p50 ms | base/gopls | correct fixloop, gopls, base | interim empty publishes fixloop, gopls, base |",
+		"| m1 | a: edit a file of a package with tests (`e.go`) | 10.0 | 40.0 | **0.25** | 20.0 | **0.50** | 1/1, 1/1, 1/1 | 0, 0, 0 | - |\n",
+		"| scenario | fixloop/gopls | base/gopls | modules |\n| --- | --- | --- | --- |\n| a: edit a file of a package with tests | **0.35** | **0.35** | 2 |\n",
+		"| m1@v1 | 0, 0, 0 | 100 | 400 | **0.25** | 200 | **0.50** | -, -, - | -, -, - | 0, 0, 0 |\n",
+		"| module | scenario | fixloop p50 ms | base p50 ms | fixloop/base |\n| --- | --- | --- | --- | --- |\n",
+		"| benchpkg | a: edit a file of a package with tests | 1.0 | 100 | **0.010** |\n",
+		"| m1 | a: edit a file of a package with tests | 10.0 | 20.0 | **0.50** |\n",
+		"| m2 | a: edit a file of a package with tests | 40.0 | 20.0 | **2.00** |\n",
+		"| m2 | peak RSS MB (warm process) | 100 | 200 | **0.50** |\n",
+		"Geometric mean of fixloop/base over the real modules:\n\n| scenario | fixloop/base | modules |\n| --- | --- | --- |\n| a: edit a file of a package with tests | **1.00** | 2 |\n| peak RSS MB (warm process) | **0.50** | 2 |\n",
+	} {
+		if !strings.Contains(with, want) {
+			t.Errorf("with -base, the report lacks %q:\n%s", want, with)
+		}
+	}
+}

@@ -2,9 +2,12 @@
 // the Go module proxy, through one LSP client: the time from an edit to the
 // diagnostics that reflect it (and whether they are right), opening a file
 // with cold and warm caches, and the servers' peak memory. The two servers
-// run alternately, sample by sample, on the same copy of each module.
+// run alternately, sample by sample, on the same copy of each module. With
+// -base, a baseline fixloop (another build, configured as fixloop) runs as a
+// third server, and the report compares fixloop with it too.
 //
 //	go run ./bench/lspbench -fixloop /tmp/fixloop -gopls ~/.cache/fixloop-bench/bin/gopls
+//	go run ./bench/lspbench -fixloop /tmp/fixloop -base /tmp/fixloop-old -gopls ...
 //
 // bench/gopls.sh builds fixloop, installs gopls and runs this.
 package main
@@ -41,6 +44,7 @@ var scenarioOrder = []string{scEdit, scDep, scRestore, scTest, scTagged, scBurst
 
 type options struct {
 	fixloop, gopls string
+	base           string // a baseline fixloop, or ""
 	n, nOpen       int
 	timeout        time.Duration
 	openTimeout    time.Duration
@@ -108,6 +112,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.fixloop, "fixloop", "", "the fixloop binary")
 	flag.StringVar(&o.gopls, "gopls", "", "the gopls binary")
+	flag.StringVar(&o.base, "base", os.Getenv("BASE"), "a baseline fixloop binary, run as a third server \"base\" with fixloop's settings (env BASE)")
 	flag.IntVar(&o.n, "n", envInt("N", 5), "edit iterations per scenario and server (env N)")
 	flag.IntVar(&o.nOpen, "nopen", envInt("NOPEN", 1), "cold and warm opens per server (env NOPEN)")
 	flag.DurationVar(&o.timeout, "timeout", envDuration("TIMEOUT", 30*time.Second), "wait at most this long for the diagnostics of one edit (env TIMEOUT)")
@@ -153,14 +158,17 @@ type bench struct {
 	o       options
 	work    string
 	gocache string
-	kinds   []*serverKind // fixloop, gopls
+	kinds   []*serverKind // fixloop, gopls, and base with -base
 	counter int
 }
 
 func (b *bench) next() int { b.counter++; return b.counter }
 
 func run(o options) error {
-	for _, p := range []*string{&o.fixloop, &o.gopls} {
+	for _, p := range []*string{&o.fixloop, &o.gopls, &o.base} {
+		if *p == "" {
+			continue // no baseline
+		}
 		abs, err := filepath.Abs(*p)
 		if err != nil {
 			return err
@@ -201,19 +209,22 @@ func run(o options) error {
 		"trusted": true,
 	})
 	b := &bench{o: o, work: work, gocache: strings.TrimSpace(string(gocache))}
-	b.kinds = []*serverKind{
-		{
-			Name:     "fixloop",
-			Argv:     []string{o.fixloop, "serve", "--stdio", "--log-level", "debug"},
+	fixloop := func(name, bin string) *serverKind {
+		return &serverKind{
+			Name:     name,
+			Argv:     []string{bin, "serve", "--stdio", "--log-level", "debug"},
 			Settings: fixSettings,
 			Section:  "fixloop",
 			CacheEnv: func(dir string) []string { return []string{"XDG_CACHE_HOME=" + dir} },
 			LogLines: true,
 			ProfileArgv: func(path string) []string {
-				return []string{o.fixloop, "serve", "--stdio", "--log-level", "debug", "--cpuprofile", path}
+				return []string{bin, "serve", "--stdio", "--log-level", "debug", "--cpuprofile", path}
 			},
 			ProfileDir: o.profile,
-		},
+		}
+	}
+	b.kinds = []*serverKind{
+		fixloop("fixloop", o.fixloop),
 		{
 			Name:        "gopls",
 			Argv:        []string{o.gopls, "serve"},
@@ -225,6 +236,9 @@ func run(o options) error {
 				return []string{"XDG_CACHE_HOME=" + dir, "GOPLSCACHE=" + filepath.Join(dir, "gopls")}
 			},
 		},
+	}
+	if o.base != "" {
+		b.kinds = append(b.kinds, fixloop("base", o.base))
 	}
 
 	want := map[string]bool{}
@@ -349,7 +363,7 @@ func (b *bench) runModule(spec *moduleSpec) *moduleResult {
 		for name, s := range warm {
 			res.RSS[name] = s.vmHWM()
 			res.Tree[name] = s.treePeakKB.Load()
-			if s.kind.LogLines {
+			if name == "fixloop" { // the passes column is fixloop's
 				s.logMu.Lock()
 				for scen, c := range s.fix {
 					if res.Fix[scen] == nil {
@@ -454,6 +468,14 @@ func (b *bench) runModule(spec *moduleSpec) *moduleResult {
 	return res
 }
 
+// peek is a server's cell of a scenario, empty when it has none.
+func (m *moduleResult) peek(scen, server string) *cell {
+	if c := m.Cells[scen][server]; c != nil {
+		return c
+	}
+	return &cell{}
+}
+
 func (c *cell) add(s sample) {
 	if s.MS < 0 {
 		c.Timeouts++
@@ -461,17 +483,11 @@ func (c *cell) add(s sample) {
 	c.Samples = append(c.Samples, s)
 }
 
-// order is the servers' order in iteration i: alternating which goes
-// first.
+// order is the servers' order in iteration i: rotated by one each
+// iteration, so that each goes first in turn (with two, they alternate).
 func (b *bench) order(i int) []*serverKind {
-	if i%2 == 0 {
-		return b.kinds
-	}
-	out := append([]*serverKind(nil), b.kinds...)
-	for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
-		out[l], out[r] = out[r], out[l]
-	}
-	return out
+	r := i % len(b.kinds)
+	return append(append([]*serverKind(nil), b.kinds[r:]...), b.kinds[:r]...)
 }
 
 // openSample starts a server with caches in dir and opens the edit file
@@ -662,6 +678,9 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 	gover, _ := exec.Command("go", "version").Output()
 	goplsVer := firstLine(b.o.gopls, "version")
 	fixVer := firstLine(b.o.fixloop, "version")
+	if b.o.base != "" {
+		fixVer += "; base: " + firstLine(b.o.base, "version")
+	}
 	fmt.Fprintf(&w, "\nMachine: %d cores (nproc), %s, %s; %s; %s. Run: %s, N=%d edits per scenario and server, %d cold + %d warm open per server, %s in all.\n\n",
 		runtime.NumCPU(), cpu, strings.TrimSpace(string(gover)), goplsVer, fixVer, time.Now().Format("2006-01-02"), b.o.n, b.o.nOpen, b.o.nOpen, took.Round(time.Second))
 
@@ -674,26 +693,49 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 		scBurst:   "burst of 5 edits -> last version (from the last edit)",
 		scCold:    "e: open, cold caches (from process start)",
 		scWarm:    "e: open, warm caches (from process start)",
+		"rss":     "peak RSS MB (warm process)",
 	}
-	w.WriteString("| module | scenario | fixloop p50 ms | gopls p50 ms | fixloop/gopls | correct fixloop, gopls | interim empty publishes fixloop, gopls | fixloop passes: incremental, full loads |\n")
-	w.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
-	ratios := map[string][]float64{}
+	// With -base, base's columns follow fixloop/gopls, and a table of
+	// fixloop/base follows the RSS table.
+	base := b.o.base != ""
+	var servers []string
+	for _, k := range b.kinds {
+		servers = append(servers, k.Name)
+	}
+	all := strings.Join(servers, ", ")
+	head := "| module | scenario | fixloop p50 ms | gopls p50 ms | fixloop/gopls |"
+	if base {
+		head += " base p50 ms | base/gopls |"
+	}
+	head += " correct " + all + " | interim empty publishes " + all + " | fixloop passes: incremental, full loads |"
+	w.WriteString(head + "\n" + mdRule(head) + "\n")
+	// ratios[pair][scenario or "rss"]: the real modules' ratios, where
+	// both servers answered.
+	ratios := map[string]map[string][]float64{}
+	add := func(r *moduleResult, pair, key string, x float64) string {
+		if !math.IsNaN(x) && !r.Prep.Spec.fixture() {
+			if ratios[pair] == nil {
+				ratios[pair] = map[string][]float64{}
+			}
+			ratios[pair][key] = append(ratios[pair][key], x)
+		}
+		return "**" + fmtRatio(x) + "**"
+	}
 	for _, r := range results {
 		for _, scen := range scenarioOrder {
-			row := r.Cells[scen]
-			if row == nil {
+			if r.Cells[scen] == nil {
 				continue
 			}
-			f, g := row["fixloop"], row["gopls"]
-			if f == nil {
-				f = &cell{}
+			f, g := r.peek(scen, "fixloop"), r.peek(scen, "gopls")
+			vals := []string{msCell(f, b.o.timeout), msCell(g, b.o.timeout), add(r, "fixloop/gopls", scen, ratio(f.p50(), g.p50()))}
+			if base {
+				bc := r.peek(scen, "base")
+				vals = append(vals, msCell(bc, b.o.timeout), add(r, "base/gopls", scen, ratio(bc.p50(), g.p50())))
 			}
-			if g == nil {
-				g = &cell{}
-			}
-			rt := ratio(f.p50(), g.p50())
-			if !math.IsNaN(rt) && !r.Prep.Spec.fixture() {
-				ratios[scen] = append(ratios[scen], rt)
+			var correct, empty []string
+			for _, k := range servers {
+				correct = append(correct, correctCell(r.peek(scen, k), scen == scBurst))
+				empty = append(empty, emptyCell(r.peek(scen, k)))
 			}
 			label := names[scen]
 			switch scen {
@@ -710,23 +752,25 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 			if pc := r.Fix[scen]; pc != nil {
 				passes = fmt.Sprintf("%d, %d", pc.Incremental, pc.Full)
 			}
-			fmt.Fprintf(&w, "| %s | %s | %s | %s | **%s** | %s, %s | %s, %s | %s |\n",
-				r.Prep.Spec.Short, label, msCell(f, b.o.timeout), msCell(g, b.o.timeout), fmtRatio(rt),
-				correctCell(f, scen == scBurst), correctCell(g, scen == scBurst), emptyCell(f), emptyCell(g), passes)
+			fmt.Fprintf(&w, "| %s | %s | %s | %s | %s | %s |\n",
+				r.Prep.Spec.Short, label, strings.Join(vals, " | "), strings.Join(correct, ", "), strings.Join(empty, ", "), passes)
 		}
+	}
+	pairs := []string{"fixloop/gopls"}
+	if base {
+		pairs = append(pairs, "base/gopls")
 	}
 	if len(results) > 1 {
-		w.WriteString("\nGeometric mean of the ratios over the real modules (those where both servers answered; the bench package is not one of them):\n\n| scenario | fixloop/gopls | modules |\n| --- | --- | --- |\n")
-		for _, scen := range scenarioOrder {
-			if len(ratios[scen]) > 0 {
-				fmt.Fprintf(&w, "| %s | **%s** | %d |\n", names[scen], fmtRatio(geomean(ratios[scen])), len(ratios[scen]))
-			}
-		}
+		w.WriteString("\nGeometric mean of the ratios over the real modules (those where both servers answered; the bench package is not one of them):\n\n")
+		w.WriteString(geomeanTable(ratios, pairs, names))
 	}
 
-	w.WriteString("\n| module | packages, .go files, lines | peak RSS fixloop MB | peak RSS gopls MB | RSS fixloop/gopls | with children, sampled: fixloop, gopls MB | cold-open process peak: fixloop, gopls MB | fixloop during the edits: incremental passes, full loads, fallbacks |\n")
-	w.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
-	var rssRatios []float64
+	head = "| module | packages, .go files, lines | peak RSS fixloop MB | peak RSS gopls MB | RSS fixloop/gopls |"
+	if base {
+		head += " peak RSS base MB | RSS base/gopls |"
+	}
+	head += " with children, sampled: " + all + " MB | cold-open process peak: " + all + " MB | fixloop during the edits: incremental passes, full loads, fallbacks |"
+	w.WriteString("\n" + head + "\n" + mdRule(head) + "\n")
 	notes := map[string]bool{}
 	for _, r := range results {
 		edits := newPassCounts()
@@ -739,21 +783,50 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 		if len(edits.FallbackWhy) > 0 {
 			why = " (" + strings.ReplaceAll(joinCounts(edits.FallbackWhy), r.Prep.Root+string(filepath.Separator), "") + ")"
 		}
-		rr := ratio(float64(r.RSS["fixloop"]), float64(r.RSS["gopls"]))
-		if !math.IsNaN(rr) && !r.Prep.Spec.fixture() {
-			rssRatios = append(rssRatios, rr)
+		rss := func(k string) float64 { return float64(r.RSS[k]) }
+		vals := []string{mb(r.RSS["fixloop"]), mb(r.RSS["gopls"]), add(r, "fixloop/gopls", "rss", ratio(rss("fixloop"), rss("gopls")))}
+		if base {
+			vals = append(vals, mb(r.RSS["base"]), add(r, "base/gopls", "rss", ratio(rss("base"), rss("gopls"))))
 		}
-		fmt.Fprintf(&w, "| %s@%s | %d, %d, %d | %s | %s | **%s** | %s, %s | %s, %s | %d, %d, %d%s |\n",
+		var tree, cold []string
+		for _, k := range servers {
+			tree = append(tree, mb(r.Tree[k]))
+			cold = append(cold, mb(r.RSSCold[k]))
+		}
+		fmt.Fprintf(&w, "| %s@%s | %d, %d, %d | %s | %s | %s | %d, %d, %d%s |\n",
 			r.Prep.Spec.Short, r.Prep.Spec.Version, r.Prep.Packages, r.Prep.GoFiles, r.Prep.Lines,
-			mb(r.RSS["fixloop"]), mb(r.RSS["gopls"]), fmtRatio(rr),
-			mb(r.Tree["fixloop"]), mb(r.Tree["gopls"]), mb(r.RSSCold["fixloop"]), mb(r.RSSCold["gopls"]),
+			strings.Join(vals, " | "), strings.Join(tree, ", "), strings.Join(cold, ", "),
 			edits.Incremental, edits.Full, edits.Fallbacks, why)
 		for kind := range edits.NotIncremental {
 			notes[fmt.Sprintf("%s: fixloop re-loaded whole package graphs on edits because %s", r.Prep.Spec.Short, kind)] = true
 		}
 	}
-	if len(rssRatios) > 1 {
-		fmt.Fprintf(&w, "\nGeometric mean of the peak RSS ratios: **%s**.\n", fmtRatio(geomean(rssRatios)))
+	if rr := ratios["fixloop/gopls"]["rss"]; len(rr) > 1 {
+		fmt.Fprintf(&w, "\nGeometric mean of the peak RSS ratios: **%s**", fmtRatio(geomean(rr)))
+		if base {
+			fmt.Fprintf(&w, " (base/gopls: **%s**)", fmtRatio(geomean(ratios["base/gopls"]["rss"])))
+		}
+		w.WriteString(".\n")
+	}
+
+	if base {
+		w.WriteString("\nfixloop against the baseline fixloop (base), in the same run:\n\n| module | scenario | fixloop p50 ms | base p50 ms | fixloop/base |\n| --- | --- | --- | --- | --- |\n")
+		for _, r := range results {
+			for _, scen := range scenarioOrder {
+				if r.Cells[scen] == nil {
+					continue
+				}
+				f, bc := r.peek(scen, "fixloop"), r.peek(scen, "base")
+				fmt.Fprintf(&w, "| %s | %s | %s | %s | %s |\n", r.Prep.Spec.Short, names[scen],
+					msCell(f, b.o.timeout), msCell(bc, b.o.timeout), add(r, "fixloop/base", scen, ratio(f.p50(), bc.p50())))
+			}
+			fmt.Fprintf(&w, "| %s | %s | %s | %s | %s |\n", r.Prep.Spec.Short, names["rss"], mb(r.RSS["fixloop"]), mb(r.RSS["base"]),
+				add(r, "fixloop/base", "rss", ratio(float64(r.RSS["fixloop"]), float64(r.RSS["base"]))))
+		}
+		if len(results) > 1 {
+			w.WriteString("\nGeometric mean of fixloop/base over the real modules:\n\n")
+			w.WriteString(geomeanTable(ratios, []string{"fixloop/base"}, names))
+		}
 	}
 	var ns []string
 	for n := range notes {
@@ -793,6 +866,35 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 		}
 	}
 	return w.String()
+}
+
+// geomeanTable is a markdown table of the geometric means of ratios, one
+// column per pair, one row per scenario of the first pair (then "rss",
+// when the pairs are fixloop/base), with that pair's count of modules.
+func geomeanTable(ratios map[string]map[string][]float64, pairs []string, names map[string]string) string {
+	head := "| scenario | " + strings.Join(pairs, " | ") + " | modules |"
+	out := head + "\n" + mdRule(head) + "\n"
+	keys := scenarioOrder
+	if pairs[0] == "fixloop/base" {
+		keys = append(keys[:len(keys):len(keys)], "rss")
+	}
+	for _, k := range keys {
+		n := len(ratios[pairs[0]][k])
+		if n == 0 {
+			continue
+		}
+		out += "| " + names[k]
+		for _, p := range pairs {
+			out += " | **" + fmtRatio(geomean(ratios[p][k])) + "**"
+		}
+		out += fmt.Sprintf(" | %d |\n", n)
+	}
+	return out
+}
+
+// mdRule is the markdown line under the table header head.
+func mdRule(head string) string {
+	return "|" + strings.Repeat(" --- |", strings.Count(head, "|")-1)
 }
 
 func joinCounts(m map[string]int) string {
