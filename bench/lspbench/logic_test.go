@@ -401,7 +401,7 @@ func TestReportBase(t *testing.T) {
 	for _, want := range []string{
 		"| module | scenario | fixloop p50 ms | gopls p50 ms | fixloop/gopls | correct fixloop, gopls | interim empty publishes fixloop, gopls | fixloop passes: incremental, full loads |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
 		"| m1 | a: edit a file of a package with tests (`e.go`) | 10.0 | 40.0 | **0.25** | 1/1, 1/1 | 0, 0 | - |\n",
-		"| scenario | fixloop/gopls | modules |\n| --- | --- | --- |\n| a: edit a file of a package with tests | **0.35** | 2 |\n",
+		"| scenario | fixloop/gopls | worst fixloop/gopls | modules |\n| --- | --- | --- | --- |\n| a: edit a file of a package with tests | **0.35** | 0.50 (m2) | 2 |\n",
 		"| m1@v1 | 0, 0, 0 | 100 | 400 | **0.25** | -, - | -, - | 0, 0, 0 |\n",
 	} {
 		if !strings.Contains(without, want) {
@@ -417,14 +417,14 @@ func TestReportBase(t *testing.T) {
 	for _, want := range []string{
 		"| fixloop/gopls | base p50 ms | base/gopls | correct fixloop, gopls, base | interim empty publishes fixloop, gopls, base |",
 		"| m1 | a: edit a file of a package with tests (`e.go`) | 10.0 | 40.0 | **0.25** | 20.0 | **0.50** | 1/1, 1/1, 1/1 | 0, 0, 0 | - |\n",
-		"| scenario | fixloop/gopls | base/gopls | modules |\n| --- | --- | --- | --- |\n| a: edit a file of a package with tests | **0.35** | **0.35** | 2 |\n",
+		"| scenario | fixloop/gopls | base/gopls | worst fixloop/gopls | worst base/gopls | modules |\n| --- | --- | --- | --- | --- | --- |\n| a: edit a file of a package with tests | **0.35** | **0.35** | 0.50 (m2) | 0.50 (m1) | 2 |\n",
 		"| m1@v1 | 0, 0, 0 | 100 | 400 | **0.25** | 200 | **0.50** | -, -, - | -, -, - | 0, 0, 0 |\n",
 		"| module | scenario | fixloop p50 ms | base p50 ms | fixloop/base |\n| --- | --- | --- | --- | --- |\n",
 		"| benchpkg | a: edit a file of a package with tests | 1.0 | 100 | **0.010** |\n",
 		"| m1 | a: edit a file of a package with tests | 10.0 | 20.0 | **0.50** |\n",
 		"| m2 | a: edit a file of a package with tests | 40.0 | 20.0 | **2.00** |\n",
 		"| m2 | peak RSS MB (warm process) | 100 | 200 | **0.50** |\n",
-		"Geometric mean of fixloop/base over the real modules:\n\n| scenario | fixloop/base | modules |\n| --- | --- | --- |\n| a: edit a file of a package with tests | **1.00** | 2 |\n| peak RSS MB (warm process) | **0.50** | 2 |\n",
+		"Geometric mean of fixloop/base over the real modules:\n\n| scenario | fixloop/base | worst fixloop/base | modules |\n| --- | --- | --- | --- |\n| a: edit a file of a package with tests | **1.00** | 2.00 (m2) | 2 |\n| peak RSS MB (warm process) | **0.50** | 0.50 (m1) | 2 |\n",
 	} {
 		if !strings.Contains(with, want) {
 			t.Errorf("with -base, the report lacks %q:\n%s", want, with)
