@@ -323,9 +323,11 @@ async function watching(fn: () => Promise<void>): Promise<string[]> {
 // ------------------------------------------------------------ the steps
 test('agent mode lists fixloop among the MCP servers, and its tools can be called', { timeout: 2 * STEP }, async () => {
   await step('mcp', async () => {
-    // MCP belongs to VS Code's AI features, off in the other steps. This
-    // step comes first: turned on only after the other steps, code-server
-    // 4.139 did not offer MCP: List Servers (cause not found).
+    // MCP belongs to VS Code's AI features, off at start. This step comes
+    // first: in code-server 4.139 this write to settings.json takes effect
+    // early in the run, but after the other steps MCP: List Servers was not
+    // offered (cause not found). With the AI features on from the start,
+    // the extension's MCP provider was not listed at all.
     writeSettings({ 'chat.disableAIFeatures': false });
     try {
       await mcpStep();
