@@ -72,7 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       void restart();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SECTION)) {
+      if (affectsServer(e)) {
         output.appendLine('[fixloop] settings changed: restarting the server');
         void restart();
       }
@@ -81,6 +81,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerMcp(context);
 
   await restart();
+}
+
+/** Whether a settings change concerns the language server: any fixloop.* setting but fixloop.mcp.enable. */
+function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
+  if (!e.affectsConfiguration(SECTION)) return false;
+  const props = Object.keys(ctx.extension.packageJSON?.contributes?.configuration?.properties ?? {});
+  if (props.length === 0) return true;
+  return props.some((key) => key !== `${SECTION}.mcp.enable` && e.affectsConfiguration(key));
 }
 
 export async function deactivate(): Promise<void> {
