@@ -16,9 +16,9 @@ import (
 var vscodeDir = filepath.Join("..", "..", "editors", "vscode")
 
 // extensionOnly are the extension's own settings, which never reach the
-// server's settings: the binary, its --log-level, and more language ids
-// for the document selector.
-var extensionOnly = []string{"path", "logLevel", "extraLanguages"}
+// server's settings: the binary, its --log-level, more language ids for
+// the document selector, and whether to offer fixloop mcp to agent mode.
+var extensionOnly = []string{"path", "logLevel", "extraLanguages", "mcp.enable"}
 
 // vscodeProperty is one entry of contributes.configuration.properties.
 type vscodeProperty struct {

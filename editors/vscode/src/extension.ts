@@ -16,12 +16,22 @@ import {
   WorkDoneProgressEnd,
   WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
-import { documentSelector, logLevel, parseRound, serverEnv, initializationOptionsFor } from './settings';
+import {
+  documentSelector,
+  initializationOptionsFor,
+  logLevel,
+  mcpArgs,
+  mcpEnabled,
+  mcpEnv,
+  parseRound,
+  serverEnv,
+} from './settings';
 
 const SECTION = 'fixloop';
 const SECRET_KEY = 'fixloop.apiKey';
 const LANGUAGES = ['go', 'python', 'cpp', 'java'];
-/** Server commands that the extension contributes itself under the same id. */
+/** The id of contributes.mcpServerDefinitionProviders in package.json. */
+const MCP_PROVIDER = 'fixloop';
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
@@ -29,6 +39,8 @@ let status: vscode.StatusBarItem;
 let ctx: vscode.ExtensionContext;
 let lastSessionUri: string | undefined;
 let restarting: Promise<void> = Promise.resolve();
+/** Fires when the MCP server definitions change (settings, trust, folders, key). */
+let mcpChanged: vscode.EventEmitter<void> | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   ctx = context;
@@ -60,14 +72,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       void restart();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SECTION)) {
+      if (affectsServer(e)) {
         output.appendLine('[fixloop] settings changed: restarting the server');
         void restart();
       }
     }),
   );
+  registerMcp(context);
 
   await restart();
+}
+
+/** Whether a settings change concerns the language server: any fixloop.* setting but fixloop.mcp.enable. */
+function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
+  if (!e.affectsConfiguration(SECTION)) return false;
+  const props = Object.keys(ctx.extension.packageJSON?.contributes?.configuration?.properties ?? {});
+  if (props.length === 0) return true;
+  return props.some((key) => key !== `${SECTION}.mcp.enable` && e.affectsConfiguration(key));
 }
 
 export async function deactivate(): Promise<void> {
@@ -310,5 +331,95 @@ async function setApiKey(): Promise<void> {
   if (key === undefined) return;
   if (key === '') await ctx.secrets.delete(SECRET_KEY);
   else await ctx.secrets.store(SECRET_KEY, key);
+  mcpChanged?.fire();
   await restart();
+}
+
+// ---------------------------------------------------------------- MCP
+
+// VS Code's MCP API (stable since 1.101). The extension's engines stay at
+// 1.85, so it is looked up at run time and typed here; an older VS Code
+// simply gets no MCP server.
+interface McpStdioServerDefinition {
+  readonly label: string;
+  cwd?: vscode.Uri;
+  command: string;
+  args: string[];
+  env: Record<string, string | number | null>;
+  version?: string;
+}
+interface McpServerDefinitionProvider {
+  readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
+  provideMcpServerDefinitions(token: vscode.CancellationToken): vscode.ProviderResult<McpStdioServerDefinition[]>;
+  resolveMcpServerDefinition?(
+    server: McpStdioServerDefinition,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<McpStdioServerDefinition>;
+}
+interface McpApi {
+  lm?: {
+    registerMcpServerDefinitionProvider?(id: string, provider: McpServerDefinitionProvider): vscode.Disposable;
+  };
+  McpStdioServerDefinition?: new (
+    label: string,
+    command: string,
+    args?: string[],
+    env?: Record<string, string | number | null>,
+    version?: string,
+  ) => McpStdioServerDefinition;
+}
+
+/**
+ * Offers `fixloop mcp` (the same binary as the language server) to VS Code's
+ * agent mode, with one --root per workspace folder. Nothing is offered when
+ * fixloop.mcp.enable is off or the workspace is not trusted: the MCP server
+ * runs the repository's .fixloop.yaml commands and tests.
+ */
+function registerMcp(context: vscode.ExtensionContext): void {
+  const api = vscode as unknown as McpApi;
+  const Definition = api.McpStdioServerDefinition;
+  if (typeof api.lm?.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function') {
+    output.appendLine('[fixloop] this VS Code has no MCP server API: fixloop mcp is not offered to agent mode');
+    return;
+  }
+  const changed = new vscode.EventEmitter<void>();
+  mcpChanged = changed;
+  const fire = () => changed.fire();
+  context.subscriptions.push(
+    changed,
+    api.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER, {
+      onDidChangeMcpServerDefinitions: changed.event,
+      provideMcpServerDefinitions: () => {
+        const cfg = vscode.workspace.getConfiguration(SECTION);
+        if (!mcpEnabled(cfg) || !vscode.workspace.isTrusted) return [];
+        const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+        const bin = findServer(cfg.get<string>('path'));
+        if (folders.length === 0 || !bin) return [];
+        const def = new Definition(
+          'fixloop',
+          bin,
+          mcpArgs(
+            cfg,
+            folders.map((f) => f.uri.fsPath),
+          ),
+          {},
+          context.extension.packageJSON.version as string,
+        );
+        def.cwd = folders[0].uri;
+        return [def];
+      },
+      // Just before VS Code starts it: the stored API key, in the
+      // environment only (definitions are cached by VS Code; this is not).
+      resolveMcpServerDefinition: async (def) => {
+        const cfg = vscode.workspace.getConfiguration(SECTION);
+        def.env = { ...def.env, ...mcpEnv(await ctx.secrets.get(SECRET_KEY), cfg.get<string>('model.apiKeyEnv')) };
+        return def;
+      },
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(fire),
+    vscode.workspace.onDidChangeWorkspaceFolders(fire),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION)) fire();
+    }),
+  );
 }

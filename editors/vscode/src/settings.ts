@@ -146,6 +146,40 @@ export function serverEnv(
   return env;
 }
 
+/** Whether to offer `fixloop mcp` to VS Code's agent mode (`fixloop.mcp.enable`, default on). */
+export function mcpEnabled(cfg: ConfigLike): boolean {
+  return cfg.get('mcp.enable') !== false;
+}
+
+/**
+ * The arguments of the `fixloop mcp` server the extension registers with
+ * VS Code's MCP API: one --root per workspace folder, the log level, and the
+ * provider and sandbox settings the language server gets too (as fix's
+ * flags). The API key is not here: it goes in the environment, when VS Code
+ * starts the server.
+ */
+export function mcpArgs(cfg: ConfigLike, roots: string[]): string[] {
+  const args = ['mcp'];
+  for (const r of roots) args.push('--root', r);
+  args.push('--log-level', logLevel(cfg));
+  const model = initializationOptions(cfg).model ?? {};
+  if (model.baseUrl !== undefined) args.push('--base-url', model.baseUrl);
+  if (model.name !== undefined) args.push('--model', model.name);
+  if (model.apiKeyEnv !== undefined) args.push('--api-key-env', model.apiKeyEnv);
+  if (model.temperature !== undefined) args.push('--temperature', String(model.temperature));
+  if (oneOf(cfg, 'sandbox', SANDBOX_MODES) === 'none') args.push('--sandbox', 'none');
+  return args;
+}
+
+/**
+ * Only the stored key, in the variable named by `fixloop.model.apiKeyEnv`
+ * (default OPENAI_API_KEY): VS Code adds it to its own environment when it
+ * starts the MCP server. Empty without a key.
+ */
+export function mcpEnv(apiKey: string | undefined, apiKeyEnv: string | undefined): Record<string, string> {
+  return serverEnv(apiKey, apiKeyEnv, {}) as Record<string, string>;
+}
+
 /** The --log-level value: one of debug|info|warn|error, else info. */
 export function logLevel(cfg: ConfigLike): string {
   const v = str(cfg, 'logLevel');

@@ -15,6 +15,7 @@
 #   FIXLOOP_CACHE      the cache (default: ${XDG_CACHE_HOME:-~/.cache}/fixloop)
 #   FIXLOOP_BIN        the server to test (default: built from this clone)
 #   FIXLOOP_ARTIFACTS  screenshots and logs of a failed step (default: a temp dir)
+#   FIXLOOP_TEST_PATTERN  run only the steps whose names match (node --test-name-pattern)
 set -euo pipefail
 cd "$(dirname "$0")/.."   # editors/vscode
 
@@ -57,14 +58,17 @@ trap 'rm -rf "$work"' EXIT
 bin="${FIXLOOP_BIN:-$work/fixloop}"
 [ -n "${FIXLOOP_BIN:-}" ] || (cd ../.. && go build -o "$bin" .)
 npm run --silent package -- --out "$work/fixloop.vsix" >/dev/null
+# The test-only helper that calls fixloop's MCP tool as agent mode does.
+(cd test/codeserver/mcp-caller && ../../../node_modules/.bin/vsce package --no-dependencies \
+  --allow-missing-repository --skip-license --out "$work/mcp-caller.vsix" >/dev/null)
 npm run --silent build:test
 
 artifacts="${FIXLOOP_ARTIFACTS:-$work/artifacts}"
 mkdir -p "$artifacts"
 status=0
-CODE_SERVER="$CODE_SERVER" FIXLOOP_VSIX="$work/fixloop.vsix" FIXLOOP_BIN="$bin" \
+CODE_SERVER="$CODE_SERVER" FIXLOOP_VSIX="$work/fixloop.vsix" FIXLOOP_MCP_CALLER_VSIX="$work/mcp-caller.vsix" FIXLOOP_BIN="$bin" \
   CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}" FIXLOOP_ARTIFACTS="$artifacts" \
-  node --test out/test/codeserver.test.js || status=$?
+  node --test ${FIXLOOP_TEST_PATTERN:+--test-name-pattern="$FIXLOOP_TEST_PATTERN"} out/test/codeserver.test.js || status=$?
 if [ "$status" -ne 0 ]; then
   if [ -z "${FIXLOOP_ARTIFACTS:-}" ]; then
     # The temp dir goes at exit: keep what the failure left.

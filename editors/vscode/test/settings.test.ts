@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { documentSelector, initializationOptions, initializationOptionsFor, logLevel, parseRound, serverEnv } from '../src/settings';
+import {
+  documentSelector,
+  initializationOptions,
+  initializationOptionsFor,
+  logLevel,
+  mcpArgs,
+  mcpEnabled,
+  mcpEnv,
+  parseRound,
+  serverEnv,
+} from '../src/settings';
 
 function cfg(values: Record<string, unknown>) {
   return { get: (key: string) => values[key] };
@@ -199,4 +209,42 @@ test('package.json: limited support in untrusted workspaces, program and endpoin
     assert.ok(u.restrictedConfigurations.includes(key), `${key} is not restricted`);
     assert.ok(pkg.contributes.configuration.properties[key], `${key} is not a setting`);
   }
+});
+
+test('mcp.enable: on unless set to false', () => {
+  assert.equal(mcpEnabled(cfg({})), true);
+  assert.equal(mcpEnabled(cfg({ 'mcp.enable': true })), true);
+  assert.equal(mcpEnabled(cfg({ 'mcp.enable': false })), false);
+});
+
+test('mcpArgs: one --root per folder, the log level, and only the provider flags that are set', () => {
+  assert.deepEqual(mcpArgs(cfg({ 'model.name': '', 'model.temperature': null, sandbox: 'bubblewrap' }), ['/w/a']), [
+    'mcp', '--root', '/w/a', '--log-level', 'info',
+  ]);
+  assert.deepEqual(
+    mcpArgs(
+      cfg({
+        logLevel: 'debug',
+        'model.baseUrl': ' http://localhost:8080/v1 ',
+        'model.name': 'qwen',
+        'model.apiKeyEnv': 'MY_KEY',
+        'model.temperature': 0.2,
+        sandbox: 'none',
+        'rounds.repair': 4,
+      }),
+      ['/w/a', '/w/b'],
+    ),
+    [
+      'mcp', '--root', '/w/a', '--root', '/w/b', '--log-level', 'debug',
+      '--base-url', 'http://localhost:8080/v1', '--model', 'qwen', '--api-key-env', 'MY_KEY',
+      '--temperature', '0.2', '--sandbox', 'none',
+    ],
+  );
+});
+
+test('mcpEnv: only the stored key, in the named variable', () => {
+  assert.deepEqual(mcpEnv(undefined, undefined), {});
+  assert.deepEqual(mcpEnv('', 'MY_KEY'), {});
+  assert.deepEqual(mcpEnv('sk-1', undefined), { OPENAI_API_KEY: 'sk-1' });
+  assert.deepEqual(mcpEnv('sk-2', 'MY_KEY'), { MY_KEY: 'sk-2' });
 });
