@@ -265,15 +265,8 @@ func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*pac
 	if err != nil {
 		return nil, fmt.Errorf("golist: running go list in the sandbox: %w", err)
 	}
-	switch {
-	case res.TimedOut:
-		return nil, fmt.Errorf("golist: go list in the sandbox was stopped at its time limit (%s of CPU time)", sandbox.Seconds(CPULimit))
-	case res.MemoryExceeded:
-		return nil, fmt.Errorf("golist: go list in the sandbox was stopped at its memory limit (%d MiB)", gosandbox.BuildMemoryLimit>>20)
-	case res.StdoutBytes > OutputLimit:
-		return nil, fmt.Errorf("golist: the package graph is larger than %d MiB", OutputLimit>>20)
-	case !res.OK() || !strings.HasPrefix(res.Stdout, magic):
-		return nil, fmt.Errorf("golist: go list in the sandbox failed (%s): %s", res.ExitText(), lastLines(res.Stderr, 10))
+	if err := answered(res); err != nil {
+		return nil, err
 	}
 	var resp response
 	if err := json.Unmarshal([]byte(res.Stdout[len(magic):]), &resp); err != nil {
@@ -283,6 +276,28 @@ func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*pac
 		return nil, errors.New(resp.Err)
 	}
 	return resp.graph(cfg.Mode)
+}
+
+// answered reports why res holds no package graph, or nil when it does.
+// A run whose own process exited 0 with the whole answer counts even when
+// the kernel killed a process under it at the memory cap: that was a tool
+// go list started, such as the C compiler on a candidate's cgo preamble,
+// and go list reports its failure as the package's error.
+func answered(res *sandbox.Result) error {
+	complete := res.ExitCode == 0 && res.Signal == "" && !res.TimedOut &&
+		res.StdoutBytes <= OutputLimit && strings.HasPrefix(res.Stdout, magic)
+	switch {
+	case complete:
+		return nil
+	case res.TimedOut:
+		return fmt.Errorf("golist: go list in the sandbox was stopped at its time limit (%s of CPU time)", sandbox.Seconds(CPULimit))
+	case res.MemoryExceeded:
+		return fmt.Errorf("golist: go list in the sandbox was stopped at its memory limit (%d MiB)", gosandbox.BuildMemoryLimit>>20)
+	case res.StdoutBytes > OutputLimit:
+		return fmt.Errorf("golist: the package graph is larger than %d MiB", OutputLimit>>20)
+	default:
+		return fmt.Errorf("golist: go list in the sandbox failed (%s): %s", res.ExitText(), lastLines(res.Stderr, 10))
+	}
 }
 
 // graph links the flat packages of r into packages.Load's graph and

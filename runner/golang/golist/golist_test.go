@@ -227,3 +227,35 @@ func TestLoadNeedsServe(t *testing.T) {
 		t.Fatalf("Load without Serve: %v, want ErrNoDriver", err)
 	}
 }
+
+// TestAnswered: a complete answer counts even when a process under go
+// list (the C compiler on a cgo preamble that #includes /dev/zero) was
+// killed at the memory cap; a run that was itself stopped, or whose answer
+// is cut or missing, is an error that says which limit it met.
+func TestAnswered(t *testing.T) {
+	whole := magic + "{}"
+	tests := []struct {
+		name string
+		res  sandbox.Result
+		want string // "" = no error
+	}{
+		{"whole", sandbox.Result{Stdout: whole, StdoutBytes: len(whole)}, ""},
+		{"a child killed at the memory cap", sandbox.Result{Stdout: whole, StdoutBytes: len(whole), MemoryExceeded: true}, ""},
+		{"go list killed at the memory cap", sandbox.Result{ExitCode: -1, Signal: "killed", MemoryExceeded: true}, "memory limit"},
+		{"time limit", sandbox.Result{ExitCode: -1, Signal: "killed", TimedOut: true, CPUExceeded: true, Stdout: whole, StdoutBytes: len(whole)}, "time limit"},
+		{"cut", sandbox.Result{Stdout: whole, StdoutBytes: OutputLimit + 1}, "larger than"},
+		{"no magic", sandbox.Result{Stdout: "{}", StdoutBytes: 2}, "failed"},
+		{"exit 1", sandbox.Result{ExitCode: 1, Stdout: whole, StdoutBytes: len(whole), Stderr: "boom"}, "boom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := answered(&tt.res)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("answered = %v, want no error", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("answered = %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
