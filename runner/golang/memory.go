@@ -44,7 +44,18 @@ var memBudget struct {
 	// heldAllocs is what the heap had allocated, in all, when the first
 	// active claim began holding the collector back.
 	heldAllocs uint64
+	// floor is the start floor's state (see holdToFloor): while on, the
+	// collector is off (GOGC=-1) under a limit of at most heapFloor, and
+	// floorPercent and floorLimit are the GOGC and the limit from before.
+	floor        bool
+	floorGen     int
+	floorPercent int
+	floorLimit   int64
 }
+
+// heapFloor is how large the heap of a process that starts a full load with
+// a small heap may grow before the first collection (see holdToFloor).
+const heapFloor = 64 << 20
 
 // idleCollectMin is the least that passes must have allocated while they
 // held the collector back for the garbage to be collected when they end: a
@@ -106,10 +117,13 @@ func claimPass(alloc int64) *memClaim {
 	defer memBudget.mu.Unlock()
 	if len(memBudget.active) == 0 {
 		memBudget.active = make(map[*memClaim]bool)
-		memBudget.saved = debug.SetMemoryLimit(-1)
+		memBudget.saved = userLimitLocked()
 	}
 	if memBudget.holding == 0 {
 		memBudget.savedPercent = debug.SetGCPercent(-1)
+		if memBudget.floor {
+			memBudget.savedPercent = memBudget.floorPercent
+		}
 		memBudget.heldAllocs = heapAllocs()
 	}
 	memBudget.holding++
@@ -126,7 +140,7 @@ func claimMemory() *memClaim {
 	defer memBudget.mu.Unlock()
 	if len(memBudget.active) == 0 {
 		memBudget.active = make(map[*memClaim]bool)
-		memBudget.saved = debug.SetMemoryLimit(-1)
+		memBudget.saved = userLimitLocked()
 	}
 	memBudget.active[c] = true
 	applyLimitLocked()
@@ -160,8 +174,10 @@ func (c *memClaim) release() {
 	delete(memBudget.active, c)
 	if c.hold {
 		memBudget.holding--
-		if memBudget.holding == 0 {
+		if memBudget.holding == 0 && !memBudget.floor {
 			debug.SetGCPercent(memBudget.savedPercent)
+		}
+		if memBudget.holding == 0 {
 			if passGC == gcHoldIdle && heapAllocs()-memBudget.heldAllocs >= idleCollectMin && collecting.CompareAndSwap(false, true) {
 				idleCollections.Add(1)
 				go func() {
@@ -172,10 +188,88 @@ func (c *memClaim) release() {
 		}
 	}
 	if len(memBudget.active) == 0 {
-		debug.SetMemoryLimit(memBudget.saved)
+		setLimitLocked(memBudget.saved)
 		return
 	}
 	applyLimitLocked()
+}
+
+// holdToFloor turns the collector off, in a process whose heap is still
+// small, until the heap reaches heapFloor or end is called, whichever
+// comes first; otherwise it does nothing. A new server's first full load
+// otherwise collects a dozen times while its heap grows from a few MB to
+// the size it keeps (the collector's pacing starts at a 4 MB heap), each
+// collection taking a share of the two or so cores that the load is
+// using; the heap that the load reaches is larger than heapFloor anyway.
+func holdToFloor() (end func()) {
+	memBudget.mu.Lock()
+	defer memBudget.mu.Unlock()
+	if memBudget.floor || runtimeCounter("/memory/classes/heap/objects:bytes") > heapFloor/2 {
+		return func() {}
+	}
+	memBudget.floorGen++
+	gen := memBudget.floorGen
+	memBudget.floor = true
+	memBudget.floorPercent = debug.SetGCPercent(-1)
+	memBudget.floorLimit = debug.SetMemoryLimit(-1)
+	if memBudget.holding > 0 {
+		memBudget.floorPercent = memBudget.savedPercent
+	}
+	if len(memBudget.active) > 0 {
+		memBudget.floorLimit = memBudget.saved
+	}
+	if len(memBudget.active) > 0 {
+		applyLimitLocked()
+	} else {
+		setLimitLocked(memBudget.floorLimit)
+	}
+	// The first collection, at the floor, ends it.
+	runtime.SetFinalizer(&floorSentinel{}, func(*floorSentinel) { endFloor(gen) })
+	return func() { endFloor(gen) }
+}
+
+// A floorSentinel is garbage from the start: its finalizer runs after the
+// first collection.
+type floorSentinel struct {
+	_ [32]byte
+	_ *int
+}
+
+// endFloor ends the floor that holdToFloor began as generation gen, if it
+// is still on: the collector's pacing and the limit come back.
+func endFloor(gen int) {
+	memBudget.mu.Lock()
+	defer memBudget.mu.Unlock()
+	if !memBudget.floor || memBudget.floorGen != gen {
+		return
+	}
+	memBudget.floor = false
+	if memBudget.holding == 0 {
+		debug.SetGCPercent(memBudget.floorPercent)
+	}
+	if len(memBudget.active) == 0 {
+		debug.SetMemoryLimit(memBudget.floorLimit)
+		return
+	}
+	applyLimitLocked()
+}
+
+// userLimitLocked returns the memory limit that is in force apart from the
+// floor's.
+func userLimitLocked() int64 {
+	if memBudget.floor {
+		return memBudget.floorLimit
+	}
+	return debug.SetMemoryLimit(-1)
+}
+
+// setLimitLocked sets the memory limit to limit, or to the floor's if that
+// is lower and the floor is on.
+func setLimitLocked(limit int64) {
+	if memBudget.floor {
+		limit = min(limit, heapFloor)
+	}
+	debug.SetMemoryLimit(limit)
 }
 
 // applyLimitLocked sets the limit to what is in use, by the live heap as of
@@ -197,7 +291,7 @@ func applyLimitLocked() {
 		}
 	}
 	if !needed {
-		debug.SetMemoryLimit(memBudget.saved)
+		setLimitLocked(memBudget.saved)
 		return
 	}
 	s := []metrics.Sample{
@@ -250,7 +344,7 @@ func applyLimitLocked() {
 		// by its room again above the last peak.
 		held = max(min(held, max(passRoom, v(0))), v(3))
 	}
-	debug.SetMemoryLimit(min(limit+held, memBudget.saved))
+	setLimitLocked(min(limit+held, memBudget.saved))
 }
 
 // heapAllocs is what the heap has allocated since the process started.

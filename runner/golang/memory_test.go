@@ -157,3 +157,41 @@ func TestIdleCollectionFollowsAllocation(t *testing.T) {
 	}
 	waitIdle()
 }
+
+// TestFloorEnds: the start floor turns the collector off only while the
+// heap is small, and gives back GOGC and the memory limit at the first
+// collection, or when ended, whichever comes first.
+func TestFloorEnds(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	percent := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	settled := func() bool { return percent() == 100 && debug.SetMemoryLimit(-1) == math.MaxInt64 }
+
+	// Ended at once.
+	runtime.GC()
+	end := holdToFloor()
+	if percent() == -1 && debug.SetMemoryLimit(-1) > heapFloor {
+		t.Errorf("the floor is on with a limit above heapFloor")
+	}
+	end()
+	if !settled() {
+		t.Fatalf("GOGC or the limit not given back when the floor ended")
+	}
+
+	// Ended by a collection.
+	runtime.GC()
+	end = holdToFloor()
+	defer end()
+	for range 1000 {
+		runtime.GC()
+		if settled() {
+			return
+		}
+		time.Sleep(time.Millisecond) // for the finalizer
+	}
+	t.Fatalf("GOGC or the limit not given back after collections")
+}

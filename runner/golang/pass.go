@@ -138,6 +138,7 @@ func (a *Analyzer) fallback(dir, why string) {
 // what the incremental path needs.
 func (a *Analyzer) fullPass(ctx context.Context, st *pkgState, file string, overlay map[string][]byte) (*Result, error) {
 	t0 := time.Now()
+	defer holdToFloor()()
 	st.snap = nil                     // let the old state go before loading a new one
 	modStamp := modStamps(st.modRoot) // before the load, so that a change during it is seen later
 	dirStamp := stamp(st.dir)
