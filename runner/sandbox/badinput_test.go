@@ -132,7 +132,9 @@ func checkNothingLeft(t *testing.T, marker string, capped int) {
 }
 
 // TestRunForkBomb: a fork bomb under a cap of 37 processes never has more,
-// ends at its time limit, and leaves no process and no cgroup.
+// ends at its time limit or when refused a fork, and leaves no process and
+// no cgroup. (No wall-clock bound is asserted: TimedOut says the limit
+// ended it.)
 func TestRunForkBomb(t *testing.T) {
 	needCgroup(t)
 	const limit, capped = 2 * time.Second, 37
@@ -162,22 +164,22 @@ func TestRunForkBomb(t *testing.T) {
 				t.Fatalf("Run: %v", err)
 			}
 			t.Logf("%s after %v; peak %d processes, %d forks refused; stderr %.200q", res.ExitText(), elapsed, peak, hits, res.Stderr)
-			if elapsed > limit+2*time.Second {
-				t.Errorf("Run took %v with a %v limit", elapsed, limit)
-			}
 			if !res.TimedOut && !strings.Contains(res.Stderr, "Cannot fork") {
 				t.Errorf("%s, stderr %.200q; want the time limit or the shell's \"Cannot fork\"", res.ExitText(), res.Stderr)
 			}
+			// The watcher samples: on a busy machine it may miss the run's
+			// cgroup or its peak, but never sees more than the cap. A
+			// shell that says "Cannot fork" was refused a fork: the cap
+			// was reached even when no sample caught it.
+			refused := hits > 0 || strings.Contains(res.Stderr, "Cannot fork")
 			switch {
 			case len(dirs) > 1:
 				t.Errorf("saw cgroups %q, want the run's one", dirs)
-			case len(dirs) == 0 && elapsed > 500*time.Millisecond:
-				t.Errorf("never saw the run's cgroup in %v", elapsed)
 			case len(dirs) == 0:
-				t.Logf("the run ended too soon to be sampled")
+				t.Logf("the run ended before its cgroup was sampled")
 			case peak > capped:
 				t.Errorf("the cgroup held up to %d processes, more than the cap of %d", peak, capped)
-			case hits == 0 && peak < capped:
+			case !refused && peak < capped:
 				t.Errorf("the cap was never reached (peak %d, no fork refused)", peak)
 			}
 			checkNothingLeft(t, tt.marker, capped)

@@ -81,6 +81,9 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 	r.runs.Add(1)
 	_ = col.consume(strings.NewReader(build.Stdout))
 	_, _ = col.build.Write([]byte(build.Stderr))
+	if build.MemoryExceeded {
+		col.buildMemory = max(gosandbox.BuildMemoryLimit, req.sandbox.MemoryLimit)
+	}
 	if build.TimedOut {
 		return true, nil
 	}

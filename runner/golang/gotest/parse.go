@@ -87,8 +87,13 @@ type collector struct {
 	// memoryKilled: the confined test binary ran out of memory under the
 	// sandbox's limit (killed at the cgroup's cap, or its runtime said so).
 	memoryKilled bool
-	tests        map[string]*testState
-	order        []*testState
+	// buildMemory is the build's memory limit when the kernel stopped a
+	// process of the confined build at it (the C compiler on a cgo
+	// preamble that reads /dev/zero): go test then says only that cc1
+	// was killed. 0 otherwise.
+	buildMemory int64
+	tests       map[string]*testState
+	order       []*testState
 }
 
 func newCollector(req *request, resolve func(string) string, out *proc.LimitedBuffer) *collector {
@@ -445,27 +450,42 @@ func (c *collector) declaration(name string) (string, int) {
 // carries the text.
 func (c *collector) buildErrors(stderr string) []runner.Alert {
 	text := c.build.String() + "\n" + stderr
+	note := ""
+	if c.buildMemory > 0 {
+		note = fmt.Sprintf("out of memory: the build exceeded the sandbox's memory limit of %s", formatBytes(c.buildMemory))
+	}
 	alerts := parseBuildErrors(text, c.resolve)
 	if len(alerts) > 0 {
+		if note != "" {
+			alerts = append(alerts, compilerAlert(note))
+		}
 		return alerts
 	}
 	msg := strings.TrimSpace(text)
+	if note != "" {
+		msg = note + "\n" + msg
+	}
 	if len(msg) > maxMessage {
 		msg = strings.ToValidUTF8(msg[:maxMessage], "") + "\n... (output truncated)"
 	}
 	if msg == "" {
 		msg = "build failed"
 	}
-	// Not placed in a file: the cached report is shared by every file of
-	// the package, so it must not name the one that asked first.
-	return []runner.Alert{{
+	return []runner.Alert{compilerAlert(msg)}
+}
+
+// compilerAlert is a build error placed in no file: the cached report is
+// shared by every file of the package, so it must not name the one that
+// asked first.
+func compilerAlert(msg string) runner.Alert {
+	return runner.Alert{
 		Line:     1,
 		Column:   1,
 		Severity: runner.SeverityError,
 		Source:   "compiler",
 		Message:  msg,
 		Category: runner.CategoryFor("compiler", ""),
-	}}
+	}
 }
 
 // isNoise reports whether a test output line is go test's framing rather

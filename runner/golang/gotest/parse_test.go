@@ -356,3 +356,24 @@ func TestReadLines(t *testing.T) {
 		t.Errorf("lines %q, want %q", got, want)
 	}
 }
+
+// TestBuildOutOfMemory: when the kernel stopped the confined build at its
+// memory cap, go test says only that the C compiler was killed; the build
+// error says that it was the memory limit, with or without located errors.
+func TestBuildOutOfMemory(t *testing.T) {
+	killed := "# example.com/m\ngcc: fatal error: Killed signal terminated program cc1\ncompilation terminated.\n"
+	located := "# example.com/m\n/work/m/a.go:3:1: syntax error: non-declaration statement outside function body\n"
+	for _, stderr := range []string{killed, located} {
+		c := newCollector(&request{dir: "/work/m", importPath: "example.com/m"}, resolver("/work/m", "/tmp/fixloop-gotest-1", nil), proc.NewLimitedBuffer(outputLimit))
+		c.buildFailed = true
+		c.buildMemory = 4 << 30
+		rep := c.report(false, stderr)
+		var all []string
+		for _, a := range rep.BuildErrors {
+			all = append(all, a.Message)
+		}
+		if text := strings.Join(all, "\n"); !strings.Contains(text, "out of memory: the build exceeded the sandbox's memory limit of 4") {
+			t.Errorf("build errors for %q do not name the memory limit:\n%s", stderr, text)
+		}
+	}
+}
