@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs fixloop's benchmarks and the command-line baselines in one go, and
-# prints the figures the README's Performance section reports, as ratios
+# prints the figures docs/performance.md reports, as ratios
 # against the baselines measured in the same run.
 #
 #   bench/run.sh            # default: 20 iterations per benchmark

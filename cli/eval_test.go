@@ -25,7 +25,7 @@ import (
 	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
-// bundledDataset is the dataset the README runs.
+// bundledDataset is the dataset docs/sessions.md runs.
 const bundledDataset = "../testdata/eval"
 
 // datasetModel is the scripted model of package scripted for the bundled
@@ -115,7 +115,7 @@ func storedRuns(t *testing.T, db, run string) map[string][]string {
 	return out
 }
 
-// TestEvalBundledDataset runs the README's eval command on the bundled
+// TestEvalBundledDataset runs docs/sessions.md's eval command on the bundled
 // dataset with a scripted model, twice: the first run stores one session
 // per problem and prints the run's report with both definitions; the
 // second finds them stored and runs nothing.

@@ -22,7 +22,7 @@ import (
 // dataset.
 var bundledAnswers = filepath.Join("..", "testdata", "eval-answers")
 
-// TestEvalScriptedModelThroughWorker follows the README's evaluator path
+// TestEvalScriptedModelThroughWorker follows docs/sessions.md's evaluator path
 // with the scripted model it names (package scripted, the model of
 // ./eval/scripted/cmd/scripted-model): fixloop eval --enqueue fills the
 // SQLite queue in the store, a fixloop worker process works it until every
@@ -136,7 +136,7 @@ func ptrText(v *float64) string {
 	return fmt.Sprint(*v)
 }
 
-// scriptedEval is the README's evaluator path set up: the bundled
+// scriptedEval is docs/sessions.md's evaluator path set up: the bundled
 // dataset, the scripted model serving its answers, a fixloop binary, a
 // store and the environment to run it in.
 type scriptedEval struct {

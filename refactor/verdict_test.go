@@ -98,7 +98,7 @@ func (fixlessLinter) Invalidate(string) {}
 
 // TestRulesStopWhenNothingChanges: the rules provider, which has no fix for
 // the alert, answers the file unchanged; the session stops (no_change) in
-// round 1 and keeps no answer it did not use (README: "stops when nothing
+// round 1 and keeps no answer it did not use (docs/sessions.md: "stops when nothing
 // changes").
 func TestRulesStopWhenNothingChanges(t *testing.T) {
 	rec, err := Run(context.Background(), "/p/a.go", "package a\n", Options{

@@ -31,7 +31,7 @@ var goPerformanceChecks = map[string]bool{
 // CategoryFor maps a Go tool's (source, code) pair to a category; the
 // other languages' runners classify their own alerts, and
 // runner/taxonomy.Category covers every tool. The mapping is documented in
-// the README ("How diagnostics map to checks"):
+// docs/languages.md ("How diagnostics map to checks"):
 //
 //   - compiler errors, go test failures and every vet analyzer: Error-prone
 //   - staticcheck SA*: Error-prone, except the SA6 performance checks: Performance

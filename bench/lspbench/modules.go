@@ -62,7 +62,7 @@ type moduleSpec struct {
 	// scenario d. Chosen by chooseFiles for a real module.
 	TaggedFile string
 	// Local, when set, is a directory of this repository that is copied
-	// instead of a module from the proxy: the README's bench package. Its
+	// instead of a module from the proxy: docs/performance.md's bench package. Its
 	// rows stay out of the real modules' geometric means, and a scenario
 	// whose file is not named is not run.
 	Local string

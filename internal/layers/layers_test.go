@@ -164,7 +164,7 @@ func TestFloors(t *testing.T) {
 		}
 		floor := floorOf(top)
 		if floor < 0 {
-			t.Errorf("%s is in %s/, which no floor holds: add the folder to floors (and to the README's Architecture section)", pkg, top)
+			t.Errorf("%s is in %s/, which no floor holds: add the folder to floors (and to docs/architecture.md)", pkg, top)
 			continue
 		}
 		for _, dep := range fields[1:] {
