@@ -1,18 +1,8 @@
 #!/usr/bin/env bash
 # fixloop against gopls on real modules (issues 13 and 25), fetched with the
-# Go module proxy. The modules are picked by a rule, not by hand (applied by
-# bench/lspbench, see modules.go and rule.go):
-#   - the seeds, issue 13's four: go-toml/v2 v2.2.2, chi/v5 v5.0.12,
-#     cobra v1.8.1, client_golang v1.19.0;
-#   - every direct requirement (go.mod, not // indirect) of go-toml, chi and
-#     cobra that has a package with _test.go files on linux/amd64: today
-#     testify, go-md2man/v2, pflag and yaml.v3 (client_golang's are left out
-#     for the run's length: x/sys and protobuf alone outweigh the rest).
-# In each module the edited file is the non-test file beside the module's
-# largest _test.go (same stem, else the package's largest file); that
-# _test.go is scenario c's, and the largest file with a //go:build line that
-# holds on linux/amd64 is scenario d's; only packages whose tests compile
-# (go test -c) count. Plus testdata/benchpkg.
+# Go module proxy: issue 13's four and their direct requirements that have
+# tests, and the files each scenario edits, picked by the rule stated in
+# bench/lspbench/modules.go (applied by rule.go); plus testdata/benchpkg.
 # It installs gopls (staticcheck on, diagnosticsDelay 0s) and runs both
 # servers alternately through one LSP client (bench/lspbench), printing a
 # markdown table of fixloop/gopls ratios: edit -> diagnostics, an exported
@@ -34,7 +24,7 @@
 # a change is measured against the commit before it in the same run.
 #
 # Settings: N, NOPEN (cold + warm opens per server), TIMEOUT (per edit,
-# default 30s), OPEN_TIMEOUT (default 240s), MODULES, KEEP, GOPLS_VERSION
+# default 30s), OPEN_TIMEOUT (default 240s), MODULES, KEEP, PROFILE, GOPLS_VERSION
 # (default v0.23.0), BASE_REV (or BASE, a baseline fixloop binary),
 # FIXLOOP_BENCH_CACHE (where gopls is installed; default
 # ${XDG_CACHE_HOME:-~/.cache}/fixloop-bench).

@@ -398,23 +398,19 @@ func TestReportBase(t *testing.T) {
 	o := options{fixloop: "/nonexistent/fixloop", gopls: "/nonexistent/gopls", timeout: time.Second}
 
 	without := (&bench{o: o, kinds: kinds}).report(results, time.Second)
-	for _, want := range []string{
+	reportHas(t, "without -base", without,
 		"| module | scenario | fixloop p50 ms | gopls p50 ms | fixloop/gopls | correct fixloop, gopls | interim empty publishes fixloop, gopls | fixloop passes: incremental, full loads |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
 		"| m1 | a: edit a file of a package with tests (`e.go`) | 10.0 | 40.0 | **0.25** | 1/1, 1/1 | 0, 0 | - |\n",
 		"| scenario | fixloop/gopls | worst fixloop/gopls | modules |\n| --- | --- | --- | --- |\n| a: edit a file of a package with tests | **0.35** | 0.50 (m2) | 2 |\n",
 		"| m1@v1 | 0, 0, 0 | 100 | 400 | **0.25** | -, - | -, - | 0, 0, 0 |\n",
-	} {
-		if !strings.Contains(without, want) {
-			t.Errorf("without -base, the report lacks %q:\n%s", want, without)
-		}
-	}
+	)
 	if strings.Contains(without, "base") {
 		t.Errorf("without -base, the report names base:\n%s", without)
 	}
 
 	o.base = "/nonexistent/base"
 	with := (&bench{o: o, kinds: append(kinds, &serverKind{Name: "base"})}).report(results, time.Second)
-	for _, want := range []string{
+	reportHas(t, "with -base", with,
 		"| fixloop/gopls | base p50 ms | base/gopls | correct fixloop, gopls, base | interim empty publishes fixloop, gopls, base |",
 		"| m1 | a: edit a file of a package with tests (`e.go`) | 10.0 | 40.0 | **0.25** | 20.0 | **0.50** | 1/1, 1/1, 1/1 | 0, 0, 0 | - |\n",
 		"| scenario | fixloop/gopls | base/gopls | worst fixloop/gopls | worst base/gopls | modules |\n| --- | --- | --- | --- | --- | --- |\n| a: edit a file of a package with tests | **0.35** | **0.35** | 0.50 (m2) | 0.50 (m1) | 2 |\n",
@@ -425,9 +421,15 @@ func TestReportBase(t *testing.T) {
 		"| m2 | a: edit a file of a package with tests | 40.0 | 20.0 | **2.00** |\n",
 		"| m2 | peak RSS MB (warm process) | 100 | 200 | **0.50** |\n",
 		"Geometric mean of fixloop/base over the real modules:\n\n| scenario | fixloop/base | worst fixloop/base | modules |\n| --- | --- | --- | --- |\n| a: edit a file of a package with tests | **1.00** | 2.00 (m2) | 2 |\n| peak RSS MB (warm process) | **0.50** | 0.50 (m1) | 2 |\n",
-	} {
-		if !strings.Contains(with, want) {
-			t.Errorf("with -base, the report lacks %q:\n%s", want, with)
+	)
+}
+
+// reportHas fails the test for each of wants that report lacks.
+func reportHas(t *testing.T, what, report string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(report, want) {
+			t.Errorf("%s, the report lacks %q:\n%s", what, want, report)
 		}
 	}
 }

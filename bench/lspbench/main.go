@@ -247,19 +247,19 @@ func run(o options) error {
 			want[m] = true
 		}
 	}
+	wanted := func(s *moduleSpec) bool { return len(want) == 0 || want[s.Short] || want[s.Path] }
 	start := time.Now()
-	all, err := requirementSpecs(work, specs)
+	all, err := requirementSpecs(work, specs, wanted)
 	if err != nil {
 		return err
 	}
 	var results []*moduleResult
 	for _, spec := range all {
-		if len(want) > 0 && !want[spec.Short] && !want[spec.Path] {
+		if !wanted(spec) {
 			continue
 		}
 		logf("== %s@%s", spec.Path, spec.Version)
 		res := b.runModule(spec)
-		spec = res.Prep.Spec
 		if res.Err != "" {
 			logf("%s: %s", spec.Short, res.Err)
 		}
@@ -769,7 +769,7 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 	}
 	if len(results) > 1 {
 		w.WriteString("\nGeometric mean of the ratios over the real modules (those where both servers answered; the bench package is not one of them), and the worst module of each:\n\n")
-		w.WriteString(geomeanTable(ratios, worst, pairs, names))
+		w.WriteString(geomeanTable(ratios, worst, pairs, scenarioOrder, names))
 	}
 
 	head = "| module | packages, .go files, lines | peak RSS fixloop MB | peak RSS gopls MB | RSS fixloop/gopls |"
@@ -832,7 +832,7 @@ func (b *bench) report(results []*moduleResult, took time.Duration) string {
 		}
 		if len(results) > 1 {
 			w.WriteString("\nGeometric mean of fixloop/base over the real modules:\n\n")
-			w.WriteString(geomeanTable(ratios, worst, []string{"fixloop/base"}, names))
+			w.WriteString(geomeanTable(ratios, worst, []string{"fixloop/base"}, append(scenarioOrder[:len(scenarioOrder):len(scenarioOrder)], "rss"), names))
 		}
 	}
 	var ns []string
@@ -883,19 +883,15 @@ type worstRatio struct {
 
 // geomeanTable is a markdown table of the geometric means of ratios, one
 // column per pair, then the worst module's ratio of each pair, one row per
-// scenario of the first pair (then "rss", when the pairs are
-// fixloop/base), with that pair's count of modules.
-func geomeanTable(ratios map[string]map[string][]float64, worst map[string]map[string]worstRatio, pairs []string, names map[string]string) string {
+// key (a scenario, or "rss") the first pair has ratios of, with that
+// pair's count of modules.
+func geomeanTable(ratios map[string]map[string][]float64, worst map[string]map[string]worstRatio, pairs, keys []string, names map[string]string) string {
 	head := "| scenario | " + strings.Join(pairs, " | ")
 	for _, p := range pairs {
 		head += " | worst " + p
 	}
 	head += " | modules |"
 	out := head + "\n" + mdRule(head) + "\n"
-	keys := scenarioOrder
-	if pairs[0] == "fixloop/base" {
-		keys = append(keys[:len(keys):len(keys)], "rss")
-	}
 	for _, k := range keys {
 		n := len(ratios[pairs[0]][k])
 		if n == 0 {

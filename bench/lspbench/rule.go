@@ -19,9 +19,10 @@ import (
 
 // requirementSpecs returns, after the given specs, one spec for each direct
 // requirement of the seeds marked Requirements that is not already among
-// them and has a package with _test.go files built on linux/amd64, in the
-// seeds' order and then go.mod's.
-func requirementSpecs(work string, seeds []*moduleSpec) ([]*moduleSpec, error) {
+// them, is wanted and has a package with _test.go files built on
+// linux/amd64, in the seeds' order and then go.mod's. Requirements that
+// are not wanted are not downloaded.
+func requirementSpecs(work string, seeds []*moduleSpec, wanted func(*moduleSpec) bool) ([]*moduleSpec, error) {
 	out := append([]*moduleSpec(nil), seeds...)
 	have := map[string]bool{}
 	for _, s := range seeds {
@@ -48,6 +49,10 @@ func requirementSpecs(work string, seeds []*moduleSpec) ([]*moduleSpec, error) {
 				continue
 			}
 			have[r.Mod.Path] = true
+			spec := &moduleSpec{Path: r.Mod.Path, Version: r.Mod.Version, Short: shortName(r.Mod.Path)}
+			if !wanted(spec) {
+				continue
+			}
 			dep, err := download(work, r.Mod.Path+"@"+r.Mod.Version)
 			if err != nil {
 				return nil, err
@@ -56,7 +61,7 @@ func requirementSpecs(work string, seeds []*moduleSpec) ([]*moduleSpec, error) {
 				logf("%s@%s (required by %s): not measured: %v", r.Mod.Path, r.Mod.Version, seed.Short, err)
 				continue
 			}
-			out = append(out, &moduleSpec{Path: r.Mod.Path, Version: r.Mod.Version, Short: shortName(r.Mod.Path)})
+			out = append(out, spec)
 		}
 	}
 	return out, nil
@@ -102,15 +107,15 @@ func chooseFiles(root string, compiles func(dir string) bool) (edit, test, tagge
 		rel  string
 		size int64
 	}
-	ok := map[string]bool{}
+	compiledDirs := map[string]bool{}
 	compiled := func(dir string) bool {
 		if compiles == nil {
 			return true
 		}
-		c, seen := ok[dir]
+		c, seen := compiledDirs[dir]
 		if !seen {
 			c = compiles(dir)
-			ok[dir] = c
+			compiledDirs[dir] = c
 		}
 		return c
 	}
@@ -179,6 +184,7 @@ func chooseFiles(root string, compiles func(dir string) bool) (edit, test, tagge
 		for _, f := range beside {
 			if f.rel == stem {
 				edit = stem
+				break
 			}
 		}
 		if edit == "" {
@@ -211,13 +217,9 @@ func testsCompile(root string) func(dir string) bool {
 	return func(dir string) bool {
 		_, err := runGo(root, "test", "-vet=off", "-c", "-o", os.DevNull, "./"+filepath.ToSlash(dir))
 		if err != nil {
-			logf("%s: not chosen from: %v", filepath.Join(filepath.Base(root), dir), firstLineOf(err.Error()))
+			line, _, _ := strings.Cut(err.Error(), "\n")
+			logf("%s: not chosen from: %v", filepath.Join(filepath.Base(root), dir), line)
 		}
 		return err == nil
 	}
-}
-
-func firstLineOf(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
