@@ -78,12 +78,11 @@ func applyTable[T any](a *applier, t *T, v *value, path, prefix string, table []
 			seen[key] = val
 		}
 		full := join(prefix, key)
-		i := slices.IndexFunc(table, func(s setting[T]) bool { return s.Key == full })
-		if i < 0 {
+		s, ok := lookup(table, full)
+		if !ok {
 			applyTable(a, t, val, path, full, table, nil)
 			return
 		}
-		s := table[i]
 		if s.EditorOnly && (!s.typeFirst || hasJSONType(val, s.typ.json)) && !a.trusted(val, path) {
 			return
 		}
@@ -166,10 +165,19 @@ var defaults = sync.OnceValue(func() Config {
 	return cfg
 })
 
+// lookup returns the row of key in table.
+func lookup[T any](table []setting[T], key string) (setting[T], bool) {
+	i := slices.IndexFunc(table, func(s setting[T]) bool { return s.Key == key })
+	if i < 0 {
+		return setting[T]{}, false
+	}
+	return table[i], true
+}
+
 // defaultOf is the default of key in table.
 func defaultOf[T any](table []setting[T], key string) string {
-	i := slices.IndexFunc(table, func(s setting[T]) bool { return s.Key == key })
-	return table[i].Default
+	s, _ := lookup(table, key)
+	return s.Default
 }
 
 // Default returns the built-in settings.

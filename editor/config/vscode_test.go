@@ -84,12 +84,11 @@ func TestVSCodeSettings(t *testing.T) {
 		if slices.Contains(extensionOnly, key) {
 			continue
 		}
-		i := slices.IndexFunc(table, func(s setting[Config]) bool { return s.Key == key })
-		if i < 0 {
+		s, ok := lookup(table, key)
+		if !ok {
 			t.Errorf("%s: %q is not a key of the settings (editor/config/settings.go)", name, key)
 			continue
 		}
-		s := table[i]
 		types := vscodeTypes(p.Type)
 		for _, typ := range types {
 			if !slices.Contains(s.typ.json, typ) {
@@ -226,12 +225,12 @@ func TestVSCodeSettingsTS(t *testing.T) {
 		for v := range strings.SplitSeq(m[2], ",") {
 			values = append(values, strings.Trim(strings.TrimSpace(v), `'`))
 		}
-		i := slices.IndexFunc(table, func(s setting[Config]) bool { return s.Key == key })
-		if i < 0 {
+		s, ok := lookup(table, key)
+		if !ok {
 			t.Fatalf("settings.ts: %s: %s is no key of the table", m[1], key)
 		}
-		if !sameSet(values, table[i].typ.enum) {
-			t.Errorf("settings.ts: %s = %q, but %s allows %q", m[1], values, key, table[i].typ.enum)
+		if !sameSet(values, s.typ.enum) {
+			t.Errorf("settings.ts: %s = %q, but %s allows %q", m[1], values, key, s.typ.enum)
 		}
 	}
 	for name := range settingsTSLists {
