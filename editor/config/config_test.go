@@ -390,6 +390,8 @@ func TestSessionSettingMistakes(t *testing.T) {
 		{"the file may not redirect the key", "model:\n  baseUrl: https://elsewhere/v1\n", "model.baseUrl: cannot be set in .fixloop.yaml"},
 		{"the file may not choose the key variable", "model:\n  apiKeyEnv: GITHUB_TOKEN\n", "model.apiKeyEnv: cannot be set in .fixloop.yaml"},
 		{"the file may not choose the store", "store:\n  dsn: postgres://x@y/z\n", "store.dsn: cannot be set in .fixloop.yaml"},
+		{"a store of the wrong type is that first", "store:\n  dsn: 5\n", "store.dsn: 5 is not a string"},
+		{"the sandbox is the editor's whatever its type", "sandbox: 5\n", "sandbox: cannot be set in .fixloop.yaml"},
 		{"the file may not turn the sandbox off", "sandbox: none\n", "sandbox: cannot be set in .fixloop.yaml"},
 		{"sandbox mode", "sandbox: docker\n", "cannot be set in .fixloop.yaml"},
 		{"the file may not trust its own repository", "trusted: true\n", "trusted: cannot be set in .fixloop.yaml"},

@@ -78,12 +78,11 @@ func applyTable[T any](a *applier, t *T, v *value, path, prefix string, table []
 			seen[key] = val
 		}
 		full := join(prefix, key)
-		i := slices.IndexFunc(table, func(s setting[T]) bool { return s.Key == full })
-		if i < 0 {
+		s, ok := lookup(table, full)
+		if !ok {
 			applyTable(a, t, val, path, full, table, nil)
 			return
 		}
-		s := table[i]
 		if s.EditorOnly && (!s.typeFirst || hasJSONType(val, s.typ.json)) && !a.trusted(val, path) {
 			return
 		}
@@ -166,10 +165,19 @@ var defaults = sync.OnceValue(func() Config {
 	return cfg
 })
 
+// lookup returns the row of key in table.
+func lookup[T any](table []setting[T], key string) (setting[T], bool) {
+	i := slices.IndexFunc(table, func(s setting[T]) bool { return s.Key == key })
+	if i < 0 {
+		return setting[T]{}, false
+	}
+	return table[i], true
+}
+
 // defaultOf is the default of key in table.
 func defaultOf[T any](table []setting[T], key string) string {
-	i := slices.IndexFunc(table, func(s setting[T]) bool { return s.Key == key })
-	return table[i].Default
+	s, _ := lookup(table, key)
+	return s.Default
 }
 
 // Default returns the built-in settings.
@@ -247,6 +255,14 @@ func typed[V any](name string, json []string, enum []string, parse func(a *appli
 	return parser[V]{valueType{name: name, json: json, enum: enum}, parse}
 }
 
+// Parsers of more than one row.
+var (
+	stringValue   = typed("string", jsonString, nil, (*applier).str)
+	trueFalse     = typed("true/false", jsonBool, nil, (*applier).boolean)
+	byteCount     = typed("bytes", []string{"integer"}, nil, (*applier).size)
+	caseTextValue = typed("text", jsonString, nil, (*applier).caseText)
+)
+
 // The JSON types of values.
 var (
 	jsonString  = []string{"string"}
@@ -259,88 +275,368 @@ var (
 func settings() []setting[Config] { return configSettings }
 
 var configSettings = []setting[Config]{
-	{Key: "debounce", Default: "150ms", Doc: "How long to wait after an edit before analysing: a duration string, or a number of milliseconds; 0s to 10s.", rule: to(durationOf(debounceSpec()), func(c *Config) *time.Duration { return &c.Debounce })},
-	{Key: "tests.mode", Default: "open_save", Doc: "When tests run: `off`, on `save`, or on open and save (`open_save`).", rule: to(choiceOf(true, TestsOff, TestsOnSave, TestsOnOpenAndSave), func(c *Config) *TestMode { return &c.Tests.Mode })},
-	{Key: "tests.timeout", Default: "60s", Doc: "CPU time of one test run, every process counted: a duration string, or a number of seconds; more than 0s, up to 30m.", rule: to(durationOf(timeoutSpec()), func(c *Config) *time.Duration { return &c.Tests.Timeout })},
-	{Key: "tests.wallTimeout", Doc: "Wall-clock bound of a test run, for tests that sleep or wait; more than 0s, up to 2h. Absent: 3 × `tests.timeout` + 10s.", rule: to(durationOf(wallTimeoutSpec()), func(c *Config) *time.Duration { return &c.Tests.WallTimeout })},
-	{Key: "staticcheck.checks", Doc: "staticcheck's \"checks\" syntax (`[\"all\", \"-ST1000\"]`), or one string `\"all,-ST1000\"`, on top of the project's staticcheck.conf files (`inherit` stands for what they select). Absent: what they select, else staticcheck's defaults.", rule: to(typed("list of check names", []string{"array", "string"}, nil, (*applier).checks), func(c *Config) *[]string { return &c.Staticcheck.Checks })},
-	{Key: "maxFileSize", Default: "2097152", Doc: "Bytes analysed per file; a positive whole number.", rule: to(typed("bytes", []string{"integer"}, nil, (*applier).size), func(c *Config) *int { return &c.MaxFileSize })},
-	{Key: "maxDocumentSize", Default: "10000000", Doc: "Bytes of an open document the server looks at all; a larger one is kept but not analysed, tested or repaired, and the user is told. A positive whole number.", rule: to(typed("bytes", []string{"integer"}, nil, (*applier).size), func(c *Config) *int { return &c.MaxDocumentSize })},
-	{Key: "maxToolProcesses", Doc: "Tool processes (linters, test and judge runs) at once, for all documents together, and documents checked at once; 1 to 256. Absent or 0: one per CPU.", rule: to(countOf(0, MaxToolProcessesLimit), func(c *Config) *int { return &c.MaxToolProcesses })},
-	{Key: "model.baseUrl", EditorOnly: true, Doc: "Base URL of the OpenAI-compatible endpoint of repair and refactor sessions, e.g. `http://localhost:8080/v1`. Absent: `$OPENAI_BASE_URL`, else OpenAI's.", rule: to(typed("string", jsonString, nil, (*applier).str), func(c *Config) *string { return &c.Model.BaseURL })},
-	{Key: "model.name", Doc: "Name of the model. Absent: `$FIXLOOP_MODEL`; with neither, sessions use the offline rules provider.", rule: to(typed("string", jsonString, nil, (*applier).str), func(c *Config) *string { return &c.Model.Name })},
-	{Key: "model.apiKeyEnv", Default: DefaultAPIKeyEnv, EditorOnly: true, Doc: "Name of the environment variable holding the API key (never the key itself).", rule: to(typed("string", jsonString, nil, (*applier).apiKeyEnv), func(c *Config) *string { return &c.Model.APIKeyEnv })},
-	{Key: "model.temperature", Doc: "Sampling temperature, 0 to 2. Absent: the model server's default.", rule: to(floatOf(0, 2), func(c *Config) **float32 { return &c.Model.Temperature })},
-	{Key: "model.topP", Doc: "Nucleus sampling, 0 to 1. Absent: the model server's default.", rule: to(floatOf(0, 1), func(c *Config) **float32 { return &c.Model.TopP })},
-	{Key: "model.maxTokens", Doc: "Bound of one answer's tokens, 1 to 1048576. Absent: left to the model server.", rule: to(countOf(1, 1<<20), func(c *Config) *int { return &c.Model.MaxTokens })},
-	{Key: "model.timeout", Default: "120s", Doc: "Bound of one request: a duration string, or a number of seconds; more than 0s, up to 30m.", rule: to(durationOf(timeoutSpec()), func(c *Config) *time.Duration { return &c.Model.Timeout })},
-	{Key: "rounds.repair", Default: "10", Doc: "Round cap of repair sessions, 1 to 50.", rule: to(countOf(1, MaxRounds), func(c *Config) *int { return &c.Rounds.Repair })},
-	{Key: "rounds.refactor", Default: "3", Doc: "Round cap of refactor sessions, 1 to 50.", rule: to(countOf(1, MaxRounds), func(c *Config) *int { return &c.Rounds.Refactor })},
-	{Key: "applyMode", Default: string(ApplyAtOnce), Doc: "How a session's result reaches the document: `apply` at once (undo reverts it), or `ask`: Apply / Show diff / Discard.", rule: to(choiceOf(false, ApplyAtOnce, ApplyAsk), func(c *Config) *ApplyMode { return &c.ApplyMode })},
-	{Key: "store.dsn", EditorOnly: true, typeFirst: true, Doc: "Where session records go: a SQLite file path or a `postgres://` URL; `off` stores nothing. Absent or \"\": the SQLite file in the user's state directory.", rule: to(typed("string", jsonString, nil, (*applier).str), func(c *Config) *string { return &c.Store.DSN })},
-	{Key: "store.mode", Default: "full", Doc: "`full` (records with code) or `metrics` (no source text).", rule: to(typed("one of", jsonString, storeModes(), (*applier).storeMode), func(c *Config) *string { return &c.Store.Mode })},
-	{Key: "python.linters", Doc: "The Python linters to run: a subset of pylint, flake8, pyright, or one string `\"pylint,flake8\"`. Absent: pylint and flake8; `[]`: none.", rule: to(typed("list of names", jsonStrings, pythonLinterNames(), (*applier).pythonLinters), func(c *Config) *[]string { return &c.Python.Linters })},
-	{Key: "python.pylintCategories", Doc: "Pylint only these message categories: any of convention, refactor, warning, error, info, performance (fixloop's Performance messages), or one string; fatal messages always. LintEval's choice: `[error, performance, refactor, convention]`. Absent: pylint's defaults and the project's pylintrc; `[]` is refused.", rule: to(typed("list of names", jsonStrings, pylintCategoryNames(), (*applier).pylintCategories), func(c *Config) *[]string { return &c.Python.PylintCategories })},
-	{Key: "cpp.checks", Doc: "clang-tidy's `-checks`, e.g. `\"-*,bugprone-*\"`, or a list joined with \",\". Absent or \"\": the project's .clang-tidy, else bugprone, performance, modernize and readability minus the noisiest.", rule: to(typed("list of checks", jsonStrings, nil, (*applier).clangChecks), func(c *Config) *string { return &c.Cpp.Checks })},
-	{Key: "cpp.flags", Doc: "g++ and clang-tidy flags, e.g. `[-std=c++17, -Wall]`, or one string split into words. Absent: those of the project's compile_commands.json, else `-std=c++17`.", rule: to(typed("list of arguments", jsonStrings, nil, (*applier).flags), func(c *Config) *[]string { return &c.Cpp.Flags })},
-	{Key: "cpp.test", Doc: "The test command, e.g. `ctest --output-junit report.xml` (see [Commands](#commands)). Absent: `make test` when the project's Makefile has a test target.", rule: to(commandOf(`["ctest", "--output-junit", "report.xml"]`, false), func(c *Config) *[]string { return &c.Cpp.Test })},
-	{Key: "cpp.junitXml", Doc: "Glob of the JUnit XML reports the test command writes, relative to the directory it runs in unless absolute.", rule: to(typed("glob", jsonString, nil, (*applier).junitGlob), func(c *Config) *string { return &c.Cpp.JUnitXML })},
-	{Key: "cpp.clangTidy", Doc: "The clang-tidy to run: `clang-tidy` (absent) or a version's binary `clang-tidy-N`, looked up on PATH (never a path).", rule: to(typed("string", jsonString, nil, (*applier).clangTidy), func(c *Config) *string { return &c.Cpp.ClangTidy })},
-	{Key: "java.checkstyle", Default: CheckstyleSun, Doc: "`sun` or `google` (any case), or the path of a checkstyle configuration .xml file, relative to the workspace root unless absolute.", rule: to(typed("string", jsonString, nil, (*applier).checkstyle), func(c *Config) *string { return &c.Java.Checkstyle })},
-	{Key: "java.classpath", Doc: "Jars and class directories for javac and the tests, or one `\"a.jar:b.jar\"` string; besides a Maven project's dependencies in ~/.m2/repository.", rule: to(typed("list of paths", jsonStrings, nil, (*applier).classpath), func(c *Config) *[]string { return &c.Java.Classpath })},
-	{Key: "java.pmd", Doc: "PMD 7 as a third linter: `true` = LintEval's rule families (errorprone, performance, design, codestyle); rulesets as a list or one comma-separated string. Absent or `false`: no PMD.", rule: to(typed("true/false or rulesets", []string{"boolean", "array", "string"}, nil, (*applier).pmd), func(c *Config) *string { return &c.Java.PMD })},
-	{Key: "linters", Doc: "Generic command linters, in the order written (see [Command linters](#command-linters)). An entry with any mistake is left out as a whole.", rule: to(typed("list of linters", []string{"array"}, nil, (*applier).linters), func(c *Config) *[]Linter { return &c.Linters })},
-	{Key: "judge.dir", Default: DefaultJudgeDir, Doc: "Directory of input_N.txt / output_N.txt pairs, relative to the checked file's directory unless absolute.", rule: to(textOf(`"tests"`), func(c *Config) *string { return &c.Judge.Dir })},
-	{Key: "judge.cases", Doc: "Inline cases, run after those in `judge.dir` (see [Judge cases](#judge-cases)). A case with a mistake is left out.", rule: to(typed("list of cases", []string{"array"}, nil, (*applier).judgeCases), func(c *Config) *[]JudgeCase { return &c.Judge.Cases })},
-	{Key: "judge.build", Doc: "The build command, e.g. `g++ -O2 -o main main.cpp` (see [Commands](#commands)). Absent: the language's default; `[]`: no build.", rule: to(commandOf(`["g++", "-O2", "-o", "main", "main.cpp"]`, true), func(c *Config) *[]string { return &c.Judge.Build })},
-	{Key: "judge.run", Doc: "The command that runs the program, e.g. `./main` (see [Commands](#commands)). Absent: the language's default.", rule: to(commandOf(`["./main"]`, false), func(c *Config) *[]string { return &c.Judge.Run })},
-	{Key: "judge.timeLimit", Default: "10s", Doc: "CPU time per case, every process counted: a duration string, or a number of seconds; more than 0s, up to 10m.", rule: to(durationOf(timeLimitSpec()), func(c *Config) *time.Duration { return &c.Judge.TimeLimit })},
-	{Key: "judge.wallTimeLimit", Doc: "Wall-clock bound per case, for programs that sleep or wait; more than 0s, up to 1h. Absent: 3 × `judge.timeLimit` + 10s.", rule: to(durationOf(wallTimeLimitSpec()), func(c *Config) *time.Duration { return &c.Judge.WallTimeLimit })},
-	{Key: "judge.memoryLimit", Default: "1GiB", Doc: "Memory per case: a number of bytes or a size (see [Sizes](#sizes)); 16MiB to 64GiB.", rule: to(typed("size", []string{"string", "integer"}, nil, (*applier).memory), func(c *Config) *int64 { return &c.Judge.MemoryLimit })},
-	{Key: "judge.compare", Default: CompareWhitespace, Doc: "How output is compared with the expected one: `whitespace` (the words), `exact` (byte for byte) or `lines` (trailing spaces and empty lines ignored).", rule: to(oneOfNames(compareModes(), false), func(c *Config) *string { return &c.Judge.Compare })},
-	{Key: "judge.mode", Default: JudgeAuto, Doc: "When judge cases are used: `auto` (when `judge.dir` holds inputs or cases are listed), `on` or `off`.", rule: to(oneOfNames(judgeModes(), false), func(c *Config) *string { return &c.Judge.Mode })},
-	{Key: "sandbox", Default: string(SandboxBubblewrap), EditorOnly: true, Doc: "How model-written candidates run: in `bubblewrap` (sessions refuse to run candidates where it cannot run) or, chosen by the user, with `none` (time, memory and process limits only).", rule: to(choiceOf(false, SandboxBubblewrap, SandboxNone), func(c *Config) *SandboxMode { return &c.Sandbox })},
-	{Key: "trusted", Default: "false", EditorOnly: true, Doc: "The user trusts the workspace: only then do the commands the repository configures run, and with them the Python, C++ and Java tools, test runs and sessions. Untrusted, the in-process Go analysers alone check files.", rule: to(typed("true/false", jsonBool, nil, (*applier).boolean), func(c *Config) *bool { return &c.Trusted })},
+	{
+		Key: "debounce", Default: "150ms",
+		Doc:  "How long to wait after an edit before analysing: a duration string, or a number of milliseconds; 0s to 10s.",
+		rule: to(durationOf(debounceSpec()), func(c *Config) *time.Duration { return &c.Debounce }),
+	},
+	{
+		Key: "tests.mode", Default: "open_save",
+		Doc:  "When tests run: `off`, on `save`, or on open and save (`open_save`).",
+		rule: to(choiceOf(true, TestsOff, TestsOnSave, TestsOnOpenAndSave), func(c *Config) *TestMode { return &c.Tests.Mode }),
+	},
+	{
+		Key: "tests.timeout", Default: "60s",
+		Doc:  "CPU time of one test run, every process counted: a duration string, or a number of seconds; more than 0s, up to 30m.",
+		rule: to(durationOf(timeoutSpec()), func(c *Config) *time.Duration { return &c.Tests.Timeout }),
+	},
+	{
+		Key:  "tests.wallTimeout",
+		Doc:  "Wall-clock bound of a test run, for tests that sleep or wait; more than 0s, up to 2h. Absent: 3 × `tests.timeout` + 10s.",
+		rule: to(durationOf(wallTimeoutSpec()), func(c *Config) *time.Duration { return &c.Tests.WallTimeout }),
+	},
+	{
+		Key:  "staticcheck.checks",
+		Doc:  "staticcheck's \"checks\" syntax (`[\"all\", \"-ST1000\"]`), or one string `\"all,-ST1000\"`, on top of the project's staticcheck.conf files (`inherit` stands for what they select). Absent: what they select, else staticcheck's defaults.",
+		rule: to(typed("list of check names", []string{"array", "string"}, nil, (*applier).checks), func(c *Config) *[]string { return &c.Staticcheck.Checks }),
+	},
+	{
+		Key: "maxFileSize", Default: "2097152",
+		Doc:  "Bytes analysed per file; a positive whole number.",
+		rule: to(byteCount, func(c *Config) *int { return &c.MaxFileSize }),
+	},
+	{
+		Key: "maxDocumentSize", Default: "10000000",
+		Doc:  "Bytes of an open document the server looks at all; a larger one is kept but not analysed, tested or repaired, and the user is told. A positive whole number.",
+		rule: to(byteCount, func(c *Config) *int { return &c.MaxDocumentSize }),
+	},
+	{
+		Key:  "maxToolProcesses",
+		Doc:  "Tool processes (linters, test and judge runs) at once, for all documents together, and documents checked at once; 1 to 256. Absent or 0: one per CPU.",
+		rule: to(countOf(0, MaxToolProcessesLimit), func(c *Config) *int { return &c.MaxToolProcesses }),
+	},
+	{
+		Key: "model.baseUrl", EditorOnly: true,
+		Doc:  "Base URL of the OpenAI-compatible endpoint of repair and refactor sessions, e.g. `http://localhost:8080/v1`. Absent: `$OPENAI_BASE_URL`, else OpenAI's.",
+		rule: to(stringValue, func(c *Config) *string { return &c.Model.BaseURL }),
+	},
+	{
+		Key:  "model.name",
+		Doc:  "Name of the model. Absent: `$FIXLOOP_MODEL`; with neither, sessions use the offline rules provider.",
+		rule: to(stringValue, func(c *Config) *string { return &c.Model.Name }),
+	},
+	{
+		Key: "model.apiKeyEnv", Default: DefaultAPIKeyEnv, EditorOnly: true,
+		Doc:  "Name of the environment variable holding the API key (never the key itself).",
+		rule: to(typed("string", jsonString, nil, (*applier).apiKeyEnv), func(c *Config) *string { return &c.Model.APIKeyEnv }),
+	},
+	{
+		Key:  "model.temperature",
+		Doc:  "Sampling temperature, 0 to 2. Absent: the model server's default.",
+		rule: to(floatOf(0, 2), func(c *Config) **float32 { return &c.Model.Temperature }),
+	},
+	{
+		Key:  "model.topP",
+		Doc:  "Nucleus sampling, 0 to 1. Absent: the model server's default.",
+		rule: to(floatOf(0, 1), func(c *Config) **float32 { return &c.Model.TopP }),
+	},
+	{
+		Key:  "model.maxTokens",
+		Doc:  "Bound of one answer's tokens, 1 to 1048576. Absent: left to the model server.",
+		rule: to(countOf(1, 1<<20), func(c *Config) *int { return &c.Model.MaxTokens }),
+	},
+	{
+		Key: "model.timeout", Default: "120s",
+		Doc:  "Bound of one request: a duration string, or a number of seconds; more than 0s, up to 30m.",
+		rule: to(durationOf(timeoutSpec()), func(c *Config) *time.Duration { return &c.Model.Timeout }),
+	},
+	{
+		Key: "rounds.repair", Default: "10",
+		Doc:  "Round cap of repair sessions, 1 to 50.",
+		rule: to(countOf(1, MaxRounds), func(c *Config) *int { return &c.Rounds.Repair }),
+	},
+	{
+		Key: "rounds.refactor", Default: "3",
+		Doc:  "Round cap of refactor sessions, 1 to 50.",
+		rule: to(countOf(1, MaxRounds), func(c *Config) *int { return &c.Rounds.Refactor }),
+	},
+	{
+		Key: "applyMode", Default: string(ApplyAtOnce),
+		Doc:  "How a session's result reaches the document: `apply` at once (undo reverts it), or `ask`: Apply / Show diff / Discard.",
+		rule: to(choiceOf(false, ApplyAtOnce, ApplyAsk), func(c *Config) *ApplyMode { return &c.ApplyMode }),
+	},
+	{
+		Key: "store.dsn", EditorOnly: true, typeFirst: true,
+		Doc:  "Where session records go: a SQLite file path or a `postgres://` URL; `off` stores nothing. Absent or \"\": the SQLite file in the user's state directory.",
+		rule: to(stringValue, func(c *Config) *string { return &c.Store.DSN }),
+	},
+	{
+		Key: "store.mode", Default: "full",
+		Doc:  "`full` (records with code) or `metrics` (no source text).",
+		rule: to(typed("one of", jsonString, storeModes(), (*applier).storeMode), func(c *Config) *string { return &c.Store.Mode }),
+	},
+	{
+		Key:  "python.linters",
+		Doc:  "The Python linters to run: a subset of pylint, flake8, pyright, or one string `\"pylint,flake8\"`. Absent: pylint and flake8; `[]`: none.",
+		rule: to(typed("list of names", jsonStrings, pythonLinterNames(), (*applier).pythonLinters), func(c *Config) *[]string { return &c.Python.Linters }),
+	},
+	{
+		Key:  "python.pylintCategories",
+		Doc:  "Pylint only these message categories: any of convention, refactor, warning, error, info, performance (fixloop's Performance messages), or one string; fatal messages always. LintEval's choice: `[error, performance, refactor, convention]`. Absent: pylint's defaults and the project's pylintrc; `[]` is refused.",
+		rule: to(typed("list of names", jsonStrings, pylintCategoryNames(), (*applier).pylintCategories), func(c *Config) *[]string { return &c.Python.PylintCategories }),
+	},
+	{
+		Key:  "cpp.checks",
+		Doc:  "clang-tidy's `-checks`, e.g. `\"-*,bugprone-*\"`, or a list joined with \",\". Absent or \"\": the project's .clang-tidy, else bugprone, performance, modernize and readability minus the noisiest.",
+		rule: to(typed("list of checks", jsonStrings, nil, (*applier).clangChecks), func(c *Config) *string { return &c.Cpp.Checks }),
+	},
+	{
+		Key:  "cpp.flags",
+		Doc:  "g++ and clang-tidy flags, e.g. `[-std=c++17, -Wall]`, or one string split into words. Absent: those of the project's compile_commands.json, else `-std=c++17`.",
+		rule: to(typed("list of arguments", jsonStrings, nil, (*applier).flags), func(c *Config) *[]string { return &c.Cpp.Flags }),
+	},
+	{
+		Key:  "cpp.test",
+		Doc:  "The test command, e.g. `ctest --output-junit report.xml` (see [Commands](#commands)). Absent: `make test` when the project's Makefile has a test target.",
+		rule: to(commandOf(`["ctest", "--output-junit", "report.xml"]`, false), func(c *Config) *[]string { return &c.Cpp.Test }),
+	},
+	{
+		Key:  "cpp.junitXml",
+		Doc:  "Glob of the JUnit XML reports the test command writes, relative to the directory it runs in unless absolute.",
+		rule: to(typed("glob", jsonString, nil, (*applier).junitGlob), func(c *Config) *string { return &c.Cpp.JUnitXML }),
+	},
+	{
+		Key:  "cpp.clangTidy",
+		Doc:  "The clang-tidy to run: `clang-tidy` (absent) or a version's binary `clang-tidy-N`, looked up on PATH (never a path).",
+		rule: to(typed("string", jsonString, nil, (*applier).clangTidy), func(c *Config) *string { return &c.Cpp.ClangTidy }),
+	},
+	{
+		Key: "java.checkstyle", Default: CheckstyleSun,
+		Doc:  "`sun` or `google` (any case), or the path of a checkstyle configuration .xml file, relative to the workspace root unless absolute.",
+		rule: to(typed("string", jsonString, nil, (*applier).checkstyle), func(c *Config) *string { return &c.Java.Checkstyle }),
+	},
+	{
+		Key:  "java.classpath",
+		Doc:  "Jars and class directories for javac and the tests, or one `\"a.jar:b.jar\"` string; besides a Maven project's dependencies in ~/.m2/repository.",
+		rule: to(typed("list of paths", jsonStrings, nil, (*applier).classpath), func(c *Config) *[]string { return &c.Java.Classpath }),
+	},
+	{
+		Key:  "java.pmd",
+		Doc:  "PMD 7 as a third linter: `true` = LintEval's rule families (errorprone, performance, design, codestyle); rulesets as a list or one comma-separated string. Absent or `false`: no PMD.",
+		rule: to(typed("true/false or rulesets", []string{"boolean", "array", "string"}, nil, (*applier).pmd), func(c *Config) *string { return &c.Java.PMD }),
+	},
+	{
+		Key:  "linters",
+		Doc:  "Generic command linters, in the order written (see [Command linters](#command-linters)). An entry with any mistake is left out as a whole.",
+		rule: to(typed("list of linters", []string{"array"}, nil, (*applier).linters), func(c *Config) *[]Linter { return &c.Linters }),
+	},
+	{
+		Key: "judge.dir", Default: DefaultJudgeDir,
+		Doc:  "Directory of input_N.txt / output_N.txt pairs, relative to the checked file's directory unless absolute.",
+		rule: to(textOf(`"tests"`), func(c *Config) *string { return &c.Judge.Dir }),
+	},
+	{
+		Key:  "judge.cases",
+		Doc:  "Inline cases, run after those in `judge.dir` (see [Judge cases](#judge-cases)). A case with a mistake is left out.",
+		rule: to(typed("list of cases", []string{"array"}, nil, (*applier).judgeCases), func(c *Config) *[]JudgeCase { return &c.Judge.Cases }),
+	},
+	{
+		Key:  "judge.build",
+		Doc:  "The build command, e.g. `g++ -O2 -o main main.cpp` (see [Commands](#commands)). Absent: the language's default; `[]`: no build.",
+		rule: to(commandOf(`["g++", "-O2", "-o", "main", "main.cpp"]`, true), func(c *Config) *[]string { return &c.Judge.Build }),
+	},
+	{
+		Key:  "judge.run",
+		Doc:  "The command that runs the program, e.g. `./main` (see [Commands](#commands)). Absent: the language's default.",
+		rule: to(commandOf(`["./main"]`, false), func(c *Config) *[]string { return &c.Judge.Run }),
+	},
+	{
+		Key: "judge.timeLimit", Default: "10s",
+		Doc:  "CPU time per case, every process counted: a duration string, or a number of seconds; more than 0s, up to 10m.",
+		rule: to(durationOf(timeLimitSpec()), func(c *Config) *time.Duration { return &c.Judge.TimeLimit }),
+	},
+	{
+		Key:  "judge.wallTimeLimit",
+		Doc:  "Wall-clock bound per case, for programs that sleep or wait; more than 0s, up to 1h. Absent: 3 × `judge.timeLimit` + 10s.",
+		rule: to(durationOf(wallTimeLimitSpec()), func(c *Config) *time.Duration { return &c.Judge.WallTimeLimit }),
+	},
+	{
+		Key: "judge.memoryLimit", Default: "1GiB",
+		Doc:  "Memory per case: a number of bytes or a size (see [Sizes](#sizes)); 16MiB to 64GiB.",
+		rule: to(typed("size", []string{"string", "integer"}, nil, (*applier).memory), func(c *Config) *int64 { return &c.Judge.MemoryLimit }),
+	},
+	{
+		Key: "judge.compare", Default: CompareWhitespace,
+		Doc:  "How output is compared with the expected one: `whitespace` (the words), `exact` (byte for byte) or `lines` (trailing spaces and empty lines ignored).",
+		rule: to(oneOfNames(compareModes(), false), func(c *Config) *string { return &c.Judge.Compare }),
+	},
+	{
+		Key: "judge.mode", Default: JudgeAuto,
+		Doc:  "When judge cases are used: `auto` (when `judge.dir` holds inputs or cases are listed), `on` or `off`.",
+		rule: to(oneOfNames(judgeModes(), false), func(c *Config) *string { return &c.Judge.Mode }),
+	},
+	{
+		Key: "sandbox", Default: string(SandboxBubblewrap), EditorOnly: true,
+		Doc:  "How model-written candidates run: in `bubblewrap` (sessions refuse to run candidates where it cannot run) or, chosen by the user, with `none` (time, memory and process limits only).",
+		rule: to(choiceOf(false, SandboxBubblewrap, SandboxNone), func(c *Config) *SandboxMode { return &c.Sandbox }),
+	},
+	{
+		Key: "trusted", Default: "false", EditorOnly: true,
+		Doc:  "The user trusts the workspace: only then do the commands the repository configures run, and with them the Python, C++ and Java tools, test runs and sessions. Untrusted, the in-process Go analysers alone check files.",
+		rule: to(trueFalse, func(c *Config) *bool { return &c.Trusted }),
+	},
 }
 
 // linterSettings is the table of the keys of one entry of "linters".
 func linterSettings() []setting[Linter] { return linterTable }
 
 var linterTable = []setting[Linter]{
-	{Key: "name", Doc: "Required, unique: the diagnostics' source.", rule: to(typed("string", jsonString, nil, (*applier).linterName), func(l *Linter) *string { return &l.Name })},
-	{Key: "command", Doc: "Required (see [Commands](#commands)); `${file}` `${dir}` `${root}` `${name}` are kept for the runner to fill in: the checked file, its directory, the workspace root and the file's base name.", rule: to(typed("command", jsonStrings, nil, (*applier).linterCommand), func(l *Linter) *[]string { return &l.Command })},
-	{Key: "extensions", Doc: "Required: the file extensions checked, each starting with \".\", e.g. `[.sh, .bash]`.", rule: to(typed("list of strings", jsonStrings, nil, (*applier).extensions), func(l *Linter) *[]string { return &l.Extensions })},
-	{Key: "input", Doc: "How the text reaches the command: `stdin`, `tempfile` (a copy holding the unsaved text) or `file` (the file on disk, so only on save). Absent: the runner's default.", rule: to(orEmpty(oneOfNames(linterInputs(), false)), func(l *Linter) *string { return &l.Input })},
-	{Key: "errorformat", Doc: "Vim errorformat patterns, e.g. `[\"%f:%l:%c: %m\"]`, or one pattern. Exactly one of errorformat and json.", rule: to(typed("list of patterns", jsonStrings, nil, (*applier).errorformat), func(l *Linter) *[]string { return &l.Errorformat })},
-	{Key: "json", Doc: "Instead of errorformat: where a JSON-reporting tool puts each diagnostic (see [JSON output](#json-output)).", rule: to(typed("map", jsonObject, nil, (*applier).linterJSON), func(l *Linter) **LinterJSON { return &l.JSON })},
-	{Key: "output", Default: OutputStdout, Doc: "The stream parsed: `stdout`, `stderr` or `both`.", rule: to(oneOfNames(linterOutputs(), false), func(l *Linter) *string { return &l.Output })},
-	{Key: "exitCodes", Doc: "Exit codes meaning the linter ran, 0 to 255, or one code. Absent: the runner's default.", rule: to(typed("list of whole numbers", []string{"array", "integer"}, nil, (*applier).exitCodes), func(l *Linter) *[]int { return &l.ExitCodes })},
-	{Key: "debounce", Doc: "As the top-level `debounce`. Absent: that one.", rule: to(durationOf(debounceSpec()), func(l *Linter) *time.Duration { return &l.Debounce })},
-	{Key: "onSave", Doc: "Run only when the file is saved.", rule: to(typed("true/false", jsonBool, nil, (*applier).boolean), func(l *Linter) *bool { return &l.OnSave })},
-	{Key: "category", Doc: "The category of all its diagnostics (any case). Absent: the runner's default.", rule: to(oneOfNames(categoryNames(), true), func(l *Linter) *string { return &l.Category })},
-	{Key: "categories", Doc: "Code prefix to category, e.g. `{SC1: Error-prone}`; the longest matching prefix wins over `category`.", rule: to(typed("map", jsonObject, categoryNames(), (*applier).categories), func(l *Linter) *map[string]string { return &l.Categories })},
-	{Key: "package", Doc: "What provides the command, named when it is missing, e.g. `Debian package shellcheck`.", rule: to(textOf(`"Debian package shellcheck"`), func(l *Linter) *string { return &l.Package })},
-	{Key: "timeout", Doc: "As `tests.timeout`. Absent: the runner's default.", rule: to(durationOf(timeoutSpec()), func(l *Linter) *time.Duration { return &l.Timeout })},
-	{Key: "columnUnit", Doc: "What the tool's columns count: `bytes`, `runes` or `utf16`. Absent: the runner's default.", rule: to(orEmpty(oneOfNames(columnUnits(), false)), func(l *Linter) *string { return &l.ColumnUnit })},
-	{Key: "env", Doc: "Extra environment: `\"KEY=VALUE\"` strings, or a map `{LANG: C}`.", rule: to(typed("list of strings or map", []string{"array", "object"}, nil, (*applier).env), func(l *Linter) *[]string { return &l.Env })},
+	{
+		Key:  "name",
+		Doc:  "Required, unique: the diagnostics' source.",
+		rule: to(typed("string", jsonString, nil, (*applier).linterName), func(l *Linter) *string { return &l.Name }),
+	},
+	{
+		Key:  "command",
+		Doc:  "Required (see [Commands](#commands)); `${file}` `${dir}` `${root}` `${name}` are kept for the runner to fill in: the checked file, its directory, the workspace root and the file's base name.",
+		rule: to(typed("command", jsonStrings, nil, (*applier).linterCommand), func(l *Linter) *[]string { return &l.Command }),
+	},
+	{
+		Key:  "extensions",
+		Doc:  "Required: the file extensions checked, each starting with \".\", e.g. `[.sh, .bash]`.",
+		rule: to(typed("list of strings", jsonStrings, nil, (*applier).extensions), func(l *Linter) *[]string { return &l.Extensions }),
+	},
+	{
+		Key:  "input",
+		Doc:  "How the text reaches the command: `stdin`, `tempfile` (a copy holding the unsaved text) or `file` (the file on disk, so only on save). Absent: the runner's default.",
+		rule: to(orEmpty(oneOfNames(linterInputs(), false)), func(l *Linter) *string { return &l.Input }),
+	},
+	{
+		Key:  "errorformat",
+		Doc:  "Vim errorformat patterns, e.g. `[\"%f:%l:%c: %m\"]`, or one pattern. Exactly one of errorformat and json.",
+		rule: to(typed("list of patterns", jsonStrings, nil, (*applier).errorformat), func(l *Linter) *[]string { return &l.Errorformat }),
+	},
+	{
+		Key:  "json",
+		Doc:  "Instead of errorformat: where a JSON-reporting tool puts each diagnostic (see [JSON output](#json-output)).",
+		rule: to(typed("map", jsonObject, nil, (*applier).linterJSON), func(l *Linter) **LinterJSON { return &l.JSON }),
+	},
+	{
+		Key: "output", Default: OutputStdout,
+		Doc:  "The stream parsed: `stdout`, `stderr` or `both`.",
+		rule: to(oneOfNames(linterOutputs(), false), func(l *Linter) *string { return &l.Output }),
+	},
+	{
+		Key:  "exitCodes",
+		Doc:  "Exit codes meaning the linter ran, 0 to 255, or one code. Absent: the runner's default.",
+		rule: to(typed("list of whole numbers", []string{"array", "integer"}, nil, (*applier).exitCodes), func(l *Linter) *[]int { return &l.ExitCodes }),
+	},
+	{
+		Key:  "debounce",
+		Doc:  "As the top-level `debounce`. Absent: that one.",
+		rule: to(durationOf(debounceSpec()), func(l *Linter) *time.Duration { return &l.Debounce }),
+	},
+	{
+		Key:  "onSave",
+		Doc:  "Run only when the file is saved.",
+		rule: to(trueFalse, func(l *Linter) *bool { return &l.OnSave }),
+	},
+	{
+		Key:  "category",
+		Doc:  "The category of all its diagnostics (any case). Absent: the runner's default.",
+		rule: to(oneOfNames(categoryNames(), true), func(l *Linter) *string { return &l.Category }),
+	},
+	{
+		Key:  "categories",
+		Doc:  "Code prefix to category, e.g. `{SC1: Error-prone}`; the longest matching prefix wins over `category`.",
+		rule: to(typed("map", jsonObject, categoryNames(), (*applier).categories), func(l *Linter) *map[string]string { return &l.Categories }),
+	},
+	{
+		Key:  "package",
+		Doc:  "What provides the command, named when it is missing, e.g. `Debian package shellcheck`.",
+		rule: to(textOf(`"Debian package shellcheck"`), func(l *Linter) *string { return &l.Package }),
+	},
+	{
+		Key:  "timeout",
+		Doc:  "As `tests.timeout`. Absent: the runner's default.",
+		rule: to(durationOf(timeoutSpec()), func(l *Linter) *time.Duration { return &l.Timeout }),
+	},
+	{
+		Key:  "columnUnit",
+		Doc:  "What the tool's columns count: `bytes`, `runes` or `utf16`. Absent: the runner's default.",
+		rule: to(orEmpty(oneOfNames(columnUnits(), false)), func(l *Linter) *string { return &l.ColumnUnit }),
+	},
+	{
+		Key:  "env",
+		Doc:  "Extra environment: `\"KEY=VALUE\"` strings, or a map `{LANG: C}`.",
+		rule: to(typed("list of strings or map", []string{"array", "object"}, nil, (*applier).env), func(l *Linter) *[]string { return &l.Env }),
+	},
 }
 
 // linterJSONSettings is the table of the keys of a linter's "json".
 func linterJSONSettings() []setting[LinterJSON] { return linterJSONTable }
 
 var linterJSONTable = []setting[LinterJSON]{
-	{Key: "items", Doc: "gjson path of the array of diagnostics. Absent: the output itself is the array.", rule: jsonPath(func(j *LinterJSON) *string { return &j.Items })},
-	{Key: "file", Doc: "Path of a diagnostic's file. Absent: the checked file.", rule: jsonPath(func(j *LinterJSON) *string { return &j.File })},
-	{Key: "line", Doc: "Path of its line. Absent: line 1.", rule: jsonPath(func(j *LinterJSON) *string { return &j.Line })},
-	{Key: "column", Doc: "Path of its column.", rule: jsonPath(func(j *LinterJSON) *string { return &j.Column })},
-	{Key: "endLine", Doc: "Path of its end line.", rule: jsonPath(func(j *LinterJSON) *string { return &j.EndLine })},
-	{Key: "endColumn", Doc: "Path of its end column.", rule: jsonPath(func(j *LinterJSON) *string { return &j.EndColumn })},
-	{Key: "code", Doc: "Path of its code.", rule: jsonPath(func(j *LinterJSON) *string { return &j.Code })},
-	{Key: "message", Doc: "Path of its message; required.", rule: jsonPath(func(j *LinterJSON) *string { return &j.Message })},
-	{Key: "severity", Doc: "Path of its severity.", rule: jsonPath(func(j *LinterJSON) *string { return &j.Severity })},
-	{Key: "severityMap", Doc: "The tool's severities to `error`, `warning`, `information` or `hint` (any case), e.g. `{1: warning, 2: error}`.", rule: to(typed("map", jsonObject, severityNames(), (*applier).severityMap), func(j *LinterJSON) *map[string]string { return &j.SeverityMap })},
-	{Key: "columnOffset", Doc: "Added to the tool's columns to make them 1-based, -1 to 1: 1 for a tool counting from 0.", rule: to(countOf(-1, 1), func(j *LinterJSON) *int { return &j.ColumnOffset })},
-	{Key: "lineOffset", Doc: "Added to the tool's lines, as columnOffset.", rule: to(countOf(-1, 1), func(j *LinterJSON) *int { return &j.LineOffset })},
+	{
+		Key:  "items",
+		Doc:  "gjson path of the array of diagnostics. Absent: the output itself is the array.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.Items }),
+	},
+	{
+		Key:  "file",
+		Doc:  "Path of a diagnostic's file. Absent: the checked file.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.File }),
+	},
+	{
+		Key:  "line",
+		Doc:  "Path of its line. Absent: line 1.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.Line }),
+	},
+	{
+		Key:  "column",
+		Doc:  "Path of its column.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.Column }),
+	},
+	{
+		Key:  "endLine",
+		Doc:  "Path of its end line.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.EndLine }),
+	},
+	{
+		Key:  "endColumn",
+		Doc:  "Path of its end column.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.EndColumn }),
+	},
+	{
+		Key:  "code",
+		Doc:  "Path of its code.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.Code }),
+	},
+	{
+		Key:  "message",
+		Doc:  "Path of its message; required.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.Message }),
+	},
+	{
+		Key:  "severity",
+		Doc:  "Path of its severity.",
+		rule: jsonPath(func(j *LinterJSON) *string { return &j.Severity }),
+	},
+	{
+		Key:  "severityMap",
+		Doc:  "The tool's severities to `error`, `warning`, `information` or `hint` (any case), e.g. `{1: warning, 2: error}`.",
+		rule: to(typed("map", jsonObject, severityNames(), (*applier).severityMap), func(j *LinterJSON) *map[string]string { return &j.SeverityMap }),
+	},
+	{
+		Key:  "columnOffset",
+		Doc:  "Added to the tool's columns to make them 1-based, -1 to 1: 1 for a tool counting from 0.",
+		rule: to(countOf(-1, 1), func(j *LinterJSON) *int { return &j.ColumnOffset }),
+	},
+	{
+		Key:  "lineOffset",
+		Doc:  "Added to the tool's lines, as columnOffset.",
+		rule: to(countOf(-1, 1), func(j *LinterJSON) *int { return &j.LineOffset }),
+	},
 }
 
 // jsonPath is the rule of a gjson path of a linter's "json".
@@ -353,7 +649,19 @@ func jsonPath(f func(*LinterJSON) *string) rule[LinterJSON] {
 func judgeCaseSettings() []setting[JudgeCase] { return judgeCaseTable }
 
 var judgeCaseTable = []setting[JudgeCase]{
-	{Key: "name", Doc: "Identifies the case in reports. Absent: the runner numbers it.", rule: to(textOf(`"sample 1"`), func(c *JudgeCase) *string { return &c.Name })},
-	{Key: "input", Doc: "Fed to the program on stdin; required.", rule: to(typed("text", []string{"string"}, nil, (*applier).caseText), func(c *JudgeCase) *string { return &c.Input })},
-	{Key: "output", Doc: "The expected stdout; required.", rule: to(typed("text", []string{"string"}, nil, (*applier).caseText), func(c *JudgeCase) *string { return &c.Output })},
+	{
+		Key:  "name",
+		Doc:  "Identifies the case in reports. Absent: the runner numbers it.",
+		rule: to(textOf(`"sample 1"`), func(c *JudgeCase) *string { return &c.Name }),
+	},
+	{
+		Key:  "input",
+		Doc:  "Fed to the program on stdin; required.",
+		rule: to(caseTextValue, func(c *JudgeCase) *string { return &c.Input }),
+	},
+	{
+		Key:  "output",
+		Doc:  "The expected stdout; required.",
+		rule: to(caseTextValue, func(c *JudgeCase) *string { return &c.Output }),
+	},
 }

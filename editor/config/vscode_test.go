@@ -20,6 +20,10 @@ var vscodeDir = filepath.Join("..", "..", "editors", "vscode")
 // the document selector, and whether to offer fixloop mcp to agent mode.
 var extensionOnly = []string{"path", "logLevel", "extraLanguages", "mcp.enable"}
 
+// readByExtensionTS are the extension's own settings that extension.ts
+// reads itself; settings.ts reads the others.
+var readByExtensionTS = []string{"path", "extraLanguages"}
+
 // vscodeProperty is one entry of contributes.configuration.properties.
 type vscodeProperty struct {
 	Type        any             `json:"type"`
@@ -84,12 +88,11 @@ func TestVSCodeSettings(t *testing.T) {
 		if slices.Contains(extensionOnly, key) {
 			continue
 		}
-		i := slices.IndexFunc(table, func(s setting[Config]) bool { return s.Key == key })
-		if i < 0 {
+		s, ok := lookup(table, key)
+		if !ok {
 			t.Errorf("%s: %q is not a key of the settings (editor/config/settings.go)", name, key)
 			continue
 		}
-		s := table[i]
 		types := vscodeTypes(p.Type)
 		for _, typ := range types {
 			if !slices.Contains(s.typ.json, typ) {
@@ -111,7 +114,7 @@ func TestVSCodeSettings(t *testing.T) {
 		if why := checkVSCodeDefault(p.Default, types, s.Default); why != "" {
 			t.Errorf("%s: %s", name, why)
 		}
-		if s.EditorOnly && key != "trusted" && !slices.Contains(restricted, name) {
+		if s.EditorOnly && !slices.Contains(restricted, name) {
 			t.Errorf("%s: only the editor may set %s, but a workspace's own value is not restricted (capabilities.untrustedWorkspaces.restrictedConfigurations)", name, key)
 		}
 	}
@@ -210,7 +213,7 @@ func TestVSCodeSettingsTS(t *testing.T) {
 	}
 	for name := range props {
 		key := strings.TrimPrefix(name, "fixloop.")
-		if !read[key] && key != "path" && key != "extraLanguages" {
+		if !read[key] && !slices.Contains(readByExtensionTS, key) {
 			t.Errorf("package.json declares %s, which settings.ts never reads", name)
 		}
 	}
@@ -226,12 +229,12 @@ func TestVSCodeSettingsTS(t *testing.T) {
 		for v := range strings.SplitSeq(m[2], ",") {
 			values = append(values, strings.Trim(strings.TrimSpace(v), `'`))
 		}
-		i := slices.IndexFunc(table, func(s setting[Config]) bool { return s.Key == key })
-		if i < 0 {
+		s, ok := lookup(table, key)
+		if !ok {
 			t.Fatalf("settings.ts: %s: %s is no key of the table", m[1], key)
 		}
-		if !sameSet(values, table[i].typ.enum) {
-			t.Errorf("settings.ts: %s = %q, but %s allows %q", m[1], values, key, table[i].typ.enum)
+		if !sameSet(values, s.typ.enum) {
+			t.Errorf("settings.ts: %s = %q, but %s allows %q", m[1], values, key, s.typ.enum)
 		}
 	}
 	for name := range settingsTSLists {
@@ -252,10 +255,10 @@ func TestVSCodeREADME(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(src), "Every other `fixloop.<key>` setting is the server's key of that name:")
-	list, _, _ := strings.Cut(rest, "What each one")
 	if !ok {
 		t.Fatal("README.md does not list the server's keys")
 	}
+	list, _, _ := strings.Cut(rest, "What each one")
 	var named, want []string
 	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(list, -1) {
 		named = append(named, m[1])

@@ -39,8 +39,6 @@ let status: vscode.StatusBarItem;
 let ctx: vscode.ExtensionContext;
 let lastSessionUri: string | undefined;
 let restarting: Promise<void> = Promise.resolve();
-/** Fires when the MCP server definitions change (settings, trust, folders, key). */
-let mcpChanged: vscode.EventEmitter<void> | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   ctx = context;
@@ -331,7 +329,6 @@ async function setApiKey(): Promise<void> {
   if (key === undefined) return;
   if (key === '') await ctx.secrets.delete(SECRET_KEY);
   else await ctx.secrets.store(SECRET_KEY, key);
-  mcpChanged?.fire();
   await restart();
 }
 
@@ -382,8 +379,8 @@ function registerMcp(context: vscode.ExtensionContext): void {
     output.appendLine('[fixloop] this VS Code has no MCP server API: fixloop mcp is not offered to agent mode');
     return;
   }
+  // Fires when the definitions change: settings, trust, folders, the key.
   const changed = new vscode.EventEmitter<void>();
-  mcpChanged = changed;
   const fire = () => changed.fire();
   context.subscriptions.push(
     changed,
@@ -415,6 +412,9 @@ function registerMcp(context: vscode.ExtensionContext): void {
         def.env = { ...def.env, ...mcpEnv(await ctx.secrets.get(SECRET_KEY), cfg.get<string>('model.apiKeyEnv')) };
         return def;
       },
+    }),
+    context.secrets.onDidChange((e) => {
+      if (e.key === SECRET_KEY) fire();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(fire),
     vscode.workspace.onDidChangeWorkspaceFolders(fire),

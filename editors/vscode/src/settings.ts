@@ -162,12 +162,13 @@ export function mcpArgs(cfg: ConfigLike, roots: string[]): string[] {
   const args = ['mcp'];
   for (const r of roots) args.push('--root', r);
   args.push('--log-level', logLevel(cfg));
-  const model = initializationOptions(cfg).model ?? {};
+  const opts = initializationOptions(cfg);
+  const model = opts.model ?? {};
   if (model.baseUrl !== undefined) args.push('--base-url', model.baseUrl);
   if (model.name !== undefined) args.push('--model', model.name);
   if (model.apiKeyEnv !== undefined) args.push('--api-key-env', model.apiKeyEnv);
   if (model.temperature !== undefined) args.push('--temperature', String(model.temperature));
-  if (oneOf(cfg, 'sandbox', SANDBOX_MODES) === 'none') args.push('--sandbox', 'none');
+  if (opts.sandbox === 'none') args.push('--sandbox', 'none');
   return args;
 }
 

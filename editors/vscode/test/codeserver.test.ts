@@ -231,14 +231,14 @@ const statusTexts = () => page.locator('.statusbar-item').allInnerTexts();
 const notifications = () => page.locator('.notification-list-item-message').allInnerTexts();
 const problemRows = () => page.locator('.markers-panel .monaco-list-row').allInnerTexts();
 
-/** Runs a command from the palette, by its title. */
-async function palette(title: string): Promise<void> {
+/** Runs a command from the palette, by its title; timeout bounds each wait (default: Playwright's). */
+async function palette(title: string, timeout?: number): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>' + title);
+  await input.waitFor({ state: 'visible', timeout });
+  await input.fill('>' + title, { timeout });
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible' });
+  await row.waitFor({ state: 'visible', timeout });
   await page.keyboard.press('Enter');
 }
 
@@ -345,18 +345,15 @@ async function mcpStep(): Promise<void> {
   // MCP: List Servers (offered once the workbench has read the setting;
   // F1 again when the palette does not open or lacks it).
   const listServers = () =>
-    waitFor('MCP: List Servers in the palette', async () => {
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      let ok = await input.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
-      if (ok) ok = await input.fill('>MCP: List Servers', { timeout: 3_000 }).then(() => true, () => false);
-      if (ok) {
-        ok = await rows.filter({ hasText: 'MCP: List Servers' }).first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
-      }
-      if (ok) await page.keyboard.press('Enter');
-      else await page.keyboard.press('Escape');
-      return ok;
-    });
+    waitFor('MCP: List Servers in the palette', () =>
+      palette('MCP: List Servers', 3_000).then(
+        () => true,
+        async () => {
+          await page.keyboard.press('Escape');
+          return false;
+        },
+      ),
+    );
   // It shows the extension's server, under its provider.
   await listServers();
   const listed = serverRow(/Stopped|Starting|Running/);
