@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -66,7 +65,7 @@ func (s *Server) report(ctx context.Context, _ *mcp.CallToolRequest, in ReportIn
 	if len(problems) > 0 {
 		return nil, ReportOutput{}, s.toolError(fmt.Errorf("the configuration of %s: %w", s.roots[0], problems))
 	}
-	dsn := cmp.Or(s.opts.StoreDSN, cfg.Store.DSN, store.DefaultDSN())
+	dsn := s.storeDSN(cfg)
 	if dsn == "off" {
 		return nil, ReportOutput{}, fmt.Errorf("no session store: fixloop mcp runs with --store off (or store.dsn: off); start it with a store to report on")
 	}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/internal/redact"
+	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
@@ -219,6 +220,22 @@ func (s *Server) inRoots(p string) bool {
 func (s *Server) inRoot(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// checker checks the candidates for the file as its configuration says:
+// in the sandbox, under the configured test limits.
+func (s *Server) checker(f *file) *refactor.Checker {
+	_, candidates := s.opts.Toolset.Testers(f.cfg)
+	return &refactor.Checker{Linter: f.linter, Tester: candidates, TestTimeout: f.cfg.Tests.Timeout, TestWallTimeout: f.cfg.Tests.WallTimeout}
+}
+
+// rounds is the configured round cap of the file's sessions with goal
+// (rounds.repair, rounds.refactor).
+func (f *file) rounds(goal refactor.Goal) int {
+	if goal == refactor.GoalRepair {
+		return f.cfg.Rounds.Repair
+	}
+	return f.cfg.Rounds.Refactor
 }
 
 // context returns ctx as the file's configuration wants candidates run:

@@ -97,20 +97,15 @@ func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal ref
 	}
 	rounds := in.Rounds
 	if rounds == 0 {
-		rounds = f.cfg.Rounds.Refactor
-		if goal == refactor.GoalRepair {
-			rounds = f.cfg.Rounds.Repair
-		}
+		rounds = f.rounds(goal)
 	}
 	var scope metrics.Scope
 	if in.Range != nil {
 		scope = metrics.Scope{StartLine: in.Range.StartLine, EndLine: in.Range.EndLine}
 	}
-	_, candidates := s.opts.Toolset.Testers(f.cfg)
-	checker := &refactor.Checker{Linter: f.linter, Tester: candidates, TestTimeout: f.cfg.Tests.Timeout, TestWallTimeout: f.cfg.Tests.WallTimeout}
 	progress := newProgress(ctx, req)
 	rec, err := refactor.Run(ctx, f.abs, string(original), refactor.Options{
-		Goal: goal, Rounds: rounds, Scope: scope, Provider: prov, Checker: checker,
+		Goal: goal, Rounds: rounds, Scope: scope, Provider: prov, Checker: s.checker(f),
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
 		Tools:    s.opts.Tools, Logger: s.logger,
 		Observer: refactor.Observer{

@@ -26,12 +26,18 @@ type writerKey struct {
 // store; what is left stays queued on disk for the next fixloop.
 const flushOnClose = 10 * time.Second
 
+// storeDSN is the session store for cfg: --store, else cfg's store.dsn,
+// else the default store ("off": none).
+func (s *Server) storeDSN(cfg config.Config) string {
+	return cmp.Or(s.opts.StoreDSN, cfg.Store.DSN, store.DefaultDSN())
+}
+
 // record saves a check_candidate session to the store, as every session
 // is: --store, else the file's store.dsn, else the default store; "off"
 // stores nothing. It returns the session's place for the client: "" when
 // it is queued for the store (or none is wanted), else what happened.
 func (s *Server) record(rec *refactor.Record, cfg config.Config) string {
-	dsn := cmp.Or(s.opts.StoreDSN, cfg.Store.DSN, store.DefaultDSN())
+	dsn := s.storeDSN(cfg)
 	if dsn == "off" || s.opts.QueueDir == "" {
 		return ""
 	}
