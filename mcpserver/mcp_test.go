@@ -64,14 +64,22 @@ func TestMain(m *testing.M) {
 // Unless args name a --store, it stores nothing.
 func connect(t *testing.T, name string, args ...string) *mcp.ClientSession {
 	t.Helper()
+	cs, _ := start(t, mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil), nil, args...)
+	return cs
+}
+
+// start starts `fixloop mcp` with args, and env added to the process's
+// environment, and connects client to it until the test ends. Unless args
+// name a --store, it stores nothing.
+func start(t testing.TB, client *mcp.Client, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
 	bin := fixloopBinary(t)
 	if !slices.Contains(args, "--store") {
 		args = append([]string{"--store", "off"}, args...)
 	}
 	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+os.Getenv("XDG_CACHE_HOME"))
+	cmd.Env = append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir()), env...)
 	cmd.Stderr = &logWriter{t: t}
-	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -79,13 +87,55 @@ func connect(t *testing.T, name string, args ...string) *mcp.ClientSession {
 		t.Fatalf("connecting to fixloop mcp: %v", err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return cs, cmd
+}
+
+// progressClient is a client named name that hands on the message of each
+// progress notification it gets.
+func progressClient(name string, progress func(msg string)) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			progress(req.Params.Message)
+		},
+	})
+}
+
+// cancelMidCall calls tool with args and a progress token, cancels the
+// call when started yields (the client's progress handler says the work
+// began), and checks that the call then returns an error.
+func cancelMidCall(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, started <-chan struct{}) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		params := &mcp.CallToolParams{Name: tool, Arguments: args}
+		params.SetProgressToken(tool)
+		_, err := cs.CallTool(ctx, params)
+		errc <- err
+	}()
+	select {
+	case <-started:
+	case err := <-errc:
+		t.Fatalf("%s ended before the work to cancel began: %v", tool, err)
+	case <-time.After(callTimeout):
+		t.Fatalf("%s: no progress notification", tool)
+	}
+	cancel()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Errorf("the cancelled %s returned no error", tool)
+		}
+	case <-time.After(callTimeout):
+		t.Fatalf("the cancelled %s did not return", tool)
+	}
 }
 
 // logWriter passes the server's stderr to the test log.
 type logWriter struct {
 	mu sync.Mutex
-	t  *testing.T
+	t  testing.TB
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
@@ -515,51 +565,18 @@ func TestRoundsOfOneSession(t *testing.T) {
 func TestCancelCheck(t *testing.T) {
 	t.Parallel()
 	root, original := example(t)
-	bin := fixloopBinary(t)
-	cmd := exec.Command(bin, "mcp", "--store", "off", "--root", root)
 	tmp := t.TempDir()
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "TMPDIR="+tmp)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	checking := make(chan struct{})
 	var once sync.Once
-	client := mcp.NewClient(&mcp.Implementation{Name: "cancel-client", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			if req.Params.Message == "checking the candidate" {
-				once.Do(func() { close(checking) })
-			}
-		},
+	client := progressClient("cancel-client", func(msg string) {
+		if msg == "checking the candidate" {
+			once.Do(func() { close(checking) })
+		}
 	})
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, _ := start(t, client, []string{"TMPDIR=" + tmp}, "--root", root)
 	slow := replace(t, original, "return r.W * r.H", "time.Sleep(10 * time.Minute)\n\treturn r.W * r.H")
 	slow = replace(t, slow, "import (\n", "import (\n\t\"time\"\n")
-	errc := make(chan error, 1)
-	go func() {
-		params := &mcp.CallToolParams{Name: mcpserver.ToolCheckCandidate, Arguments: map[string]any{"path": "shapes.go", "content": slow}}
-		params.SetProgressToken("slow")
-		_, err := cs.CallTool(ctx, params)
-		errc <- err
-	}()
-	select {
-	case <-checking:
-	case err := <-errc:
-		t.Fatalf("the call ended before the check began: %v", err)
-	case <-time.After(callTimeout):
-		t.Fatal("no progress notification")
-	}
-	cancel()
-	select {
-	case err := <-errc:
-		if err == nil {
-			t.Error("the cancelled call returned no error")
-		}
-	case <-time.After(callTimeout):
-		t.Fatal("the cancelled call did not return")
-	}
+	cancelMidCall(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": slow}, checking)
 	// The server goes on.
 	var got candidate
 	res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": replace(t, original, "if ok == true {", "if ok {")}, &got)
@@ -588,16 +605,8 @@ func TestHostileCandidate(t *testing.T) {
 	sandboxtest.NeedConfinement(t)
 	const sshCanary, keyCanary = "SSH-CANARY-5e2a1b0f88", "API-KEY-CANARY-04c3d2e1bb"
 	home, proj, victim := sandboxtest.HostileProject(t, sshCanary)
-	cmd := exec.Command(fixloopBinary(t), "mcp", "--store", "off", "--root", proj)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "HOME="+home, "OPENAI_API_KEY="+keyCanary)
 	client := mcp.NewClient(&mcp.Implementation{Name: "hostile-client", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, cmd := start(t, client, []string{"HOME=" + home, "OPENAI_API_KEY=" + keyCanary}, "--root", proj)
 	hostile := sandboxtest.HostileCalc(home, cmd.Process.Pid, victim)
 	for _, tool := range []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics} {
 		res := call(t, cs, tool, map[string]any{"path": "calc.go", "content": hostile}, nil)
@@ -679,22 +688,14 @@ func TestRepairWithModel(t *testing.T) {
 		openaitest.Reply{Content: openaitest.CodeReply("go", fixed)},
 		openaitest.Reply{Content: openaitest.CodeReply("go", fixed), Release: release},
 	)
-	bin := fixloopBinary(t)
-	cmd := exec.Command(bin, "mcp", "--store", "off", "--root", root, "--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-env", "FIXLOOP_MCP_TEST_KEY")
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "FIXLOOP_MCP_TEST_KEY=k")
 	asking := make(chan struct{}, 4)
-	client := mcp.NewClient(&mcp.Implementation{Name: "repair-client", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			if strings.Contains(req.Params.Message, "asking the openai provider") {
-				asking <- struct{}{}
-			}
-		},
+	client := progressClient("repair-client", func(msg string) {
+		if strings.Contains(msg, "asking the openai provider") {
+			asking <- struct{}{}
+		}
 	})
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, _ := start(t, client, []string{"FIXLOOP_MCP_TEST_KEY=k"},
+		"--store", "off", "--root", root, "--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-env", "FIXLOOP_MCP_TEST_KEY")
 
 	var got sessionOut
 	res := call(t, cs, mcpserver.ToolRepair, map[string]any{"path": "shapes.go", "write": true}, &got)
@@ -712,31 +713,7 @@ func TestRepairWithModel(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "shapes.go"), []byte(original), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	errc := make(chan error, 1)
-	go func() {
-		params := &mcp.CallToolParams{Name: mcpserver.ToolRepair, Arguments: map[string]any{"path": "shapes.go"}}
-		params.SetProgressToken("repair")
-		_, err := cs.CallTool(ctx, params)
-		errc <- err
-	}()
-	select {
-	case <-asking:
-	case err := <-errc:
-		t.Fatalf("the repair ended before asking the model: %v", err)
-	case <-time.After(callTimeout):
-		t.Fatal("no progress notification")
-	}
-	cancel()
-	select {
-	case err := <-errc:
-		if err == nil {
-			t.Error("the cancelled repair returned no error")
-		}
-	case <-time.After(callTimeout):
-		t.Fatal("the cancelled repair did not return")
-	}
+	cancelMidCall(t, cs, mcpserver.ToolRepair, map[string]any{"path": "shapes.go"}, asking)
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Errorf("after the cancellation: %v", err)
 	}
