@@ -30,6 +30,7 @@ import (
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/runner/workspace"
 	"github.com/fixloop/fixloop/store"
 	"github.com/fixloop/fixloop/toolset"
 )
@@ -158,7 +159,7 @@ func (s *Server) resolve(path string) (*file, error) {
 	p = filepath.Clean(p)
 	// Symlinks resolved as far as the path exists: a path outside the
 	// roots is refused before anything about the file is looked at.
-	if !s.inRoots(resolvedPrefix(p)) {
+	if !s.inRoots(workspace.Resolve(p)) {
 		return nil, s.outside(path)
 	}
 	real, err := filepath.EvalSymlinks(p)
@@ -188,20 +189,6 @@ func (s *Server) resolve(path string) (*file, error) {
 	return &file{path: path, abs: abs, cfg: cfg, linter: linter}, nil
 }
 
-// resolvedPrefix is p with the symlinks of its longest existing prefix
-// resolved (p itself, resolved, when it exists).
-func resolvedPrefix(p string) string {
-	for dir := p; ; dir = filepath.Dir(dir) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			rest, _ := filepath.Rel(dir, p)
-			return filepath.Join(real, rest)
-		}
-		if filepath.Dir(dir) == dir {
-			return p
-		}
-	}
-}
-
 func (s *Server) outside(path string) error {
 	return fmt.Errorf("%s is outside the roots fixloop serves (%s): give a path under one of them, or start fixloop mcp with a --root that holds it", path, strings.Join(s.roots, ", "))
 }
@@ -209,17 +196,11 @@ func (s *Server) outside(path string) error {
 // inRoots reports whether p is under one of the roots.
 func (s *Server) inRoots(p string) bool {
 	for _, r := range s.roots {
-		if s.inRoot(r, p) {
+		if workspace.Within(r, p) {
 			return true
 		}
 	}
 	return false
-}
-
-// inRoot reports whether p is root or under it.
-func (s *Server) inRoot(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // checker checks the candidates for the file as its configuration says:

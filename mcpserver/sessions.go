@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/runner/workspace"
 	"github.com/fixloop/fixloop/store"
 )
 
@@ -73,7 +74,7 @@ func (s *Server) record(rec *refactor.Record, cfg config.Config) string {
 // workspace is the root that holds file.
 func (s *Server) workspace(file string) string {
 	for _, r := range s.roots {
-		if s.inRoot(r, file) {
+		if workspace.Within(r, file) {
 			return r
 		}
 	}
