@@ -177,9 +177,7 @@ func (s *Server) runAgentSession(ctx context.Context, a *agentSession, client, f
 	})
 	a.rec, a.err = rec, err
 	if rec != nil && len(rec.Rounds) > 0 {
-		if note := s.record(rec, f.cfg); note != "" {
-			s.logger.Warn(note)
-		}
+		s.record(rec, f.cfg)
 	}
 }
 

@@ -138,9 +138,7 @@ func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal ref
 			}
 		}
 	}
-	if note := s.record(rec, f.cfg); note != "" {
-		s.logger.Warn(note)
-	}
+	s.record(rec, f.cfg)
 	s.redact(&out)
 	return textResult(s.opts.Redactor.String(sessionSummary(f.path, rec, &out))), out, nil
 }
