@@ -81,20 +81,19 @@ func (s *Server) report(ctx context.Context, _ *mcp.CallToolRequest, in ReportIn
 	}
 	scores := aggregate.Compute(sessions)
 	out := ReportOutput{Store: store.Redact(dsn), Sessions: scores.Sessions}
-	by := scores.By
-	scores.By = nil
-	if out.Scores, err = asMap(scores); err != nil {
+	all := *scores
+	all.By = nil
+	if out.Scores, err = asMap(all); err != nil {
 		return nil, ReportOutput{}, err
 	}
 	if in.GroupBy != "" {
 		out.Groups = make(map[string]map[string]any)
-		for value, sc := range by[in.GroupBy] {
+		for value, sc := range scores.By[in.GroupBy] {
 			if out.Groups[value], err = asMap(sc); err != nil {
 				return nil, ReportOutput{}, err
 			}
 		}
 	}
-	scores.By = by
 	s.redact(&out)
 	var table bytes.Buffer
 	if err := report.Table(&table, scores); err != nil {
