@@ -130,9 +130,6 @@ const instructions = `fixloop checks code the way a careful reviewer would: comp
 Call fixloop_diagnostics to see a file's lint alerts (with suggested fixes) and test results.
 Before you write a change to a file, call fixloop_check_candidate with the complete new text: it tells you whether it builds, whether every test that passed still passes (broken_tests names those that do not), how many alerts it fixed and introduced, and the feedback to act on. Nothing is written.`
 
-// MCP returns the underlying SDK server.
-func (s *Server) MCP() *mcp.Server { return s.mcp }
-
 // Run serves one client over t until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.mcp.Run(ctx, t)
