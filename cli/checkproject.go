@@ -337,7 +337,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 					anchor = p.res.Files[0]
 				}
 				tests[i], errs[i] = toolset.RunTests(ctx, tester, anchor, nil, timeout)
-				if tests[i].Message == "no tests found for this file" {
+				if tests[i].Message == toolset.NoTestsFound {
 					tests[i].Message = "no tests in the package"
 				}
 			})
