@@ -10,6 +10,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/metrics"
 	"github.com/fixloop/fixloop/refactor/provider"
@@ -71,8 +72,8 @@ func (s *Server) addSessionTools() {
 
 // session runs a session on the file, as fixloop fix does, and records it.
 func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal refactor.Goal, in SessionInput) (*mcp.CallToolResult, SessionOutput, error) {
-	if in.Rounds < 0 || in.Rounds > 50 {
-		return nil, SessionOutput{}, fmt.Errorf("rounds %d: give 1 to 50, or leave it out for the configured cap", in.Rounds)
+	if in.Rounds < 0 || in.Rounds > config.MaxRounds {
+		return nil, SessionOutput{}, fmt.Errorf("rounds %d: give 1 to %d, or leave it out for the configured cap", in.Rounds, config.MaxRounds)
 	}
 	f, err := s.resolve(in.Path)
 	if err != nil {
