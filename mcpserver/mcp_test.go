@@ -416,28 +416,39 @@ func TestRecordAndReport(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "use one of") {
 		t.Errorf("group_by colour: %v %q, want a tool error", res.IsError, text(res))
 	}
-	if err := cs.Close(); err != nil {
-		t.Logf("closing: %v", err)
-	}
 
 	// fixloop report reads the same session.
-	out, err := exec.Command(fixloopBinary(t), "report", "--store", db, "--format", "json").Output()
-	if err != nil {
-		t.Fatalf("fixloop report: %v", err)
-	}
-	var scores struct {
-		Sessions int                                   `json:"sessions"`
-		By       map[string]map[string]json.RawMessage `json:"by"`
-	}
-	if err := json.Unmarshal(out, &scores); err != nil {
-		t.Fatalf("decoding %s: %v", out, err)
-	}
+	scores := storedScores(t, cs, db)
 	if _, ok := scores.By["model"]["agent: record-client"]; scores.Sessions != 1 || !ok {
 		t.Errorf("fixloop report: %d sessions, by model %v", scores.Sessions, keys(scores.By["model"]))
 	}
 	if _, ok := scores.By["provider"]["agent"]; !ok {
 		t.Errorf("fixloop report: by provider %v, want agent", keys(scores.By["provider"]))
 	}
+}
+
+// reportScores is what `fixloop report --format json` says of a store.
+type reportScores struct {
+	Sessions int                                   `json:"sessions"`
+	By       map[string]map[string]json.RawMessage `json:"by"`
+}
+
+// storedScores closes cs, so that the server records its sessions, and
+// returns what `fixloop report --format json` says of the store db.
+func storedScores(t *testing.T, cs *mcp.ClientSession, db string) reportScores {
+	t.Helper()
+	if err := cs.Close(); err != nil {
+		t.Logf("closing: %v", err)
+	}
+	out, err := exec.Command(fixloopBinary(t), "report", "--store", db, "--format", "json").Output()
+	if err != nil {
+		t.Fatalf("fixloop report: %v", err)
+	}
+	var scores reportScores
+	if err := json.Unmarshal(out, &scores); err != nil {
+		t.Fatalf("decoding %s: %v", out, err)
+	}
+	return scores
 }
 
 func keys[V any](m map[string]V) []string {
@@ -542,20 +553,7 @@ func TestRoundsOfOneSession(t *testing.T) {
 	if r3.Session == r1.Session || r3.Round != 1 || !r3.KeepsTests || r3.Fixed != 1 || r3.Verdict != "alerts_remaining" || !strings.Contains(r3.Feedback, "remain") {
 		t.Errorf("after the file changed: %+v, want round 1 of a new session, alerts_remaining", r3)
 	}
-	if err := cs.Close(); err != nil {
-		t.Logf("closing: %v", err)
-	}
-	out, err := exec.Command(fixloopBinary(t), "report", "--store", db, "--format", "json").Output()
-	if err != nil {
-		t.Fatalf("fixloop report: %v", err)
-	}
-	var scores struct {
-		Sessions int `json:"sessions"`
-	}
-	if err := json.Unmarshal(out, &scores); err != nil {
-		t.Fatal(err)
-	}
-	if scores.Sessions != 2 {
+	if scores := storedScores(t, cs, db); scores.Sessions != 2 {
 		t.Errorf("fixloop report: %d sessions, want 2 (one of 2 rounds, one of 1)", scores.Sessions)
 	}
 }
