@@ -20,13 +20,6 @@ import (
 	"github.com/fixloop/fixloop/toolset"
 )
 
-// check's JSON output: one toolset.FileCheck per file.
-type (
-	checkDiagnostic = toolset.Diagnostic
-	checkTests      = toolset.TestResults
-	checkOutput     = toolset.FileCheck
-)
-
 type checkFlags struct {
 	json    bool
 	tests   bool
@@ -132,7 +125,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // runCheck lints and tests path and gathers check's output.
-func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) (*checkOutput, error) {
+func runCheck(ctx context.Context, path string, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) (*toolset.FileCheck, error) {
 	abs, cfg, err := toolset.ResolveFile(path)
 	if err != nil {
 		return nil, err
@@ -170,7 +163,7 @@ func testTimeout(f checkFlags, cfg config.Config) time.Duration {
 }
 
 // printCheck writes check's human-readable table.
-func printCheck(w io.Writer, o *checkOutput) {
+func printCheck(w io.Writer, o *toolset.FileCheck) {
 	name := displayPath(o.File)
 	if len(o.Diagnostics) == 0 {
 		fmt.Fprintf(w, "%s: no diagnostics\n", name)
@@ -184,7 +177,7 @@ func printCheck(w io.Writer, o *checkOutput) {
 }
 
 // printDiagnostics writes o's diagnostics as rows of a table.
-func printDiagnostics(tw io.Writer, o *checkOutput) {
+func printDiagnostics(tw io.Writer, o *toolset.FileCheck) {
 	name := displayPath(o.File)
 	for _, d := range o.Diagnostics {
 		code := d.Source
@@ -197,7 +190,7 @@ func printDiagnostics(tw io.Writer, o *checkOutput) {
 
 // printTests writes test results; label starts the summary line ("tests",
 // or "tests PACKAGE" when there are several).
-func printTests(w io.Writer, label string, t checkTests) {
+func printTests(w io.Writer, label string, t toolset.TestResults) {
 	switch {
 	case t.Error != "":
 		fmt.Fprintf(w, "%s\n", labelled(label, t.Error))

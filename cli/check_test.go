@@ -13,6 +13,7 @@ import (
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/langs/langfixture"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 func TestFailureDetail(t *testing.T) {
@@ -181,12 +182,12 @@ func TestCheckProject(t *testing.T) {
 	if code != ExitProblems {
 		t.Fatalf("exit %d, want 1 (a type error, a failing test)\n%s%s", code, out, errOut)
 	}
-	var outs []checkOutput
+	var outs []toolset.FileCheck
 	if err := json.Unmarshal([]byte(out), &outs); err != nil {
 		t.Fatalf("--json with a pattern must print a list: %v\n%s", err, out)
 	}
 	var files, pkgs []string
-	byFile := map[string]checkOutput{}
+	byFile := map[string]toolset.FileCheck{}
 	for _, o := range outs {
 		rel, _ := filepath.Rel(dir, o.File)
 		files = append(files, rel)
@@ -317,7 +318,7 @@ func TestCheckProjectReadsStaticcheckConf(t *testing.T) {
 	}
 	t.Chdir(dir)
 	_, out, errOut := run(t, "check", "--json", "--tests=false", "./...")
-	var outs []checkOutput
+	var outs []toolset.FileCheck
 	if err := json.Unmarshal([]byte(out), &outs); err != nil {
 		t.Fatalf("%v\n%s%s", err, out, errOut)
 	}

@@ -168,13 +168,13 @@ func checkProject(ctx context.Context, w io.Writer, args []string, f checkFlags,
 // or a file's.
 type testSuite struct {
 	label string // the package's import path, or the file
-	tests checkTests
+	tests toolset.TestResults
 }
 
 // runProject checks the targets and returns one output per file, in the
 // order of the arguments (the files of a pattern in go list's order), and
 // the test runs.
-func runProject(ctx context.Context, targets []checkTarget, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) ([]*checkOutput, []testSuite, error) {
+func runProject(ctx context.Context, targets []checkTarget, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester) ([]*toolset.FileCheck, []testSuite, error) {
 	var batches []*goBatch
 	batchOf := func(modRoot string) *goBatch {
 		for _, b := range batches {
@@ -204,7 +204,7 @@ func runProject(ctx context.Context, targets []checkTarget, f checkFlags, newLin
 		}
 	}
 
-	byFile := make(map[string]*checkOutput)
+	byFile := make(map[string]*toolset.FileCheck)
 	var suites []testSuite
 	for _, b := range batches {
 		s, err := checkBatch(ctx, b, f, newLinter, newTester, byFile)
@@ -231,7 +231,7 @@ func runProject(ctx context.Context, targets []checkTarget, f checkFlags, newLin
 	}
 
 	// In argument order, each file once.
-	outs := []*checkOutput{}
+	outs := []*toolset.FileCheck{}
 	seen := make(map[string]bool)
 	add := func(file string) {
 		if o := byFile[file]; o != nil && !seen[file] {
@@ -264,7 +264,7 @@ func runProject(ctx context.Context, targets []checkTarget, f checkFlags, newLin
 // checkBatch analyses one module's packages in one load, runs each
 // package's tests once, and fills byFile with the outputs of the files
 // that the arguments ask for.
-func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester, byFile map[string]*checkOutput) ([]testSuite, error) {
+func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(config.Config) (runner.Linter, error), newTester func(config.Config) runner.Tester, byFile map[string]*toolset.FileCheck) ([]testSuite, error) {
 	cfg, problems := toolset.ResolveConfig(toolset.ConfigRoot(filepath.Join(b.modRoot, "go.mod")))
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("configuration: %w", problems)
@@ -320,7 +320,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 
 	// Each package's tests, two runs at a time (go test itself builds
 	// in parallel).
-	tests := make([]checkTests, len(pkgs))
+	tests := make([]toolset.TestResults, len(pkgs))
 	if f.tests {
 		tester := newTester(cfg)
 		timeout := testTimeout(f, cfg)
@@ -337,7 +337,7 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 					anchor = p.res.Files[0]
 				}
 				tests[i], errs[i] = toolset.RunTests(ctx, tester, anchor, nil, timeout)
-				if tests[i].Message == "no tests found for this file" {
+				if tests[i].Message == toolset.NoTestsFound {
 					tests[i].Message = "no tests in the package"
 				}
 			})
@@ -357,10 +357,10 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 		}
 		t := tests[i]
 		if !f.tests {
-			t = checkTests{Failures: []runner.TestFailure{}, Message: testsNotRun}
+			t = toolset.TestResults{Failures: []runner.TestFailure{}, Message: testsNotRun}
 		}
 		for _, file := range p.files {
-			out := &checkOutput{File: file, Package: p.res.Package, Diagnostics: []checkDiagnostic{}, Tests: t}
+			out := &toolset.FileCheck{File: file, Package: p.res.Package, Diagnostics: []toolset.Diagnostic{}, Tests: t}
 			fileAlerts := byName[file]
 			if applies(generic, file) {
 				if res, err := generic.Lint(ctx, file, nil); err == nil {
@@ -439,7 +439,7 @@ func matchImportPath(pattern, path string) bool {
 
 // printProject writes a project check's table: every diagnostic, a count
 // of the files checked, and each test run with its failures.
-func printProject(w io.Writer, outs []*checkOutput, suites []testSuite) {
+func printProject(w io.Writer, outs []*toolset.FileCheck, suites []testSuite) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	withDiags, diags, errs := 0, 0, 0
 	for _, o := range outs {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fixloop/fixloop/toolset"
 )
 
 func run(t testing.TB, args ...string) (code int, stdout, stderr string) {
@@ -63,7 +65,7 @@ func TestCheckJSONOnExample(t *testing.T) {
 	if code != ExitProblems {
 		t.Fatalf("exit code %d, want 1 for failing tests (stderr %s)", code, errOut)
 	}
-	var got checkOutput
+	var got toolset.FileCheck
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("decoding %s: %v", out, err)
 	}

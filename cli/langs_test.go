@@ -16,6 +16,7 @@ import (
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // Command-line tests of the Python, C++ and Java support and of judge-style
@@ -24,13 +25,13 @@ import (
 // testdata/sessions-langs/langs.json, shared with server/langs_e2e_test.go.
 
 // langCheckJSON runs check --json with args and decodes its output.
-func langCheckJSON(t *testing.T, wantCode int, args ...string) checkOutput {
+func langCheckJSON(t *testing.T, wantCode int, args ...string) toolset.FileCheck {
 	t.Helper()
 	code, out, errOut := run(t, append([]string{"check", "--json"}, args...)...)
 	if code != wantCode {
 		t.Fatalf("check %v: exit %d, want %d\nstdout: %s\nstderr: %s", args, code, wantCode, out, errOut)
 	}
-	var got checkOutput
+	var got toolset.FileCheck
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("decoding %s: %v", out, err)
 	}
@@ -55,7 +56,7 @@ func langFixJSON(t *testing.T, srv *openaitest.Server, wantCode int, args ...str
 }
 
 // langHasDiagnostic reports whether diags hold one with source and code at line.
-func langHasDiagnostic(diags []checkDiagnostic, source, code string, line int) bool {
+func langHasDiagnostic(diags []toolset.Diagnostic, source, code string, line int) bool {
 	for _, d := range diags {
 		if d.Source == source && d.Code == code && d.Line == line {
 			return true
@@ -260,7 +261,7 @@ func TestCheckWithMissingTools(t *testing.T) {
 			if code != tt.code || strings.Contains(errOut, "panic") {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out, errOut)
 			}
-			var got checkOutput
+			var got toolset.FileCheck
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatalf("decoding %s: %v", out, err)
 			}
@@ -422,7 +423,7 @@ func TestCheckJudgeVerdicts(t *testing.T) {
 	})
 }
 
-func langHasErrorDiagnostic(diags []checkDiagnostic) bool {
+func langHasErrorDiagnostic(diags []toolset.Diagnostic) bool {
 	for _, d := range diags {
 		if d.Severity == "error" {
 			return true

@@ -153,16 +153,12 @@ func (s *Server) runAgentSession(ctx context.Context, a *agentSession, client, f
 	defer s.running.Done()
 	defer close(a.done)
 	defer a.cancel()
-	_, candidates := s.opts.Toolset.Testers(f.cfg)
-	checker := &refactor.Checker{Linter: f.linter, Tester: candidates, TestTimeout: f.cfg.Tests.Timeout, TestWallTimeout: f.cfg.Tests.WallTimeout}
+	checker := s.checker(f)
 	baseline, err := checker.CheckOriginal(ctx, f.abs, a.original)
 	if err == nil {
 		a.baseline = baseline
 		a.goal, err = refactor.ChooseGoal("", baseline)
-		a.rounds = f.cfg.Rounds.Refactor
-		if a.goal == refactor.GoalRepair {
-			a.rounds = f.cfg.Rounds.Repair
-		}
+		a.rounds = f.rounds(a.goal)
 	}
 	a.err = err
 	close(a.ready)
@@ -181,9 +177,7 @@ func (s *Server) runAgentSession(ctx context.Context, a *agentSession, client, f
 	})
 	a.rec, a.err = rec, err
 	if rec != nil && len(rec.Rounds) > 0 {
-		if note := s.record(rec, f.cfg); note != "" {
-			s.logger.Warn(note)
-		}
+		s.record(rec, f.cfg)
 	}
 }
 

@@ -28,14 +28,7 @@ func BenchmarkCheckCandidateVsCheck(b *testing.B) {
 	candidate := replace(b, original, "if ok == true {", "if ok {")
 	copyRoot, _ := example(b)
 	copyFile := filepath.Join(copyRoot, "shapes.go")
-	cmd := exec.Command(bin, "mcp", "--store", "off", "--root", root)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+b.TempDir())
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench-client", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs, _ := start(b, mcp.NewClient(&mcp.Implementation{Name: "bench-client", Version: "1"}, nil), nil, "--root", root)
 	checkCandidate := func(text string) {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mcpserver.ToolCheckCandidate, Arguments: map[string]any{"path": "shapes.go", "content": text}})
 		if err != nil || res.IsError {

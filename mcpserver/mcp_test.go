@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,14 +64,22 @@ func TestMain(m *testing.M) {
 // Unless args name a --store, it stores nothing.
 func connect(t *testing.T, name string, args ...string) *mcp.ClientSession {
 	t.Helper()
+	cs, _ := start(t, mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil), nil, args...)
+	return cs
+}
+
+// start starts `fixloop mcp` with args, and env added to the process's
+// environment, and connects client to it until the test ends. Unless args
+// name a --store, it stores nothing.
+func start(t testing.TB, client *mcp.Client, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
 	bin := fixloopBinary(t)
 	if !slices.Contains(args, "--store") {
 		args = append([]string{"--store", "off"}, args...)
 	}
 	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+os.Getenv("XDG_CACHE_HOME"))
+	cmd.Env = append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir()), env...)
 	cmd.Stderr = &logWriter{t: t}
-	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -80,13 +87,55 @@ func connect(t *testing.T, name string, args ...string) *mcp.ClientSession {
 		t.Fatalf("connecting to fixloop mcp: %v", err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return cs, cmd
+}
+
+// progressClient is a client named name that hands on the message of each
+// progress notification it gets.
+func progressClient(name string, progress func(msg string)) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			progress(req.Params.Message)
+		},
+	})
+}
+
+// cancelMidCall calls tool with args and a progress token, cancels the
+// call when started yields (the client's progress handler says the work
+// began), and checks that the call then returns an error.
+func cancelMidCall(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, started <-chan struct{}) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		params := &mcp.CallToolParams{Name: tool, Arguments: args}
+		params.SetProgressToken(tool)
+		_, err := cs.CallTool(ctx, params)
+		errc <- err
+	}()
+	select {
+	case <-started:
+	case err := <-errc:
+		t.Fatalf("%s ended before the work to cancel began: %v", tool, err)
+	case <-time.After(callTimeout):
+		t.Fatalf("%s: no progress notification", tool)
+	}
+	cancel()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Errorf("the cancelled %s returned no error", tool)
+		}
+	case <-time.After(callTimeout):
+		t.Fatalf("the cancelled %s did not return", tool)
+	}
 }
 
 // logWriter passes the server's stderr to the test log.
 type logWriter struct {
 	mu sync.Mutex
-	t  *testing.T
+	t  testing.TB
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
@@ -367,28 +416,39 @@ func TestRecordAndReport(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "use one of") {
 		t.Errorf("group_by colour: %v %q, want a tool error", res.IsError, text(res))
 	}
-	if err := cs.Close(); err != nil {
-		t.Logf("closing: %v", err)
-	}
 
 	// fixloop report reads the same session.
-	out, err := exec.Command(fixloopBinary(t), "report", "--store", db, "--format", "json").Output()
-	if err != nil {
-		t.Fatalf("fixloop report: %v", err)
-	}
-	var scores struct {
-		Sessions int                                   `json:"sessions"`
-		By       map[string]map[string]json.RawMessage `json:"by"`
-	}
-	if err := json.Unmarshal(out, &scores); err != nil {
-		t.Fatalf("decoding %s: %v", out, err)
-	}
+	scores := storedScores(t, cs, db)
 	if _, ok := scores.By["model"]["agent: record-client"]; scores.Sessions != 1 || !ok {
 		t.Errorf("fixloop report: %d sessions, by model %v", scores.Sessions, keys(scores.By["model"]))
 	}
 	if _, ok := scores.By["provider"]["agent"]; !ok {
 		t.Errorf("fixloop report: by provider %v, want agent", keys(scores.By["provider"]))
 	}
+}
+
+// reportScores is what `fixloop report --format json` says of a store.
+type reportScores struct {
+	Sessions int                                   `json:"sessions"`
+	By       map[string]map[string]json.RawMessage `json:"by"`
+}
+
+// storedScores closes cs, so that the server records its sessions, and
+// returns what `fixloop report --format json` says of the store db.
+func storedScores(t *testing.T, cs *mcp.ClientSession, db string) reportScores {
+	t.Helper()
+	if err := cs.Close(); err != nil {
+		t.Logf("closing: %v", err)
+	}
+	out, err := exec.Command(fixloopBinary(t), "report", "--store", db, "--format", "json").Output()
+	if err != nil {
+		t.Fatalf("fixloop report: %v", err)
+	}
+	var scores reportScores
+	if err := json.Unmarshal(out, &scores); err != nil {
+		t.Fatalf("decoding %s: %v", out, err)
+	}
+	return scores
 }
 
 func keys[V any](m map[string]V) []string {
@@ -493,20 +553,7 @@ func TestRoundsOfOneSession(t *testing.T) {
 	if r3.Session == r1.Session || r3.Round != 1 || !r3.KeepsTests || r3.Fixed != 1 || r3.Verdict != "alerts_remaining" || !strings.Contains(r3.Feedback, "remain") {
 		t.Errorf("after the file changed: %+v, want round 1 of a new session, alerts_remaining", r3)
 	}
-	if err := cs.Close(); err != nil {
-		t.Logf("closing: %v", err)
-	}
-	out, err := exec.Command(fixloopBinary(t), "report", "--store", db, "--format", "json").Output()
-	if err != nil {
-		t.Fatalf("fixloop report: %v", err)
-	}
-	var scores struct {
-		Sessions int `json:"sessions"`
-	}
-	if err := json.Unmarshal(out, &scores); err != nil {
-		t.Fatal(err)
-	}
-	if scores.Sessions != 2 {
+	if scores := storedScores(t, cs, db); scores.Sessions != 2 {
 		t.Errorf("fixloop report: %d sessions, want 2 (one of 2 rounds, one of 1)", scores.Sessions)
 	}
 }
@@ -516,51 +563,18 @@ func TestRoundsOfOneSession(t *testing.T) {
 func TestCancelCheck(t *testing.T) {
 	t.Parallel()
 	root, original := example(t)
-	bin := fixloopBinary(t)
-	cmd := exec.Command(bin, "mcp", "--store", "off", "--root", root)
 	tmp := t.TempDir()
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "TMPDIR="+tmp)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	checking := make(chan struct{})
 	var once sync.Once
-	client := mcp.NewClient(&mcp.Implementation{Name: "cancel-client", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			if req.Params.Message == "checking the candidate" {
-				once.Do(func() { close(checking) })
-			}
-		},
+	client := progressClient("cancel-client", func(msg string) {
+		if msg == "checking the candidate" {
+			once.Do(func() { close(checking) })
+		}
 	})
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, _ := start(t, client, []string{"TMPDIR=" + tmp}, "--root", root)
 	slow := replace(t, original, "return r.W * r.H", "time.Sleep(10 * time.Minute)\n\treturn r.W * r.H")
 	slow = replace(t, slow, "import (\n", "import (\n\t\"time\"\n")
-	errc := make(chan error, 1)
-	go func() {
-		params := &mcp.CallToolParams{Name: mcpserver.ToolCheckCandidate, Arguments: map[string]any{"path": "shapes.go", "content": slow}}
-		params.SetProgressToken("slow")
-		_, err := cs.CallTool(ctx, params)
-		errc <- err
-	}()
-	select {
-	case <-checking:
-	case err := <-errc:
-		t.Fatalf("the call ended before the check began: %v", err)
-	case <-time.After(callTimeout):
-		t.Fatal("no progress notification")
-	}
-	cancel()
-	select {
-	case err := <-errc:
-		if err == nil {
-			t.Error("the cancelled call returned no error")
-		}
-	case <-time.After(callTimeout):
-		t.Fatal("the cancelled call did not return")
-	}
+	cancelMidCall(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": slow}, checking)
 	// The server goes on.
 	var got candidate
 	res := call(t, cs, mcpserver.ToolCheckCandidate, map[string]any{"path": "shapes.go", "content": replace(t, original, "if ok == true {", "if ok {")}, &got)
@@ -581,70 +595,17 @@ func TestCancelCheck(t *testing.T) {
 	}
 }
 
-// hostileCalc is the attack suite's hostile candidate (cli's
-// TestFixHostileCandidate), run from Add so that what it prints is part of
-// the failing test's output: it reads the SSH key and the server's
-// environment through /proc, prints them, and deletes a directory beside
-// the project.
-const hostileCalc = `package calc
-
-import (
-	"fmt"
-	"os"
-	"strconv"
-)
-
-func leak() {
-	for _, p := range []string{%[1]q, "/proc/" + strconv.Itoa(%[2]d) + "/environ", "/proc/1/environ"} {
-		b, _ := os.ReadFile(p)
-		fmt.Printf("%%s: %%s\n", p, b)
-	}
-	fmt.Println(os.Environ())
-	os.RemoveAll(%[3]q)
-}
-
-// Add returns the sum of a and b.
-func Add(a, b int) int {
-	leak()
-	return a - b
-}
-`
-
 // TestHostileCandidate: the attack suite's hostile candidate, sent by an
 // agent, deletes nothing and reads neither the SSH key nor the server's
 // secrets into anything the client gets.
 func TestHostileCandidate(t *testing.T) {
 	t.Parallel()
 	sandboxtest.NeedConfinement(t)
-	base := t.TempDir()
-	home, proj, victim := filepath.Join(base, "home"), filepath.Join(base, "proj"), filepath.Join(base, "victim")
 	const sshCanary, keyCanary = "SSH-CANARY-5e2a1b0f88", "API-KEY-CANARY-04c3d2e1bb"
-	for name, text := range map[string]string{
-		"home/.ssh/id_rsa":  sshCanary + "\n",
-		"victim/keep.txt":   "keep\n",
-		"proj/go.mod":       "module example.com/calc\n\ngo 1.22\n",
-		"proj/calc.go":      "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
-		"proj/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3) is wrong\")\n\t}\n}\n",
-	} {
-		p := filepath.Join(base, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command(fixloopBinary(t), "mcp", "--store", "off", "--root", proj)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "HOME="+home, "OPENAI_API_KEY="+keyCanary)
+	home, proj, victim := sandboxtest.HostileProject(t, sshCanary)
 	client := mcp.NewClient(&mcp.Implementation{Name: "hostile-client", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	hostile := fmt.Sprintf(hostileCalc, filepath.Join(home, ".ssh", "id_rsa"), cmd.Process.Pid, victim)
+	cs, cmd := start(t, client, []string{"HOME=" + home, "OPENAI_API_KEY=" + keyCanary}, "--root", proj)
+	hostile := sandboxtest.HostileCalc(home, cmd.Process.Pid, victim)
 	for _, tool := range []string{mcpserver.ToolCheckCandidate, mcpserver.ToolDiagnostics} {
 		res := call(t, cs, tool, map[string]any{"path": "calc.go", "content": hostile}, nil)
 		b, _ := json.Marshal(res)
@@ -725,22 +686,14 @@ func TestRepairWithModel(t *testing.T) {
 		openaitest.Reply{Content: openaitest.CodeReply("go", fixed)},
 		openaitest.Reply{Content: openaitest.CodeReply("go", fixed), Release: release},
 	)
-	bin := fixloopBinary(t)
-	cmd := exec.Command(bin, "mcp", "--store", "off", "--root", root, "--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-env", "FIXLOOP_MCP_TEST_KEY")
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "FIXLOOP_MCP_TEST_KEY=k")
 	asking := make(chan struct{}, 4)
-	client := mcp.NewClient(&mcp.Implementation{Name: "repair-client", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			if strings.Contains(req.Params.Message, "asking the openai provider") {
-				asking <- struct{}{}
-			}
-		},
+	client := progressClient("repair-client", func(msg string) {
+		if strings.Contains(msg, "asking the openai provider") {
+			asking <- struct{}{}
+		}
 	})
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, _ := start(t, client, []string{"FIXLOOP_MCP_TEST_KEY=k"},
+		"--store", "off", "--root", root, "--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-env", "FIXLOOP_MCP_TEST_KEY")
 
 	var got sessionOut
 	res := call(t, cs, mcpserver.ToolRepair, map[string]any{"path": "shapes.go", "write": true}, &got)
@@ -758,31 +711,7 @@ func TestRepairWithModel(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "shapes.go"), []byte(original), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	errc := make(chan error, 1)
-	go func() {
-		params := &mcp.CallToolParams{Name: mcpserver.ToolRepair, Arguments: map[string]any{"path": "shapes.go"}}
-		params.SetProgressToken("repair")
-		_, err := cs.CallTool(ctx, params)
-		errc <- err
-	}()
-	select {
-	case <-asking:
-	case err := <-errc:
-		t.Fatalf("the repair ended before asking the model: %v", err)
-	case <-time.After(callTimeout):
-		t.Fatal("no progress notification")
-	}
-	cancel()
-	select {
-	case err := <-errc:
-		if err == nil {
-			t.Error("the cancelled repair returned no error")
-		}
-	case <-time.After(callTimeout):
-		t.Fatal("the cancelled repair did not return")
-	}
+	cancelMidCall(t, cs, mcpserver.ToolRepair, map[string]any{"path": "shapes.go"}, asking)
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Errorf("after the cancellation: %v", err)
 	}

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -66,7 +65,7 @@ func (s *Server) report(ctx context.Context, _ *mcp.CallToolRequest, in ReportIn
 	if len(problems) > 0 {
 		return nil, ReportOutput{}, s.toolError(fmt.Errorf("the configuration of %s: %w", s.roots[0], problems))
 	}
-	dsn := cmp.Or(s.opts.StoreDSN, cfg.Store.DSN, store.DefaultDSN())
+	dsn := s.storeDSN(cfg)
 	if dsn == "off" {
 		return nil, ReportOutput{}, fmt.Errorf("no session store: fixloop mcp runs with --store off (or store.dsn: off); start it with a store to report on")
 	}
@@ -82,20 +81,19 @@ func (s *Server) report(ctx context.Context, _ *mcp.CallToolRequest, in ReportIn
 	}
 	scores := aggregate.Compute(sessions)
 	out := ReportOutput{Store: store.Redact(dsn), Sessions: scores.Sessions}
-	by := scores.By
-	scores.By = nil
-	if out.Scores, err = asMap(scores); err != nil {
+	all := *scores
+	all.By = nil
+	if out.Scores, err = asMap(all); err != nil {
 		return nil, ReportOutput{}, err
 	}
 	if in.GroupBy != "" {
 		out.Groups = make(map[string]map[string]any)
-		for value, sc := range by[in.GroupBy] {
+		for value, sc := range scores.By[in.GroupBy] {
 			if out.Groups[value], err = asMap(sc); err != nil {
 				return nil, ReportOutput{}, err
 			}
 		}
 	}
-	scores.By = by
 	s.redact(&out)
 	var table bytes.Buffer
 	if err := report.Table(&table, scores); err != nil {

@@ -26,9 +26,11 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/internal/redact"
+	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/runner/workspace"
 	"github.com/fixloop/fixloop/store"
 	"github.com/fixloop/fixloop/toolset"
 )
@@ -128,9 +130,6 @@ const instructions = `fixloop checks code the way a careful reviewer would: comp
 Call fixloop_diagnostics to see a file's lint alerts (with suggested fixes) and test results.
 Before you write a change to a file, call fixloop_check_candidate with the complete new text: it tells you whether it builds, whether every test that passed still passes (broken_tests names those that do not), how many alerts it fixed and introduced, and the feedback to act on. Nothing is written.`
 
-// MCP returns the underlying SDK server.
-func (s *Server) MCP() *mcp.Server { return s.mcp }
-
 // Run serves one client over t until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.mcp.Run(ctx, t)
@@ -157,7 +156,7 @@ func (s *Server) resolve(path string) (*file, error) {
 	p = filepath.Clean(p)
 	// Symlinks resolved as far as the path exists: a path outside the
 	// roots is refused before anything about the file is looked at.
-	if !s.inRoots(resolvedPrefix(p)) {
+	if !s.inRoots(workspace.Resolve(p)) {
 		return nil, s.outside(path)
 	}
 	real, err := filepath.EvalSymlinks(p)
@@ -187,20 +186,6 @@ func (s *Server) resolve(path string) (*file, error) {
 	return &file{path: path, abs: abs, cfg: cfg, linter: linter}, nil
 }
 
-// resolvedPrefix is p with the symlinks of its longest existing prefix
-// resolved (p itself, resolved, when it exists).
-func resolvedPrefix(p string) string {
-	for dir := p; ; dir = filepath.Dir(dir) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			rest, _ := filepath.Rel(dir, p)
-			return filepath.Join(real, rest)
-		}
-		if filepath.Dir(dir) == dir {
-			return p
-		}
-	}
-}
-
 func (s *Server) outside(path string) error {
 	return fmt.Errorf("%s is outside the roots fixloop serves (%s): give a path under one of them, or start fixloop mcp with a --root that holds it", path, strings.Join(s.roots, ", "))
 }
@@ -208,17 +193,27 @@ func (s *Server) outside(path string) error {
 // inRoots reports whether p is under one of the roots.
 func (s *Server) inRoots(p string) bool {
 	for _, r := range s.roots {
-		if s.inRoot(r, p) {
+		if workspace.Within(r, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// inRoot reports whether p is root or under it.
-func (s *Server) inRoot(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+// checker checks the candidates for the file as its configuration says:
+// in the sandbox, under the configured test limits.
+func (s *Server) checker(f *file) *refactor.Checker {
+	_, candidates := s.opts.Toolset.Testers(f.cfg)
+	return &refactor.Checker{Linter: f.linter, Tester: candidates, TestTimeout: f.cfg.Tests.Timeout, TestWallTimeout: f.cfg.Tests.WallTimeout}
+}
+
+// rounds is the configured round cap of the file's sessions with goal
+// (rounds.repair, rounds.refactor).
+func (f *file) rounds(goal refactor.Goal) int {
+	if goal == refactor.GoalRepair {
+		return f.cfg.Rounds.Repair
+	}
+	return f.cfg.Rounds.Refactor
 }
 
 // context returns ctx as the file's configuration wants candidates run:

@@ -10,6 +10,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/metrics"
 	"github.com/fixloop/fixloop/refactor/provider"
@@ -71,8 +72,8 @@ func (s *Server) addSessionTools() {
 
 // session runs a session on the file, as fixloop fix does, and records it.
 func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal refactor.Goal, in SessionInput) (*mcp.CallToolResult, SessionOutput, error) {
-	if in.Rounds < 0 || in.Rounds > 50 {
-		return nil, SessionOutput{}, fmt.Errorf("rounds %d: give 1 to 50, or leave it out for the configured cap", in.Rounds)
+	if in.Rounds < 0 || in.Rounds > config.MaxRounds {
+		return nil, SessionOutput{}, fmt.Errorf("rounds %d: give 1 to %d, or leave it out for the configured cap", in.Rounds, config.MaxRounds)
 	}
 	f, err := s.resolve(in.Path)
 	if err != nil {
@@ -97,20 +98,15 @@ func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal ref
 	}
 	rounds := in.Rounds
 	if rounds == 0 {
-		rounds = f.cfg.Rounds.Refactor
-		if goal == refactor.GoalRepair {
-			rounds = f.cfg.Rounds.Repair
-		}
+		rounds = f.rounds(goal)
 	}
 	var scope metrics.Scope
 	if in.Range != nil {
 		scope = metrics.Scope{StartLine: in.Range.StartLine, EndLine: in.Range.EndLine}
 	}
-	_, candidates := s.opts.Toolset.Testers(f.cfg)
-	checker := &refactor.Checker{Linter: f.linter, Tester: candidates, TestTimeout: f.cfg.Tests.Timeout, TestWallTimeout: f.cfg.Tests.WallTimeout}
 	progress := newProgress(ctx, req)
 	rec, err := refactor.Run(ctx, f.abs, string(original), refactor.Options{
-		Goal: goal, Rounds: rounds, Scope: scope, Provider: prov, Checker: checker,
+		Goal: goal, Rounds: rounds, Scope: scope, Provider: prov, Checker: s.checker(f),
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
 		Tools:    s.opts.Tools, Logger: s.logger,
 		Observer: refactor.Observer{
@@ -143,9 +139,7 @@ func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal ref
 			}
 		}
 	}
-	if note := s.record(rec, f.cfg); note != "" {
-		s.logger.Warn(note)
-	}
+	s.record(rec, f.cfg)
 	s.redact(&out)
 	return textResult(s.opts.Redactor.String(sessionSummary(f.path, rec, &out))), out, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/runner/workspace"
 	"github.com/fixloop/fixloop/store"
 )
 
@@ -26,25 +27,31 @@ type writerKey struct {
 // store; what is left stays queued on disk for the next fixloop.
 const flushOnClose = 10 * time.Second
 
-// record saves a check_candidate session to the store, as every session
-// is: --store, else the file's store.dsn, else the default store; "off"
-// stores nothing. It returns the session's place for the client: "" when
-// it is queued for the store (or none is wanted), else what happened.
-func (s *Server) record(rec *refactor.Record, cfg config.Config) string {
-	dsn := cmp.Or(s.opts.StoreDSN, cfg.Store.DSN, store.DefaultDSN())
+// storeDSN is the session store for cfg: --store, else cfg's store.dsn,
+// else the default store ("off": none).
+func (s *Server) storeDSN(cfg config.Config) string {
+	return cmp.Or(s.opts.StoreDSN, cfg.Store.DSN, store.DefaultDSN())
+}
+
+// record saves a session to the store, as every session is: --store,
+// else the file's store.dsn, else the default store; "off" stores nothing.
+// What keeps it from the store's queue is logged.
+func (s *Server) record(rec *refactor.Record, cfg config.Config) {
+	dsn := s.storeDSN(cfg)
 	if dsn == "off" || s.opts.QueueDir == "" {
-		return ""
+		return
 	}
 	mode, err := store.ParseMode(cfg.Store.Mode)
 	if err != nil {
-		s.logger.Warn("store.mode", "error", err)
-		return "the session is not stored: store.mode: " + err.Error()
+		s.logger.Warn("the session is not stored: store.mode: " + err.Error())
+		return
 	}
 	key := writerKey{dsn: dsn, mode: mode}
 	s.mu.Lock()
 	if s.writers == nil {
 		s.mu.Unlock()
-		return "the session is not stored: the server has closed"
+		s.logger.Warn("the session is not stored: the server has closed")
+		return
 	}
 	w := s.writers[key]
 	if w == nil {
@@ -55,19 +62,18 @@ func (s *Server) record(rec *refactor.Record, cfg config.Config) string {
 	q := w.Save(rec, s.workspace(rec.File))
 	switch {
 	case q.Err == nil:
-		return ""
 	case q.Path != "":
-		return fmt.Sprintf("the session %s is not queued for the store: %v; it is kept in %s and saved to the store later", rec.ID, q.Err, q.Path)
+		s.logger.Warn(fmt.Sprintf("the session %s is not queued for the store: %v; it is kept in %s and saved to the store later", rec.ID, q.Err, q.Path))
 	default:
-		return fmt.Sprintf("the session %s is not queued for the store: %v, nor kept in %s (%v): it is in memory until the store takes it",
-			rec.ID, q.Err, store.FallbackDir(w.QueueDir()), q.FallbackErr)
+		s.logger.Warn(fmt.Sprintf("the session %s is not queued for the store: %v, nor kept in %s (%v): it is in memory until the store takes it",
+			rec.ID, q.Err, store.FallbackDir(w.QueueDir()), q.FallbackErr))
 	}
 }
 
 // workspace is the root that holds file.
 func (s *Server) workspace(file string) string {
 	for _, r := range s.roots {
-		if s.inRoot(r, file) {
+		if workspace.Within(r, file) {
 			return r
 		}
 	}

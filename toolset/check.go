@@ -118,6 +118,10 @@ func CheckFile(ctx context.Context, file string, overlay map[string][]byte, cfg 
 	return out, nil
 }
 
+// NoTestsFound is the Message of TestResults when the tests ran and found
+// none.
+const NoTestsFound = "no tests found for this file"
+
 // RunTests runs the tests of file (for Go, of its package) with overlay
 // and gathers check's test output. Only cancellation is an error: a test
 // tool that is missing is reported in the output (Error).
@@ -134,7 +138,7 @@ func RunTests(ctx context.Context, tester runner.Tester, file string, overlay ma
 	case rep == nil:
 		tests.Message = "tests not run: the file is not in a Go module"
 	case rep.Total == 0 && !rep.BuildFailed && !rep.TimedOut:
-		tests.Message = "no tests found for this file"
+		tests.Message = NoTestsFound
 	default:
 		tests = TestResults{
 			Ran: true, Tool: rep.ToolName(), Passed: rep.Passed, Failed: rep.Failed, Skipped: rep.Skipped, Total: rep.Total,

@@ -32,7 +32,7 @@ func New(paths []string) (Folders, []string) {
 			continue
 		}
 		p = filepath.Clean(p)
-		if IsFilesystemRoot(p) || IsFilesystemRoot(resolve(p)) {
+		if IsFilesystemRoot(p) || IsFilesystemRoot(Resolve(p)) {
 			refused = append(refused, p)
 			continue
 		}
@@ -60,7 +60,7 @@ func (f Folders) Contains(path string) bool {
 	path = filepath.Clean(path)
 	lexical := false
 	for _, root := range f.paths {
-		if within(root, path) {
+		if Within(root, path) {
 			lexical = true
 			break
 		}
@@ -68,9 +68,9 @@ func (f Folders) Contains(path string) bool {
 	if !lexical {
 		return false
 	}
-	real := resolve(path)
+	real := Resolve(path)
 	for _, root := range f.paths {
-		if within(resolve(root), real) {
+		if Within(Resolve(root), real) {
 			return true
 		}
 	}
@@ -96,7 +96,7 @@ func CheckNotRoot(dir string) error {
 	if !filepath.IsAbs(dir) {
 		return fmt.Errorf("refusing to copy %s: not an absolute path", dir)
 	}
-	if IsFilesystemRoot(filepath.Clean(dir)) || IsFilesystemRoot(resolve(dir)) {
+	if IsFilesystemRoot(filepath.Clean(dir)) || IsFilesystemRoot(Resolve(dir)) {
 		return fmt.Errorf("refusing to copy %s: it is the file system root", dir)
 	}
 	return nil
@@ -113,16 +113,16 @@ func (f Folders) describe() string {
 // a volume root).
 func IsFilesystemRoot(p string) bool { return p != "" && filepath.Dir(p) == p }
 
-// within reports whether path is dir or lies below it; both are clean
+// Within reports whether path is dir or lies below it; both are clean
 // and absolute.
-func within(dir, path string) bool {
+func Within(dir, path string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// resolve returns p with symbolic links resolved, as far as it exists: the
+// Resolve returns p with symbolic links resolved, as far as it exists: the
 // part that does not exist (a document not saved yet) is kept as spelled.
-func resolve(p string) string {
+func Resolve(p string) string {
 	p = filepath.Clean(p)
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
@@ -131,7 +131,7 @@ func resolve(p string) string {
 	if parent == p {
 		return p
 	}
-	return filepath.Join(resolve(parent), filepath.Base(p))
+	return filepath.Join(Resolve(parent), filepath.Base(p))
 }
 
 type key struct{}
