@@ -177,10 +177,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	}
 	rounds := r.s.Rounds
 	if rounds <= 0 {
-		rounds = cfg.Rounds.Refactor
-		if goal == refactor.GoalRepair {
-			rounds = cfg.Rounds.Repair
-		}
+		rounds = cfg.Rounds.For(goal == refactor.GoalRepair)
 	}
 	sctx := ctx
 	if r.s.SessionTimeout > 0 {

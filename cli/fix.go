@@ -178,10 +178,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	}
 	rounds := f.rounds
 	if rounds <= 0 {
-		rounds = cfg.Rounds.Refactor
-		if goal == refactor.GoalRepair {
-			rounds = cfg.Rounds.Repair
-		}
+		rounds = cfg.Rounds.For(goal == refactor.GoalRepair)
 	}
 	progress := stdout
 	if f.json {

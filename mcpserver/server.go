@@ -210,10 +210,7 @@ func (s *Server) checker(f *file) *refactor.Checker {
 // rounds is the configured round cap of the file's sessions with goal
 // (rounds.repair, rounds.refactor).
 func (f *file) rounds(goal refactor.Goal) int {
-	if goal == refactor.GoalRepair {
-		return f.cfg.Rounds.Repair
-	}
-	return f.cfg.Rounds.Refactor
+	return f.cfg.Rounds.For(goal == refactor.GoalRepair)
 }
 
 // context returns ctx as the file's configuration wants candidates run:

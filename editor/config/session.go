@@ -34,6 +34,15 @@ type Rounds struct {
 	Refactor int
 }
 
+// For is the round cap of a repair session (repair true) or a refactor
+// session.
+func (r Rounds) For(repair bool) int {
+	if repair {
+		return r.Repair
+	}
+	return r.Refactor
+}
+
 // ApplyMode says how a session's result reaches the document.
 type ApplyMode string
 
