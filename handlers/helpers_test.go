@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/runnertest"
 )
 
 // fakeClient is the editor: it records what the server sends and wakes
@@ -111,38 +111,6 @@ func (c *fakeClient) awaitVersion(t *testing.T, u uri.URI, version int32) *proto
 	return got
 }
 
-// scriptedLinter reports one alert per "BAD" in a file, with a fix to
-// GOOD, and counts its passes.
-type scriptedLinter struct {
-	mu    sync.Mutex
-	calls int
-}
-
-func (l *scriptedLinter) Lint(_ context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
-	l.mu.Lock()
-	l.calls++
-	l.mu.Unlock()
-	text := string(overlay[file])
-	res := &runner.LintResult{Unit: filepath.Dir(file), Files: []string{file}}
-	line, start := 1, 0
-	for _, lineText := range strings.SplitAfter(text, "\n") {
-		if idx := strings.Index(lineText, "BAD"); idx >= 0 {
-			res.Alerts = append(res.Alerts, runner.Alert{
-				File: file, Start: start + idx, End: start + idx + 3,
-				Line: line, Column: idx + 1, EndLine: line, EndColumn: idx + 4,
-				Severity: runner.SeverityWarning, Source: "scripted", Code: "BAD1",
-				Message: "BAD found", Category: runner.CategoryOther,
-				Fixes: []runner.Fix{{Title: "Replace BAD with GOOD", Edits: []runner.Edit{{File: file, Start: start + idx, End: start + idx + 3, NewText: "GOOD"}}}},
-			})
-		}
-		line++
-		start += len(lineText)
-	}
-	return res, nil
-}
-
-func (l *scriptedLinter) Invalidate(string) {}
-
 // scriptedTester reports the runs it was asked for on runs.
 type scriptedTester struct{ runs chan string }
 
@@ -157,7 +125,7 @@ func (t *scriptedTester) Invalidate(string) {}
 type testServer struct {
 	*Server
 	client *fakeClient
-	linter *scriptedLinter
+	linter *runnertest.BadLinter
 	tester *scriptedTester
 	root   string
 }
@@ -167,7 +135,7 @@ type testServer struct {
 // (nil: none, an untrusted workspace).
 func startServer(t *testing.T, settings string) *testServer {
 	t.Helper()
-	ts := &testServer{client: newFakeClient(), linter: &scriptedLinter{}, tester: &scriptedTester{runs: make(chan string, 16)}, root: t.TempDir()}
+	ts := &testServer{client: newFakeClient(), linter: &runnertest.BadLinter{}, tester: &scriptedTester{runs: make(chan string, 16)}, root: t.TempDir()}
 	ts.Server = New(Options{
 		Client:    ts.client,
 		NewLinter: func(config.Config) (runner.Linter, error) { return ts.linter, nil },
