@@ -33,34 +33,27 @@ func newFakeClient() *fakeClient {
 	return &fakeClient{changed: make(chan struct{}), diags: make(map[uri.URI][]*protocol.PublishDiagnosticsParams)}
 }
 
-// wake tells waiters that something arrived; c.mu is held.
-func (c *fakeClient) wake() {
+// record runs add, which appends what arrived, under the client's lock and
+// wakes whoever waits for it.
+func (c *fakeClient) record(add func()) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	add()
 	close(c.changed)
 	c.changed = make(chan struct{})
+	return nil
 }
 
 func (c *fakeClient) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.diags[p.URI] = append(c.diags[p.URI], p)
-	c.wake()
-	return nil
+	return c.record(func() { c.diags[p.URI] = append(c.diags[p.URI], p) })
 }
 
 func (c *fakeClient) ShowMessage(_ context.Context, p *protocol.ShowMessageParams) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.messages = append(c.messages, p.Message)
-	c.wake()
-	return nil
+	return c.record(func() { c.messages = append(c.messages, p.Message) })
 }
 
 func (c *fakeClient) LogMessage(_ context.Context, p *protocol.LogMessageParams) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.logs = append(c.logs, p.Message)
-	c.wake()
-	return nil
+	return c.record(func() { c.logs = append(c.logs, p.Message) })
 }
 
 // await waits until cond, read under the client's lock, holds; it fails
@@ -155,11 +148,25 @@ func startServer(t *testing.T, settings string) *testServer {
 // open opens name in the workspace with text and returns its URI.
 func (ts *testServer) open(t *testing.T, name, text string) uri.URI {
 	t.Helper()
-	u := uri.File(filepath.Join(ts.root, name))
+	return ts.openPath(t, filepath.Join(ts.root, name), text)
+}
+
+// openPath opens the Go file path, in the workspace or not, with text and
+// returns its URI.
+func (ts *testServer) openPath(t *testing.T, path, text string) uri.URI {
+	t.Helper()
+	u := uri.File(path)
 	if err := ts.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
 		URI: u, LanguageID: "go", Version: 1, Text: text,
 	}}); err != nil {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// messageCount is how many messages were shown so far.
+func (c *fakeClient) messageCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.messages)
 }
