@@ -114,6 +114,19 @@ func (t *scriptedTester) Test(_ context.Context, file string, _ map[string][]byt
 
 func (t *scriptedTester) Invalidate(string) {}
 
+// awaitRun returns the file of the next run; it fails the test when none
+// comes within a generous bound.
+func (t *scriptedTester) awaitRun(tb testing.TB) string {
+	tb.Helper()
+	select {
+	case file := <-t.runs:
+		return file
+	case <-time.After(time.Minute):
+		tb.Fatal("no test run")
+		return ""
+	}
+}
+
 // testServer is a Server driven directly, without a connection.
 type testServer struct {
 	*Server
