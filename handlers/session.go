@@ -64,7 +64,10 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	if args.Version != nil && *args.Version != doc.Version {
 		return jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("the document changed since the action was offered (version %d, now %d): ask for the action again", *args.Version, doc.Version))
 	}
-	cfg := s.config()
+	// One setup for the whole session: its configuration and the tools
+	// built for it.
+	cur := s.current()
+	cfg := cur.cfg
 	if s.opts.NewProvider == nil {
 		return jsonrpc2.NewError(jsonrpc2.InternalError, "no provider is configured")
 	}
@@ -72,7 +75,6 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	if err != nil {
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, s.redactor.String("fixloop: cannot start the session: "+err.Error()))
 	}
-	cur := s.current()
 	linter, candidates := cur.linter, cur.candidates
 	if linter == nil {
 		return jsonrpc2.NewError(jsonrpc2.InternalError, "no linter is configured")
