@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -17,19 +16,6 @@ import (
 
 // copyTree copies the directory src into a new temporary directory.
 func copyTree(t testing.TB, src string) string { return testtree.Copy(t, src) }
-
-// writeFile writes text to dir/name, creating directories.
-func writeFile(t testing.TB, dir, name, text string) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // noTests is a Tester with no tests.
 type noTests struct{}
