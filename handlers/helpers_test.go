@@ -148,7 +148,7 @@ func startServer(t *testing.T, settings string) *testServer {
 		Tester:    ts.tester,
 	})
 	t.Cleanup(ts.Close)
-	params := &protocol.InitializeParams{RootURI: ptr(uri.File(ts.root))}
+	params := &protocol.InitializeParams{RootURI: new(uri.File(ts.root))}
 	if settings != "" {
 		params.InitializationOptions = protocol.LSPAny(settings)
 	}

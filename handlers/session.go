@@ -168,7 +168,7 @@ func (s *Server) deliver(ctx context.Context, doc *docstore.Document, rec *refac
 		return
 	}
 	edit := s.resultEdit(doc, rec.Outcome.Text)
-	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: ptr("fixloop " + string(rec.Goal)), Edit: *edit})
+	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: new("fixloop " + string(rec.Goal)), Edit: *edit})
 	switch {
 	case err != nil:
 		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf("fixloop: applying the result failed: %v", err))
