@@ -67,7 +67,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 					Title:       fix.Title,
 					Kind:        &kind,
 					Diagnostics: []protocol.Diagnostic{diag},
-					IsPreferred: ptr(len(a.Fixes) == 1),
+					IsPreferred: new(len(a.Fixes) == 1),
 					Edit:        s.workspaceEdit(doc, edits),
 				})
 			}

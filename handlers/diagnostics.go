@@ -212,16 +212,15 @@ func sharesTests(doc, d *docstore.Document, rep *runner.TestReport) bool {
 // open document of that package.
 func (s *Server) testPass(ctx context.Context, u uri.URI) {
 	docs, overlay, doc := s.openSnapshot(u)
-	s.mu.Lock()
-	tester, trusted := s.setup.tester, s.trusted
-	s.mu.Unlock()
-	if doc == nil || !s.supports(doc) || tester == nil || s.reachOf(doc) != reachFull || !trusted {
+	cur := s.current()
+	tester := cur.tester
+	if doc == nil || !supported(cur.linter, doc) || tester == nil || s.reachOf(doc) != reachFull || !s.isTrusted() {
 		// Tests run only inside a trusted workspace, on documents fixloop
 		// checks.
 		return
 	}
-	timeout := s.config().Tests.Timeout
-	tctx := toolset.WithWallLimit(runner.WithLanguage(ctx, string(doc.LanguageID)), s.config().Tests.WallTimeout)
+	timeout := cur.cfg.Tests.Timeout
+	tctx := toolset.WithWallLimit(runner.WithLanguage(ctx, string(doc.LanguageID)), cur.cfg.Tests.WallTimeout)
 	rep, err := tester.Test(tctx, doc.Path, overlay, timeout)
 	if ctx.Err() != nil {
 		s.logger.Debug("test run cancelled", "uri", u)

@@ -55,7 +55,8 @@ func TestExecuteCommandRefusals(t *testing.T) {
 }
 
 func TestExecuteCommandRunTests(t *testing.T) {
-	ts := startServer(t, `{"trusted": true}`)
+	// Tests off: no run on open, so the one seen is the command's.
+	ts := startServer(t, `{"trusted": true, "tests": {"mode": "off"}}`)
 	u := ts.open(t, "a.go", "package p\n")
 	_, err := ts.ExecuteCommand(context.Background(), &protocol.ExecuteCommandParams{
 		Command: CommandRunTests, Arguments: []protocol.LSPAny{protocol.LSPAny(`{"uri": "` + string(u) + `"}`)},
@@ -63,7 +64,7 @@ func TestExecuteCommandRunTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if file := <-ts.tester.runs; file != u.FsPath() {
+	if file := ts.tester.awaitRun(t); file != u.FsPath() {
 		t.Errorf("tests ran for %s, want %s", file, u.FsPath())
 	}
 }

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/runnertest"
 )
 
 // fakeClient is the editor: it records what the server sends and wakes
@@ -33,34 +33,27 @@ func newFakeClient() *fakeClient {
 	return &fakeClient{changed: make(chan struct{}), diags: make(map[uri.URI][]*protocol.PublishDiagnosticsParams)}
 }
 
-// wake tells waiters that something arrived; c.mu is held.
-func (c *fakeClient) wake() {
+// record runs add, which appends what arrived, under the client's lock and
+// wakes whoever waits for it.
+func (c *fakeClient) record(add func()) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	add()
 	close(c.changed)
 	c.changed = make(chan struct{})
+	return nil
 }
 
 func (c *fakeClient) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.diags[p.URI] = append(c.diags[p.URI], p)
-	c.wake()
-	return nil
+	return c.record(func() { c.diags[p.URI] = append(c.diags[p.URI], p) })
 }
 
 func (c *fakeClient) ShowMessage(_ context.Context, p *protocol.ShowMessageParams) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.messages = append(c.messages, p.Message)
-	c.wake()
-	return nil
+	return c.record(func() { c.messages = append(c.messages, p.Message) })
 }
 
 func (c *fakeClient) LogMessage(_ context.Context, p *protocol.LogMessageParams) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.logs = append(c.logs, p.Message)
-	c.wake()
-	return nil
+	return c.record(func() { c.logs = append(c.logs, p.Message) })
 }
 
 // await waits until cond, read under the client's lock, holds; it fails
@@ -111,38 +104,6 @@ func (c *fakeClient) awaitVersion(t *testing.T, u uri.URI, version int32) *proto
 	return got
 }
 
-// scriptedLinter reports one alert per "BAD" in a file, with a fix to
-// GOOD, and counts its passes.
-type scriptedLinter struct {
-	mu    sync.Mutex
-	calls int
-}
-
-func (l *scriptedLinter) Lint(_ context.Context, file string, overlay map[string][]byte) (*runner.LintResult, error) {
-	l.mu.Lock()
-	l.calls++
-	l.mu.Unlock()
-	text := string(overlay[file])
-	res := &runner.LintResult{Unit: filepath.Dir(file), Files: []string{file}}
-	line, start := 1, 0
-	for _, lineText := range strings.SplitAfter(text, "\n") {
-		if idx := strings.Index(lineText, "BAD"); idx >= 0 {
-			res.Alerts = append(res.Alerts, runner.Alert{
-				File: file, Start: start + idx, End: start + idx + 3,
-				Line: line, Column: idx + 1, EndLine: line, EndColumn: idx + 4,
-				Severity: runner.SeverityWarning, Source: "scripted", Code: "BAD1",
-				Message: "BAD found", Category: runner.CategoryOther,
-				Fixes: []runner.Fix{{Title: "Replace BAD with GOOD", Edits: []runner.Edit{{File: file, Start: start + idx, End: start + idx + 3, NewText: "GOOD"}}}},
-			})
-		}
-		line++
-		start += len(lineText)
-	}
-	return res, nil
-}
-
-func (l *scriptedLinter) Invalidate(string) {}
-
 // scriptedTester reports the runs it was asked for on runs.
 type scriptedTester struct{ runs chan string }
 
@@ -153,11 +114,24 @@ func (t *scriptedTester) Test(_ context.Context, file string, _ map[string][]byt
 
 func (t *scriptedTester) Invalidate(string) {}
 
+// awaitRun returns the file of the next run; it fails the test when none
+// comes within a generous bound.
+func (t *scriptedTester) awaitRun(tb testing.TB) string {
+	tb.Helper()
+	select {
+	case file := <-t.runs:
+		return file
+	case <-time.After(time.Minute):
+		tb.Fatal("no test run")
+		return ""
+	}
+}
+
 // testServer is a Server driven directly, without a connection.
 type testServer struct {
 	*Server
 	client *fakeClient
-	linter *scriptedLinter
+	linter *runnertest.BadLinter
 	tester *scriptedTester
 	root   string
 }
@@ -167,14 +141,14 @@ type testServer struct {
 // (nil: none, an untrusted workspace).
 func startServer(t *testing.T, settings string) *testServer {
 	t.Helper()
-	ts := &testServer{client: newFakeClient(), linter: &scriptedLinter{}, tester: &scriptedTester{runs: make(chan string, 16)}, root: t.TempDir()}
+	ts := &testServer{client: newFakeClient(), linter: &runnertest.BadLinter{}, tester: &scriptedTester{runs: make(chan string, 16)}, root: t.TempDir()}
 	ts.Server = New(Options{
 		Client:    ts.client,
 		NewLinter: func(config.Config) (runner.Linter, error) { return ts.linter, nil },
 		Tester:    ts.tester,
 	})
 	t.Cleanup(ts.Close)
-	params := &protocol.InitializeParams{RootURI: ptr(uri.File(ts.root))}
+	params := &protocol.InitializeParams{RootURI: new(uri.File(ts.root))}
 	if settings != "" {
 		params.InitializationOptions = protocol.LSPAny(settings)
 	}
@@ -187,11 +161,25 @@ func startServer(t *testing.T, settings string) *testServer {
 // open opens name in the workspace with text and returns its URI.
 func (ts *testServer) open(t *testing.T, name, text string) uri.URI {
 	t.Helper()
-	u := uri.File(filepath.Join(ts.root, name))
+	return ts.openPath(t, filepath.Join(ts.root, name), text)
+}
+
+// openPath opens the Go file path, in the workspace or not, with text and
+// returns its URI.
+func (ts *testServer) openPath(t *testing.T, path, text string) uri.URI {
+	t.Helper()
+	u := uri.File(path)
 	if err := ts.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
 		URI: u, LanguageID: "go", Version: 1, Text: text,
 	}}); err != nil {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// messageCount is how many messages were shown so far.
+func (c *fakeClient) messageCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.messages)
 }

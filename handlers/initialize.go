@@ -54,15 +54,15 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		Capabilities: protocol.ServerCapabilities{
 			PositionEncoding: enc.Kind(),
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
-				OpenClose: ptr(true),
+				OpenClose: new(true),
 				Change:    &sync,
-				Save:      &protocol.SaveOptions{IncludeText: ptr(false)},
+				Save:      &protocol.SaveOptions{IncludeText: new(false)},
 			},
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, CodeActionKindFixAll, CodeActionKindRepair, CodeActionKindRefactor},
 			},
 			Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
-				Supported: ptr(true), ChangeNotifications: protocol.Boolean(true),
+				Supported: new(true), ChangeNotifications: protocol.Boolean(true),
 			}},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
 				Commands: []string{CommandRepair, CommandRefactor, CommandCancel, CommandRunTests, CommandShowSession},
@@ -241,8 +241,6 @@ func (s *Server) reportConfigProblems(ctx context.Context) {
 	s.logger.Warn("configuration problems", slog.String("problems", problems.Error()))
 	s.showMessage(ctx, protocol.MessageTypeWarning, msg)
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // RestrictedNotice is what an untrusted workspace is told, once: what
 // fixloop does not run, and how to trust the workspace in each editor.

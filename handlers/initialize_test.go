@@ -26,7 +26,7 @@ func TestInitialize(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := New(Options{Client: newFakeClient(), Version: "v-test"})
 			defer s.Close()
-			params := &protocol.InitializeParams{RootURI: ptr(uri.File(t.TempDir()))}
+			params := &protocol.InitializeParams{RootURI: new(uri.File(t.TempDir()))}
 			if tt.encodings != nil {
 				params.Capabilities.General = &protocol.GeneralClientCapabilities{PositionEncodings: tt.encodings}
 			}

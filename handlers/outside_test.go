@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 )
 
 func TestReach(t *testing.T) {
@@ -27,12 +26,7 @@ func TestReach(t *testing.T) {
 			if tt.outside {
 				dir = t.TempDir()
 			}
-			u := uri.File(filepath.Join(dir, "a.go"))
-			if err := ts.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-				URI: u, LanguageID: "go", Version: 1, Text: "package p\n\nvar x = BAD\n",
-			}}); err != nil {
-				t.Fatal(err)
-			}
+			u := ts.openPath(t, filepath.Join(dir, "a.go"), "package p\n\nvar x = BAD\n")
 			if got := ts.client.awaitVersion(t, u, 1); len(got.Diagnostics) != tt.diags {
 				t.Errorf("%d diagnostics, want %d", len(got.Diagnostics), tt.diags)
 			}
@@ -51,10 +45,7 @@ func TestReach(t *testing.T) {
 
 func TestCommandsRefusedOutsideTheWorkspace(t *testing.T) {
 	ts := startServer(t, `{"trusted": true}`)
-	u := uri.File(filepath.Join(t.TempDir(), "a.go"))
-	if err := ts.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "go", Version: 1, Text: "package p\n"}}); err != nil {
-		t.Fatal(err)
-	}
+	u := ts.openPath(t, filepath.Join(t.TempDir(), "a.go"), "package p\n")
 	for _, cmd := range []string{CommandRunTests, CommandRepair, CommandRefactor} {
 		_, err := ts.ExecuteCommand(context.Background(), &protocol.ExecuteCommandParams{
 			Command: cmd, Arguments: []protocol.LSPAny{protocol.LSPAny(`{"uri": "` + string(u) + `"}`)},

@@ -64,7 +64,10 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	if args.Version != nil && *args.Version != doc.Version {
 		return jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("the document changed since the action was offered (version %d, now %d): ask for the action again", *args.Version, doc.Version))
 	}
-	cfg := s.config()
+	// One setup for the whole session: its configuration and the tools
+	// built for it.
+	cur := s.current()
+	cfg := cur.cfg
 	if s.opts.NewProvider == nil {
 		return jsonrpc2.NewError(jsonrpc2.InternalError, "no provider is configured")
 	}
@@ -72,7 +75,6 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 	if err != nil {
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, s.redactor.String("fixloop: cannot start the session: "+err.Error()))
 	}
-	cur := s.current()
 	linter, candidates := cur.linter, cur.candidates
 	if linter == nil {
 		return jsonrpc2.NewError(jsonrpc2.InternalError, "no linter is configured")
@@ -166,7 +168,7 @@ func (s *Server) deliver(ctx context.Context, doc *docstore.Document, rec *refac
 		return
 	}
 	edit := s.resultEdit(doc, rec.Outcome.Text)
-	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: ptr("fixloop " + string(rec.Goal)), Edit: *edit})
+	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: new("fixloop " + string(rec.Goal)), Edit: *edit})
 	switch {
 	case err != nil:
 		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf("fixloop: applying the result failed: %v", err))

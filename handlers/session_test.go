@@ -40,9 +40,7 @@ func TestStillCurrent(t *testing.T) {
 			if tt.then != nil {
 				tt.then(ts, u)
 			}
-			ts.client.mu.Lock()
-			before := len(ts.client.messages)
-			ts.client.mu.Unlock()
+			before := ts.client.messageCount()
 			if got := ts.stillCurrent(context.Background(), doc, &refactor.Record{Goal: refactor.GoalRepair}); got != tt.want {
 				t.Errorf("stillCurrent = %v, want %v", got, tt.want)
 			}

@@ -58,7 +58,8 @@ func TestDidSaveRunsTests(t *testing.T) {
 		settings string
 		want     bool
 	}{
-		{"trusted", `{"trusted": true}`, true},
+		// On save only: no run on open, so the one seen is the save's.
+		{"trusted", `{"trusted": true, "tests": {"mode": "save"}}`, true},
 		{"tests off", `{"trusted": true, "tests": {"mode": "off"}}`, false},
 		{"untrusted", ``, false},
 	}
@@ -70,7 +71,7 @@ func TestDidSaveRunsTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.want {
-				<-ts.tester.runs
+				ts.tester.awaitRun(t)
 				return
 			}
 			// A run scheduled is pending, waiting, running or done.

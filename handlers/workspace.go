@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"cmp"
 	"context"
 	"path/filepath"
 	"slices"
@@ -115,7 +114,7 @@ func (s *Server) filesChanged(paths []string) {
 			// A file changed outside the editor can change the results of
 			// any file of its project: a Go module, a Python, Java or C++
 			// project (a test file changed by git pull, say).
-			d = projectRoot(p)
+			d = toolset.ProjectRoot(p)
 		}
 		dirs[i] = d
 		for _, t := range testers {
@@ -158,13 +157,6 @@ func (s *Server) rediagnose(match func(path string) bool) {
 func watchedFile(path string) bool {
 	return watch.GoRelevant(path) || langs.Detect(path, "") != ""
 }
-
-// projectRoot is the directory whose files' results a change of path can
-// affect: the root of its language's project.
-func projectRoot(path string) string { return toolset.ProjectRoot(path) }
-
-// moduleRoot is the directory of the go.mod at or above dir, or dir.
-func moduleRoot(dir string) string { return cmp.Or(runner.ModuleRoot(dir), dir) }
 
 // reloadConfig resolves the configuration again with the current roots and
 // editor settings, read under the configuration lock so that a concurrent

@@ -23,19 +23,14 @@ func TestDidChangeConfiguration(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ts := startServer(t, `{"trusted": false}`)
 			ts.reportRestricted(context.Background()) // shown at Initialized
-			ts.client.mu.Lock()
-			before := len(ts.client.messages)
-			ts.client.mu.Unlock()
+			before := ts.client.messageCount()
 			if err := ts.DidChangeConfiguration(context.Background(), &protocol.DidChangeConfigurationParams{Settings: protocol.LSPAny(tt.settings)}); err != nil {
 				t.Fatal(err)
 			}
 			if ts.isTrusted() != tt.trusted {
 				t.Errorf("trusted = %v, want %v", ts.isTrusted(), tt.trusted)
 			}
-			ts.client.mu.Lock()
-			shown := len(ts.client.messages) > before
-			ts.client.mu.Unlock()
-			if shown != tt.wantMessage {
+			if shown := ts.client.messageCount() > before; shown != tt.wantMessage {
 				t.Errorf("a message shown: %v, want %v", shown, tt.wantMessage)
 			}
 		})

@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/fixloop/fixloop/runner/runnertest"
 )
 
 func TestCodeActions(t *testing.T) {
 	t.Parallel()
-	h := startScripted(t, &scriptedLinter{})
+	h := startScripted(t, &runnertest.BadLinter{})
 	dir := t.TempDir()
 	h.Initialize(dir, nil)
 	u := h.Open(filepath.Join(dir, "a.go"), "package p\nBAD BAD\nBAD\n")
@@ -92,7 +94,7 @@ func TestCodeActions(t *testing.T) {
 func TestQuickFixNamesItsVersion(t *testing.T) {
 	t.Parallel()
 	for _, docChanges := range []bool{true, false} {
-		h := startScripted(t, &scriptedLinter{})
+		h := startScripted(t, &runnertest.BadLinter{})
 		dir := t.TempDir()
 		h.Initialize(dir, func(p *protocol.InitializeParams) {
 			p.Capabilities.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: &docChanges}}

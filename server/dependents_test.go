@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
@@ -16,9 +17,9 @@ import (
 func TestDependentDiagnosedAfterEdit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
-	lib := writeFile(t, dir, "lib/lib.go", "// Package lib is used by app.\npackage lib\n\n// Name names.\nfunc Name() string { return \"lib\" }\n")
-	app := writeFile(t, dir, "app/app.go", "// Package app uses lib.\npackage app\n\nimport \"example.com/m/lib\"\n\n// Hello greets.\nfunc Hello() string { return \"hello \" + lib.Name() }\n")
+	testtree.Write(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	lib := testtree.Write(t, dir, "lib/lib.go", "// Package lib is used by app.\npackage lib\n\n// Name names.\nfunc Name() string { return \"lib\" }\n")
+	app := testtree.Write(t, dir, "app/app.go", "// Package app uses lib.\npackage app\n\nimport \"example.com/m/lib\"\n\n// Hello greets.\nfunc Hello() string { return \"hello \" + lib.Name() }\n")
 	h := lsptest.Start(t, server.Options{Logger: lsptest.DiscardLogger()})
 	h.Initialize(dir, func(p *protocol.InitializeParams) {
 		p.InitializationOptions = protocol.LSPAny(`{"debounce": "0s", "tests": {"mode": "off"}}`)

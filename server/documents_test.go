@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fixloop/fixloop/runner/runnertest"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
 
@@ -31,7 +32,7 @@ func TestRangesWithNonASCIIText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := startScripted(t, &scriptedLinter{})
+			h := startScripted(t, &runnertest.BadLinter{})
 			dir := t.TempDir()
 			h.Initialize(dir, func(p *protocol.InitializeParams) {
 				if tt.offered != nil {
@@ -75,7 +76,7 @@ func versioned(u uri.URI, v int32) protocol.VersionedTextDocumentIdentifier {
 // the final diagnostics must describe the last text.
 func TestRapidChangesEndOnLastVersion(t *testing.T) {
 	t.Parallel()
-	l := &scriptedLinter{}
+	l := &runnertest.BadLinter{}
 	h := startScripted(t, l)
 	dir := t.TempDir()
 	// A debounce (1 s, not the default 150 ms) that no pause in the burst
@@ -110,7 +111,7 @@ func TestRapidChangesEndOnLastVersion(t *testing.T) {
 
 func TestStaleAndUnknownChangesAreIgnored(t *testing.T) {
 	t.Parallel()
-	h := startScripted(t, &scriptedLinter{})
+	h := startScripted(t, &runnertest.BadLinter{})
 	dir := t.TempDir()
 	h.Initialize(dir, nil)
 	u := h.Open(filepath.Join(dir, "a.go"), "package p\n")
@@ -139,7 +140,7 @@ func TestStaleAndUnknownChangesAreIgnored(t *testing.T) {
 
 func TestInvalidUTF8Text(t *testing.T) {
 	t.Parallel()
-	h := startScripted(t, &scriptedLinter{})
+	h := startScripted(t, &runnertest.BadLinter{})
 	dir := t.TempDir()
 	h.Initialize(dir, nil)
 	u := uri.File(filepath.Join(dir, "bad.go"))
@@ -155,7 +156,7 @@ func TestInvalidUTF8Text(t *testing.T) {
 
 func TestCloseClearsDiagnostics(t *testing.T) {
 	t.Parallel()
-	h := startScripted(t, &scriptedLinter{})
+	h := startScripted(t, &runnertest.BadLinter{})
 	dir := t.TempDir()
 	h.Initialize(dir, nil)
 	u := h.Open(filepath.Join(dir, "a.go"), "package p\nBAD\n")

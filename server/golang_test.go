@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
@@ -125,7 +126,7 @@ func TestGoDiagnosticsOnExample(t *testing.T) {
 func TestGoFileOutsideModule(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	path := writeFile(t, dir, "loose.go", "package loose\n\nimport \"fmt\"\n\nfunc F() {\n\tfmt.Printf(\"%d\", \"s\")\n}\n")
+	path := testtree.Write(t, dir, "loose.go", "package loose\n\nimport \"fmt\"\n\nfunc F() {\n\tfmt.Printf(\"%d\", \"s\")\n}\n")
 	h := lsptest.Start(t, server.Options{})
 	h.Initialize(dir, nil)
 	u := h.Open(path)
@@ -138,8 +139,8 @@ func TestGoFileOutsideModule(t *testing.T) {
 func TestGoParseErrorAndHugeFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, dir, "go.mod", "module example.com/p\n\ngo 1.22\n")
-	broken := writeFile(t, dir, "broken.go", "package p\n\nfunc F( {\n")
+	testtree.Write(t, dir, "go.mod", "module example.com/p\n\ngo 1.22\n")
+	broken := testtree.Write(t, dir, "broken.go", "package p\n\nfunc F( {\n")
 	h := lsptest.Start(t, server.Options{})
 	h.Initialize(dir, nil)
 	u := h.Open(broken)
@@ -157,7 +158,7 @@ func TestGoParseErrorAndHugeFile(t *testing.T) {
 	}
 	b.WriteString("}\n")
 	sub := filepath.Join(dir, "big")
-	hu := h.Open(writeFile(t, sub, "big.go", b.String()))
+	hu := h.Open(testtree.Write(t, sub, "big.go", b.String()))
 	hp := h.AwaitVersion(hu, 1)
 	if len(hp.Diagnostics) != 1 || !strings.Contains(lsptest.Message(hp.Diagnostics[0]), "not analysed") {
 		t.Errorf("5 MB file: %s", lsptest.Describe(hp))
@@ -167,9 +168,9 @@ func TestGoParseErrorAndHugeFile(t *testing.T) {
 func TestHangingTestIsKilledAtTheTimeout(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, dir, "go.mod", "module example.com/hang\n\ngo 1.22\n")
-	path := writeFile(t, dir, "hang.go", "package hang\n\nfunc F() int { return 1 }\n")
-	writeFile(t, dir, "hang_test.go", "package hang\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestHangs(t *testing.T) { time.Sleep(time.Hour) }\n")
+	testtree.Write(t, dir, "go.mod", "module example.com/hang\n\ngo 1.22\n")
+	path := testtree.Write(t, dir, "hang.go", "package hang\n\nfunc F() int { return 1 }\n")
+	testtree.Write(t, dir, "hang_test.go", "package hang\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestHangs(t *testing.T) { time.Sleep(time.Hour) }\n")
 	h := lsptest.Start(t, server.Options{})
 	// tests.timeout bounds the whole go test, build included, in
 	// wall-clock time: 30 s leaves the build room on a loaded machine, so
@@ -188,7 +189,7 @@ func TestHangingTestIsKilledAtTheTimeout(t *testing.T) {
 func TestConfigurationMistakesAndChanges(t *testing.T) {
 	t.Parallel()
 	dir := exampleDir(t)
-	writeFile(t, dir, ".fixloop.yaml", "debounce: 50ms\ntests:\n  mode: sometimes\n")
+	testtree.Write(t, dir, ".fixloop.yaml", "debounce: 50ms\ntests:\n  mode: sometimes\n")
 	h := lsptest.Start(t, server.Options{})
 	h.Initialize(dir, nil)
 	m := h.AwaitMessage("tests.mode")

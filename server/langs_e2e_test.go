@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/runner/langs/langfixture"
 
 	"go.lsp.dev/protocol"
@@ -271,7 +272,7 @@ func TestLangsRepairSessionThroughLSP(t *testing.T) {
 func TestUnsupportedFileThroughLSP(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	path := writeFile(t, dir, "notes.txt", "BAD things happen; fixloop does not check text files.\n")
+	path := testtree.Write(t, dir, "notes.txt", "BAD things happen; fixloop does not check text files.\n")
 	h := lsptest.Start(t, server.Options{})
 	h.Initialize(dir, sessionClient(""))
 	u := h.Open(path)

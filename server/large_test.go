@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
 
@@ -31,8 +32,8 @@ func TestLargeDocuments(t *testing.T) {
 		t.Fatalf("building fixloop: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	writeFile(t, dir, "go.mod", "module example.com/big\n\ngo 1.22\n")
-	mainGo := writeFile(t, dir, "main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Printf(\"%d\\n\", \"s\")\n}\n")
+	testtree.Write(t, dir, "go.mod", "module example.com/big\n\ngo 1.22\n")
+	mainGo := testtree.Write(t, dir, "main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Printf(\"%d\\n\", \"s\")\n}\n")
 	h := lsptest.StartProcess(t, bin, "--log-level", "info")
 	h.Initialize(dir, func(p *protocol.InitializeParams) {
 		p.InitializationOptions = protocol.LSPAny(`{"tests": {"mode": "off"}}`)

@@ -30,7 +30,7 @@ func TestDecodeOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want, _ := jsonOpen([]byte(tt.params))
+			w, _ := jsonOpen([]byte(tt.params))
 			u, lang, version, text, err := decodeOpen([]byte(tt.params))
 			if (err == nil) != tt.ok {
 				t.Fatalf("decodeOpen: %v, want ok %v", err, tt.ok)
@@ -38,7 +38,6 @@ func TestDecodeOpen(t *testing.T) {
 			if !tt.ok {
 				return
 			}
-			w := want
 			if string(u) != w.URI || lang != w.LanguageID || version != w.Version || string(text) != w.Text {
 				t.Errorf("decodeOpen = %q %q %d %q, want %q %q %d %q", u, lang, version, text, w.URI, w.LanguageID, w.Version, w.Text)
 			}

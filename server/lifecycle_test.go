@@ -7,6 +7,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/fixloop/fixloop/runner/runnertest"
 )
 
 func wireCode(t *testing.T, err error) jsonrpc2.Code {
@@ -20,7 +22,7 @@ func wireCode(t *testing.T, err error) jsonrpc2.Code {
 
 func TestLifecycle(t *testing.T) {
 	t.Parallel()
-	h := startScripted(t, &scriptedLinter{})
+	h := startScripted(t, &runnertest.BadLinter{})
 	ctx := h.Ctx()
 
 	// Requests before initialize are refused; notifications are dropped.
@@ -70,7 +72,7 @@ func TestLifecycle(t *testing.T) {
 
 func TestExitWithoutShutdown(t *testing.T) {
 	t.Parallel()
-	h := startScripted(t, &scriptedLinter{})
+	h := startScripted(t, &runnertest.BadLinter{})
 	h.Initialize(t.TempDir(), nil)
 	_ = h.Server.Exit(context.Background())
 	if code := h.AwaitExit(); code != 1 {
@@ -80,7 +82,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 
 func TestUTF8Negotiated(t *testing.T) {
 	t.Parallel()
-	h := startScripted(t, &scriptedLinter{})
+	h := startScripted(t, &runnertest.BadLinter{})
 	res := h.Initialize(t.TempDir(), func(p *protocol.InitializeParams) {
 		p.Capabilities.General = &protocol.GeneralClientCapabilities{
 			PositionEncodings: []protocol.PositionEncodingKind{protocol.PositionEncodingKindUTF8, protocol.PositionEncodingKindUTF16},

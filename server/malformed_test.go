@@ -17,6 +17,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/runnertest"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
@@ -30,7 +31,7 @@ type rawPeer struct {
 }
 
 func startRaw(t *testing.T) *rawPeer {
-	l := &scriptedLinter{}
+	l := &runnertest.BadLinter{}
 	return startRawWith(t, func(config.Config) (runner.Linter, error) { return l, nil })
 }
 

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/runner/runnertest"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
 
@@ -47,7 +48,7 @@ func TestChangeOutsideTheDocumentIsRejected(t *testing.T) {
 	for _, tt := range badRanges {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := startScripted(t, &scriptedLinter{})
+			h := startScripted(t, &runnertest.BadLinter{})
 			dir := t.TempDir()
 			h.Initialize(dir, nil)
 			u := h.Open(filepath.Join(dir, "a.go"), "package p\nBAD one\nBAD two\n")

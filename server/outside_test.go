@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/runner/sandbox"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
@@ -24,9 +25,9 @@ import (
 // would show, and so would a copy of it.
 func failingPyProject(t *testing.T, dir string) string {
 	t.Helper()
-	writeFile(t, dir, "pyproject.toml", "[project]\nname = \"calc\"\n")
-	writeFile(t, dir, "calc.py", "def add(a, b):\n    return a - b\n")
-	return writeFile(t, dir, "test_calc.py", "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n")
+	testtree.Write(t, dir, "pyproject.toml", "[project]\nname = \"calc\"\n")
+	testtree.Write(t, dir, "calc.py", "def add(a, b):\n    return a - b\n")
+	return testtree.Write(t, dir, "test_calc.py", "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n")
 }
 
 // TestFilesOutsideTheWorkspace: a document outside every workspace folder
@@ -55,7 +56,7 @@ func TestFilesOutsideTheWorkspace(t *testing.T) {
 		{"a project beside the folder", func(t *testing.T) (string, uri.URI, string) {
 			base := t.TempDir()
 			ws := filepath.Join(base, "ws")
-			writeFile(t, ws, "keep.txt", "")
+			testtree.Write(t, ws, "keep.txt", "")
 			return ws, uri.File(failingPyProject(t, filepath.Join(base, "other"))), ""
 		}, false, "test_calc.py is outside the workspace folders"},
 		{"no workspace folder", func(t *testing.T) (string, uri.URI, string) {
@@ -68,7 +69,7 @@ func TestFilesOutsideTheWorkspace(t *testing.T) {
 			base := t.TempDir()
 			file := failingPyProject(t, base)
 			sub := filepath.Join(base, "sub")
-			return sub, uri.File(writeFile(t, sub, "test_sub.py", "def test_sub():\n    assert False\n")), filepath.Base(file)
+			return sub, uri.File(testtree.Write(t, sub, "test_sub.py", "def test_sub():\n    assert False\n")), filepath.Base(file)
 		}, true, ""},
 	}
 	for _, tt := range tests {
@@ -168,12 +169,12 @@ func TestGoFileOutsideTheWorkspace(t *testing.T) {
 	t.Parallel()
 	base := t.TempDir()
 	ws := filepath.Join(base, "ws")
-	writeFile(t, ws, "go.mod", "module example.com/ws\n\ngo 1.22\n")
-	inside := writeFile(t, ws, "in.go", "package ws\n")
+	testtree.Write(t, ws, "go.mod", "module example.com/ws\n\ngo 1.22\n")
+	inside := testtree.Write(t, ws, "in.go", "package ws\n")
 	loose := filepath.Join(base, "loose")
 	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"sync\"\n)\n\nfunc f(mu sync.Mutex) {}\n\nfunc main() {\n\tfmt.Printf(\"%s\", 1)\n\tx := 1\n\tx = x\n\tfmt.Println(\"%d\", x)\n}\n"
-	path := writeFile(t, loose, "main.go", src)
-	writeFile(t, loose, "broken.go", "package other\nthis is not Go\n")
+	path := testtree.Write(t, loose, "main.go", src)
+	testtree.Write(t, loose, "broken.go", "package other\nthis is not Go\n")
 
 	cmd := exec.Command("go", "vet", "main.go")
 	cmd.Dir = loose
@@ -247,7 +248,7 @@ func TestGoFileOutsideTheWorkspace(t *testing.T) {
 func TestWorkspaceFoldersChange(t *testing.T) {
 	t.Parallel()
 	ws, other := t.TempDir(), t.TempDir()
-	file := writeFile(t, other, "calc.go", "package calc\n")
+	file := testtree.Write(t, other, "calc.go", "package calc\n")
 	h := lsptest.Start(t, server.Options{Tester: noTests{}})
 	res := h.Initialize(ws, func(p *protocol.InitializeParams) {
 		p.InitializationOptions = protocol.LSPAny(`{"tests": {"mode": "off"}}`)

@@ -20,10 +20,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/handlers"
 	"github.com/fixloop/fixloop/internal/redact"
-	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang"
 	"github.com/fixloop/fixloop/runner/golang/gotest"
 	"github.com/fixloop/fixloop/server/rpcctx"
@@ -51,28 +49,19 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 		logger = slog.New(slog.DiscardHandler)
 	}
 	logger = slog.New(red.Handler(logger.Handler()))
+	opts.Logger, opts.Redactor = logger, red
 	tools := toolset.New(logger, red)
 	if opts.NewLinter == nil {
 		opts.NewLinter = tools.Linter
 	}
-	var newTesters func(config.Config) (runner.Tester, runner.Tester)
-	if opts.Tester == nil {
-		newTesters = tools.Testers
-	} else if opts.CandidateTester == nil {
+	if opts.Tester == nil && opts.NewTesters == nil {
+		opts.NewTesters = tools.Testers
+	}
+	if opts.Tester != nil && opts.CandidateTester == nil {
 		opts.CandidateTester = gotest.NewSandboxed(logger, gotest.CandidateSandbox())
 	}
 	if opts.NewProvider == nil {
 		opts.NewProvider = toolset.ConfiguredProvider(logger)
-	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	conn := jsonrpc2.NewConn(newTolerantStream(rwc, logger), jsonrpc2.WithCodec(ownedCodec{}))
-	opts.Client = protocol.ClientDispatcher(conn)
-	opts.Logger = logger
-	if opts.NewTesters == nil {
-		opts.NewTesters = newTesters
 	}
 	if opts.ValidateChecks == nil {
 		opts.ValidateChecks = golang.ValidateChecks
@@ -80,7 +69,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	if opts.ToolVersions == nil {
 		opts.ToolVersions = golang.ToolVersions
 	}
-	opts.Redactor = red
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	conn := jsonrpc2.NewConn(newTolerantStream(rwc, logger), jsonrpc2.WithCodec(ownedCodec{}))
+	opts.Client = protocol.ClientDispatcher(conn)
 	h := handlers.New(opts)
 	defer h.Close()
 	if opts.OnServer != nil {

@@ -24,8 +24,8 @@ import (
 // progress, versioned edits and LLM code action tags.
 func sessionClient(settings string) func(*protocol.InitializeParams) {
 	return func(p *protocol.InitializeParams) {
-		p.Capabilities.Window = &protocol.WindowClientCapabilities{WorkDoneProgress: ptr(true)}
-		p.Capabilities.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: ptr(true)}}
+		p.Capabilities.Window = &protocol.WindowClientCapabilities{WorkDoneProgress: new(true)}
+		p.Capabilities.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: new(true)}}
 		p.Capabilities.TextDocument = &protocol.TextDocumentClientCapabilities{CodeAction: &protocol.CodeActionClientCapabilities{
 			TagSupport: protocol.CodeActionTagOptions{ValueSet: []protocol.CodeActionTag{protocol.CodeActionTagLLMGenerated}},
 		}}
@@ -34,8 +34,6 @@ func sessionClient(settings string) func(*protocol.InitializeParams) {
 		}
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // modelSettings points the server at the scripted endpoint. A session's
 // checks run the tests with tests.timeout, a wall-clock bound on the whole

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/handlers"
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/server"
 	"github.com/fixloop/fixloop/server/lsptest"
 )
@@ -100,7 +101,7 @@ func TestUntrustedWorkspace(t *testing.T) {
 			dir := exampleDir(t)
 			fifo := filepath.Join(dir, "marker.fifo")
 			ran := markerFIFO(t, fifo)
-			writeFile(t, dir, config.FileName, markerConfig(t, fifo, tt.file))
+			testtree.Write(t, dir, config.FileName, markerConfig(t, fifo, tt.file))
 			var hs *handlers.Server
 			h := lsptest.Start(t, server.Options{Logger: lsptest.TestLogger(t), OnServer: func(s *handlers.Server) { hs = s }})
 			ru := uri.File(dir)
@@ -186,8 +187,8 @@ func TestUntrustedWorkspace(t *testing.T) {
 func TestUntrustedWorkspaceRunsNoJudge(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, dir, "go.mod", "module example.com/judged\n\ngo 1.22\n")
-	path := writeFile(t, dir, "main.go", "package main\n\nfunc main() {}\n")
+	testtree.Write(t, dir, "go.mod", "module example.com/judged\n\ngo 1.22\n")
+	path := testtree.Write(t, dir, "main.go", "package main\n\nfunc main() {}\n")
 	cfg, err := json.Marshal(map[string]any{
 		"judge": map[string]any{
 			"mode":      "on",
@@ -200,7 +201,7 @@ func TestUntrustedWorkspaceRunsNoJudge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir, config.FileName, string(cfg)+"\n")
+	testtree.Write(t, dir, config.FileName, string(cfg)+"\n")
 	var hs *handlers.Server
 	h := lsptest.Start(t, server.Options{Logger: lsptest.TestLogger(t), OnServer: func(s *handlers.Server) { hs = s }})
 	h.Initialize(dir, func(p *protocol.InitializeParams) { p.InitializationOptions = protocol.LSPAny(`{"trusted": false}`) })

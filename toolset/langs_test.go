@@ -1,11 +1,11 @@
 package toolset
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/fixloop/fixloop/internal/testtree"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/cpp"
 	"github.com/fixloop/fixloop/runner/java"
@@ -19,16 +19,7 @@ import (
 func TestProjectRoot(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	write := func(rel, text string) string {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(rel, text string) string { return testtree.Write(t, dir, rel, text) }
 	write("mod/go.mod", "module example.com/m\n\ngo 1.22\n")
 	goFile := write("mod/pkg/a.go", "package pkg\n")
 	loose := write("loose/b.go", "package loose\n")

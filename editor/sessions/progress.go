@@ -11,8 +11,6 @@ import (
 	"github.com/fixloop/fixloop/internal/redact"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 // progress reports a session's work-done progress. When the client does not
 // support server-initiated progress, every method does nothing.
 type progress struct {
@@ -43,7 +41,7 @@ func (r *Registry) beginProgress(ctx context.Context, enabled bool, token, title
 		p.enabled = false
 		return p
 	}
-	p.send(ctx, &protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: ptr(true), Message: ptr("checking the file")})
+	p.send(ctx, &protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: new(true), Message: new("checking the file")})
 	return p
 }
 
@@ -66,7 +64,7 @@ func (p *progress) report(ctx context.Context, msg string) {
 	p.mu.Lock()
 	p.last = time.Now()
 	p.mu.Unlock()
-	p.send(ctx, &protocol.WorkDoneProgressReport{Kind: "report", Message: ptr(p.redactor.String(msg))})
+	p.send(ctx, &protocol.WorkDoneProgressReport{Kind: "report", Message: new(p.redactor.String(msg))})
 }
 
 // reportThrottled sends at most one message per progressInterval.
@@ -82,5 +80,5 @@ func (p *progress) reportThrottled(ctx context.Context, msg string) {
 // end finishes the progress with a last message (the session summary,
 // which may quote an error: redacted).
 func (p *progress) end(ctx context.Context, msg string) {
-	p.send(ctx, &protocol.WorkDoneProgressEnd{Kind: "end", Message: ptr(p.redactor.String(msg))})
+	p.send(ctx, &protocol.WorkDoneProgressEnd{Kind: "end", Message: new(p.redactor.String(msg))})
 }

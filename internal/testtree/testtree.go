@@ -1,5 +1,5 @@
 // Package testtree copies example projects into temporary directories, so
-// that tests can change their files freely.
+// that tests can change their files freely, and writes tests' files.
 package testtree
 
 import (
@@ -36,4 +36,18 @@ func Copy(t testing.TB, src string) string {
 		t.Fatalf("copying %s: %v", src, err)
 	}
 	return dst
+}
+
+// Write writes text to dir/rel, creating the directories it needs, and
+// returns the file's path.
+func Write(t testing.TB, dir, rel, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
