@@ -88,10 +88,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 	}
 
-	rounds := cfg.Rounds.Refactor
-	if goal == refactor.GoalRepair {
-		rounds = cfg.Rounds.Repair
-	}
+	rounds := cfg.Rounds.For(goal == refactor.GoalRepair)
 	opts := refactor.Options{
 		Goal: goal, Rounds: rounds, Scope: s.scopeFor(doc, args), Provider: provider,
 		Checker:  &refactor.Checker{Linter: linter, Tester: candidates, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout},
