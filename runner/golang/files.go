@@ -438,14 +438,6 @@ func compareGoFiles(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-func maps_clone[K comparable, V any](m map[K]V) map[K]V {
-	out := make(map[K]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 var auxSeed = maphash.MakeSeed()
 
 func readAux(name string, overlay map[string][]byte, prev auxFile, force bool) (auxFile, error) {
