@@ -14,6 +14,7 @@ import (
 
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/golang/shortcut"
+	"github.com/fixloop/fixloop/runner/golang/suite"
 )
 
 // AnalyzerOptions configure an Analyzer.
@@ -196,11 +197,11 @@ func newAnalyzerBuilt(opts AnalyzerOptions, built map[string]string) (*Analyzer,
 	// computed on dependencies whichever are selected, so that one
 	// dependency cache serves every configuration.
 	var all []*analysis.Analyzer
-	for _, v := range vetSuite() {
+	for _, v := range suite.Vet() {
 		all = append(all, v)
 		a.sources[v] = sourceVet
 	}
-	for _, s := range staticcheckChecks() {
+	for _, s := range suite.Staticcheck() {
 		all = append(all, s.Analyzer)
 		a.sources[s.Analyzer] = sourceStaticcheck
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fixloop/fixloop/runner/golang/suite"
 )
 
 func TestValidateChecks(t *testing.T) {
@@ -122,7 +124,7 @@ func TestChecksSelection(t *testing.T) {
 }
 
 func TestRuleURLs(t *testing.T) {
-	for _, a := range vetSuite() {
+	for _, a := range suite.Vet() {
 		if got := ruleURL("vet", a.Name); got != a.URL {
 			t.Errorf("ruleURL(vet, %s) = %q, want the analyzer's own %q", a.Name, got, a.URL)
 		}

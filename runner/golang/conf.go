@@ -10,6 +10,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 	"honnef.co/go/tools/config"
+
+	"github.com/fixloop/fixloop/runner/golang/suite"
 )
 
 // confState records the staticcheck.conf files that apply to a package
@@ -85,7 +87,7 @@ func (a *Analyzer) checksFor(dir string, _ confState) ([]*analysis.Analyzer, con
 	if ok {
 		return checks, conf
 	}
-	checks = vetSuite()
+	checks = suite.Vet()
 	for _, c := range selectChecksLenient(list) {
 		checks = append(checks, c.Analyzer)
 	}
@@ -114,7 +116,7 @@ func mergeChecks(base, list []string) []string {
 // known check.
 func selectChecksLenient(checks []string) []*lint.Analyzer {
 	ok := make([]string, 0, len(checks)) // empty, not nil: nil means the defaults
-	all := staticcheckChecks()
+	all := suite.Staticcheck()
 	for _, c := range checks {
 		name := strings.ToUpper(strings.TrimPrefix(strings.TrimSpace(c), "-"))
 		if name == "INHERIT" {

@@ -96,8 +96,10 @@
 // the shortcut package names: built with others, shortcut.Audit turns
 // them off, the Analyzer logs a warning and its passes check whole
 // packages, and the fields of those modules' types that it reads by
-// reflection answer "cannot" rather than panic. When nothing changed, the
-// previous result is returned.
+// reflection answer "cannot" rather than panic. The lists of checks, the
+// go vet suite and staticcheck's, are in the leaf package
+// runner/golang/suite, which the engine and the shortcut package's tests
+// read. When nothing changed, the previous result is returned.
 //
 // Files that appear, go, or change their build constraints in the
 // package's directory are placed as go list would place them (build

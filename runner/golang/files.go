@@ -221,6 +221,15 @@ type gatherEntry struct {
 	st fileStamp
 }
 
+// ignore notes that file name is excluded by build constraints, and reads
+// it as an auxFile.
+func (g *rootGather) ignore(name string) {
+	g.ignored = append(g.ignored, name)
+	if cur, err := readAux(name, g.overlay, auxFile{}, true); err == nil {
+		g.aux[name] = cur
+	}
+}
+
 // rootFiles reads the roots' files again, parsing those that changed.
 func (g *rootGather) rootFiles() string {
 	ps, s, overlay := g.ps, g.ps.s, g.overlay
@@ -255,10 +264,7 @@ func (g *rootGather) rootFiles() string {
 					return why
 				}
 				if !in {
-					g.ignored = append(g.ignored, old.name)
-					if cur, err := readAux(old.name, overlay, auxFile{}, true); err == nil {
-						g.aux[old.name] = cur
-					}
+					g.ignore(old.name)
 					continue
 				}
 			}
@@ -349,11 +355,7 @@ func (g *rootGather) freshFiles() string {
 		}
 		g.auxChanged = true
 		if !in {
-			g.ignored = append(g.ignored, name)
-			cur, err := readAux(name, overlay, auxFile{}, true)
-			if err == nil {
-				g.aux[name] = cur
-			}
+			g.ignore(name)
 			continue
 		}
 		f, why := ps.parseNew(name, overlay)
@@ -436,14 +438,6 @@ func compareGoFiles(a, b string) int {
 		return -1
 	}
 	return strings.Compare(a, b)
-}
-
-func maps_clone[K comparable, V any](m map[K]V) map[K]V {
-	out := make(map[K]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 var auxSeed = maphash.MakeSeed()

@@ -3,7 +3,6 @@ package golang
 import (
 	"context"
 	"fmt"
-	"golang.org/x/tools/go/analysis"
 	"os"
 	"path/filepath"
 	"slices"
@@ -191,17 +190,4 @@ func line(text []byte, n int) string {
 		return ""
 	}
 	return lines[n-1]
-}
-
-// checksByName returns the go vet suite and every staticcheck check, by
-// name.
-func checksByName() map[string]*analysis.Analyzer {
-	all := make(map[string]*analysis.Analyzer)
-	for _, a := range vetSuite() {
-		all[a.Name] = a
-	}
-	for _, c := range staticcheckChecks() {
-		all[c.Analyzer.Name] = c.Analyzer
-	}
-	return all
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/fixloop/fixloop/runner"
+	"github.com/fixloop/fixloop/runner/golang/suite"
 	"github.com/fixloop/fixloop/runner/proc"
 )
 
@@ -88,7 +89,7 @@ func (a *Analyzer) analyzeLoose(ctx context.Context, file string, overlay map[st
 		}
 		return res, nil
 	}
-	graph, err := checker.Analyze(vetSuite(), []*packages.Package{root}, nil)
+	graph, err := checker.Analyze(suite.Vet(), []*packages.Package{root}, nil)
 	if err != nil && graph == nil {
 		return nil, fmt.Errorf("analyzing %s: %w", file, err)
 	}

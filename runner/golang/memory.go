@@ -174,10 +174,10 @@ func (c *memClaim) release() {
 	delete(memBudget.active, c)
 	if c.hold {
 		memBudget.holding--
-		if memBudget.holding == 0 && !memBudget.floor {
-			debug.SetGCPercent(memBudget.savedPercent)
-		}
 		if memBudget.holding == 0 {
+			if !memBudget.floor {
+				debug.SetGCPercent(memBudget.savedPercent)
+			}
 			if passGC == gcHoldIdle && heapAllocs()-memBudget.heldAllocs >= idleCollectMin && collecting.CompareAndSwap(false, true) {
 				idleCollections.Add(1)
 				go func() {
@@ -217,8 +217,6 @@ func holdToFloor() (end func()) {
 	}
 	if len(memBudget.active) > 0 {
 		memBudget.floorLimit = memBudget.saved
-	}
-	if len(memBudget.active) > 0 {
 		applyLimitLocked()
 	} else {
 		setLimitLocked(memBudget.floorLimit)

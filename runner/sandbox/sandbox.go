@@ -114,9 +114,10 @@ type Result struct {
 	// CPUExceeded is set when the run used more CPU time than
 	// Limits.CPU.
 	CPUExceeded bool
-	// MemoryExceeded is set when the command failed for lack of memory
-	// under the limit: the kernel killed it at its cgroup's cap, or its
-	// runtime said an allocation failed.
+	// MemoryExceeded is set when the run met its memory limit: the kernel
+	// killed a process of the run at its cgroup's cap (the command, or
+	// one it started: Exited tells them apart), or the command failed
+	// and its runtime said an allocation failed.
 	MemoryExceeded bool
 	// MaxRSS is the command's peak memory in bytes, read from its own
 	// memory cgroup (every page its processes used); 0 where fixloop may
@@ -191,7 +192,15 @@ const cpuPoll = 10 * time.Millisecond
 
 // OK reports whether the command exited 0 within its limits.
 func (r *Result) OK() bool {
-	return r.ExitCode == 0 && r.Signal == "" && !r.TimedOut && !r.MemoryExceeded
+	return r.Exited() && !r.MemoryExceeded
+}
+
+// Exited reports whether the command itself exited 0 within its time
+// limit. MemoryExceeded may still be set: the kernel then killed a process
+// that the command started (a compiler under go list), and the command
+// carried on.
+func (r *Result) Exited() bool {
+	return r.ExitCode == 0 && r.Signal == "" && !r.TimedOut
 }
 
 // Capabilities says what this machine lets the sandbox enforce.

@@ -583,6 +583,11 @@ func TestResultExitText(t *testing.T) {
 		if got := tt.res.OK(); got != tt.ok {
 			t.Errorf("%+v.OK() = %v, want %v", tt.res, got, tt.ok)
 		}
+		// Exited is OK but for the memory limit: a child killed at the
+		// cap under a command that exited 0.
+		if got, want := tt.res.Exited(), tt.ok || tt.res == (Result{MemoryExceeded: true}); got != want {
+			t.Errorf("%+v.Exited() = %v, want %v", tt.res, got, want)
+		}
 	}
 }
 

@@ -284,10 +284,8 @@ func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*pac
 // go list started, such as the C compiler on a candidate's cgo preamble,
 // and go list reports its failure as the package's error.
 func answered(res *sandbox.Result) error {
-	complete := res.ExitCode == 0 && res.Signal == "" && !res.TimedOut &&
-		res.StdoutBytes <= OutputLimit && strings.HasPrefix(res.Stdout, magic)
 	switch {
-	case complete:
+	case res.Exited() && res.StdoutBytes <= OutputLimit && strings.HasPrefix(res.Stdout, magic):
 		return nil
 	case res.TimedOut:
 		return fmt.Errorf("golist: go list in the sandbox was stopped at its time limit (%s of CPU time)", sandbox.Seconds(CPULimit))

@@ -65,6 +65,7 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 		args = append(args, "-overlay="+overlayFile)
 	}
 	args = append(args, ".")
+	buildMemory := max(gosandbox.BuildMemoryLimit, req.sandbox.MemoryLimit)
 	build, err := sandbox.Run(ctx, sandbox.Cmd{
 		Dir: tmp, Args: args, Env: tools.Env(),
 		ReadOnly: tools.ReadOnly(req.modRoot), Writable: []string{tools.Cache},
@@ -73,7 +74,7 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 		// together; each one's wall-clock time is bounded by ctx's
 		// sandbox.WithWallLimit, else by sandbox.WallLimit of its CPU
 		// limit.
-		Limits: sandbox.Limits{CPU: req.timeout, Memory: max(gosandbox.BuildMemoryLimit, req.sandbox.MemoryLimit)},
+		Limits: sandbox.Limits{CPU: req.timeout, Memory: buildMemory},
 	})
 	if err != nil {
 		return false, fmt.Errorf("building the tests of %s in the sandbox: %w", req.dir, err)
@@ -82,7 +83,7 @@ func (r *Runner) executeConfined(ctx context.Context, req *request, tmp, overlay
 	_ = col.consume(strings.NewReader(build.Stdout))
 	_, _ = col.build.Write([]byte(build.Stderr))
 	if build.MemoryExceeded {
-		col.buildMemory = max(gosandbox.BuildMemoryLimit, req.sandbox.MemoryLimit)
+		col.buildMemory = buildMemory
 	}
 	if build.TimedOut {
 		return true, nil

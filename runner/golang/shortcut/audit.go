@@ -11,7 +11,7 @@
 // The engine asks one question, Gate.Ask: what may this pass of a root
 // skip or carry over. Its answer, a *Reuse (nil: nothing, the full path),
 // is what the rest of the pass consults. The engine records, at every
-// check of a root, the Memo that a later answer needs. This package knows
+// check of a root, the Notes that a later answer needs. This package knows
 // nothing of the engine's types.
 package shortcut
 

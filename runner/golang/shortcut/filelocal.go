@@ -18,9 +18,9 @@ import (
 // other file, uses no facts and no intermediate representation. Each was
 // read for this (staticcheck v0.8.2, x/tools v0.52.0: auditedModules, off
 // with other versions); together they are about 45% of the analyzers' time
-// on testdata/benchpkg. Their prerequisites (inspect, typeindex,
-// isgenerated, tokenfileanalyzer) index the files of the pass only. TestFileLocalChecks keeps the list honest about what they
-// require.
+// on ../testdata/benchpkg. Their prerequisites (inspect, typeindex,
+// isgenerated, tokenfileanalyzer) index the files of the pass only.
+// TestFileLocalChecks keeps the list honest about what they require.
 //
 // When an incremental pass checks a root again, these run on the changed
 // files only, and their diagnostics in the other files are those of the

@@ -4,13 +4,15 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/fixloop/fixloop/runner/golang/suite"
 )
 
 // TestFileLocalChecks checks what fileLocalChecks may rely on: each names a
 // check, uses no facts, and requires only analyzers that index the files
 // of the pass.
 func TestFileLocalChecks(t *testing.T) {
-	all := checksByName()
+	all := suite.ByName()
 	var visit func(a *analysis.Analyzer, of string)
 	visit = func(a *analysis.Analyzer, of string) {
 		for _, r := range a.Requires {

@@ -22,7 +22,7 @@ import (
 
 // Staticcheck's IR (the buildir analyzer) is built for every function of a
 // package, and the checks that use it look at every function: on
-// testdata/benchpkg about half of the analyzers' time per edit. When an
+// ../testdata/benchpkg about half of the analyzers' time per edit. When an
 // edit leaves the other files' types as they were (see reusable), most of
 // that is what the last check found. A partial IR (irPlan) has every
 // function, but builds the bodies of those declared in the changed files

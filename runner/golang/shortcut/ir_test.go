@@ -11,13 +11,15 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/fixloop/fixloop/runner/golang/suite"
 )
 
 // TestIRClasses keeps the lists of ir.go honest: each names a check
 // that uses the IR, no check is in two of them, and every check that uses
 // the IR is in one (a new staticcheck version must be read again).
 func TestIRClasses(t *testing.T) {
-	all := checksByName()
+	all := suite.ByName()
 	seen := make(map[string]string)
 	for class, names := range map[string]map[string]bool{"func": irFuncChecks, "file": irFileChecks, "package": irPackageChecks} {
 		for name := range names {
