@@ -86,50 +86,70 @@ func (c *Checker) CheckOriginal(ctx context.Context, file, text string) (*Check,
 }
 
 func (c *Checker) check(ctx context.Context, file, text string) (*Check, error) {
-	overlay := map[string][]byte{file: []byte(text)}
 	start := time.Now()
 	var (
-		wg       sync.WaitGroup
-		lint     *runner.LintResult
-		lintErr  error
-		tests    *runner.TestReport
-		testErr  error
-		lintTime time.Duration
-		testTime time.Duration
+		wg      sync.WaitGroup
+		chk     *Check
+		lintErr error
+		tests   testRun
 	)
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		t := time.Now()
-		lint, lintErr = c.Linter.Lint(ctx, file, overlay)
-		lintTime = time.Since(t)
+		chk, lintErr = c.lint(ctx, file, text)
 	}()
 	go func() {
 		defer wg.Done()
-		if c.Tester == nil {
-			return
-		}
-		t := time.Now()
-		tests, testErr = c.Tester.Test(sandbox.WithWallLimit(ctx, c.TestWallTimeout), file, overlay, c.TestTimeout)
-		testTime = time.Since(t)
+		tests = c.runTests(ctx, file, text)
 	}()
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if lintErr != nil {
-		return nil, fmt.Errorf("analysing the candidate: %w", lintErr)
+		return nil, lintErr
 	}
-	note := ""
-	if tool.IsMissing(testErr) {
-		// No test tool: no tests, for the baseline and every candidate
-		// alike; the session goes on with the compiler and the linters.
-		tests, note, testErr = nil, testErr.Error(), nil
+	if err := chk.addTests(tests); err != nil {
+		return nil, err
 	}
-	if testErr != nil {
-		return nil, fmt.Errorf("testing the candidate: %w", testErr)
+	chk.WallMS = time.Since(start).Milliseconds()
+	return chk, nil
+}
+
+// Lint checks a candidate's text as Check does, with the compiler and the
+// linters alone: its Tests stay nil. It is the cheap first half of a
+// check, which a minimisation uses to reject a subset of hunks before
+// testing it.
+func (c *Checker) Lint(ctx context.Context, file, text string) (*Check, error) {
+	return c.lint(runner.WithCandidate(ctx), file, text)
+}
+
+// AddTests runs the tests on a candidate's text that Lint checked, and
+// adds them to chk as Check would have.
+func (c *Checker) AddTests(ctx context.Context, file, text string, chk *Check) error {
+	start := time.Now()
+	tr := c.runTests(runner.WithCandidate(ctx), file, text)
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	chk := &Check{Tests: tests, TestsNote: note, LintMS: lintTime.Milliseconds(), TestMS: testTime.Milliseconds(), WallMS: time.Since(start).Milliseconds()}
+	if err := chk.addTests(tr); err != nil {
+		return err
+	}
+	chk.WallMS += time.Since(start).Milliseconds()
+	return nil
+}
+
+// lint runs the linters on text as the content of file.
+func (c *Checker) lint(ctx context.Context, file, text string) (*Check, error) {
+	start := time.Now()
+	lint, err := c.Linter.Lint(ctx, file, map[string][]byte{file: []byte(text)})
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("analysing the candidate: %w", err)
+	}
+	chk := &Check{LintMS: time.Since(start).Milliseconds()}
 	for _, a := range lint.Alerts {
 		switch {
 		case a.File != file:
@@ -141,10 +161,44 @@ func (c *Checker) check(ctx context.Context, file, text string) (*Check, error) 
 			chk.Alerts = append(chk.Alerts, a)
 		}
 	}
+	chk.WallMS = chk.LintMS
+	return chk, nil
+}
+
+// testRun is what a run of the tests gave.
+type testRun struct {
+	report *runner.TestReport
+	err    error
+	ms     int64
+}
+
+// runTests runs the tests on text as the content of file (nothing when
+// the checker has no tester).
+func (c *Checker) runTests(ctx context.Context, file, text string) testRun {
+	if c.Tester == nil {
+		return testRun{}
+	}
+	start := time.Now()
+	r, err := c.Tester.Test(sandbox.WithWallLimit(ctx, c.TestWallTimeout), file, map[string][]byte{file: []byte(text)}, c.TestTimeout)
+	return testRun{report: r, err: err, ms: time.Since(start).Milliseconds()}
+}
+
+// addTests adds a test run to a lint check.
+func (chk *Check) addTests(tr testRun) error {
+	tests, err := tr.report, tr.err
+	if tool.IsMissing(err) {
+		// No test tool: no tests, for the baseline and every candidate
+		// alike; the session goes on with the compiler and the linters.
+		chk.TestsNote, tests, err = err.Error(), nil, nil
+	}
+	if err != nil {
+		return fmt.Errorf("testing the candidate: %w", err)
+	}
+	chk.Tests, chk.TestMS = tests, tr.ms
 	if tests != nil && tests.BuildFailed && len(chk.CompileErrors) == 0 {
 		chk.CompileErrors = append(chk.CompileErrors, tests.BuildErrors...)
 	}
-	return chk, nil
+	return nil
 }
 
 // keepsTests reports whether every test in want passed in c, and lists the

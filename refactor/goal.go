@@ -78,4 +78,6 @@ const (
 	StopReplayEnd     Stop = "replay_end"     // a replay ran out of recorded answers
 	StopTimeLimit     Stop = "time_limit"     // fixloop eval: the session's time limit ran out
 	StopEnded         Stop = "ended"          // fixloop mcp: the agent moved on (wrote the file, or left)
+	StopRepeating     Stop = "repeating"      // the model repeated an earlier answer again (Stuck.Repeats)
+	StopNoProgress    Stop = "no_progress"    // the same failing feedback, round after round (Stuck.SameFeedback)
 )

@@ -78,6 +78,11 @@ type Settings struct {
 	Temperature       *float32 `json:"temperature,omitempty"`
 	TopP              *float32 `json:"top_p,omitempty"`
 	MaxTokens         int      `json:"max_tokens,omitempty"`
+	// Minimize and Stuck are the session's rules for offering parts of
+	// candidates and for ending when it goes in circles (nil in records
+	// made before they existed).
+	Minimize *Minimize `json:"minimize,omitempty"`
+	Stuck    *Stuck    `json:"stuck,omitempty"`
 }
 
 // Round is one round: the question, the answer, the check and the verdict.
@@ -90,9 +95,18 @@ type Round struct {
 	Verdict        Verdict      `json:"verdict"`
 	Feedback       string       `json:"feedback,omitempty"`
 	Metrics        RoundMetrics `json:"metrics"`
-	ModelMS        int64        `json:"model_ms"`
-	CheckMS        int64        `json:"check_ms"`
-	WallMS         int64        `json:"wall_ms"`
+	// RepeatOf is the earlier round whose candidate this answer repeats
+	// (after normalising line endings and trailing blanks); its check was
+	// not made again but copied from that round.
+	RepeatOf int `json:"repeat_of,omitempty"`
+	// Search is the search of the candidate's hunks for the ones that
+	// help, and Offered what it found to offer instead of the whole
+	// candidate (nil: the candidate, whole, when it may be offered).
+	Search  *Search  `json:"search,omitempty"`
+	Offered *Offered `json:"offered,omitempty"`
+	ModelMS int64    `json:"model_ms"`
+	CheckMS int64    `json:"check_ms"`
+	WallMS  int64    `json:"wall_ms"`
 }
 
 // RoundMetrics are one candidate's measures against the original. Fixed
@@ -118,6 +132,36 @@ type Outcome struct {
 	Text        string `json:"text,omitempty"`
 	Solved      bool   `json:"solved"`
 	SolvedRound int    `json:"solved_round"`
+	// Salvaged is set when the offered text is part of a candidate that
+	// could not be offered whole; Hunks counts the hunks of the offered
+	// round's candidate and HunksDropped those left out (0 and 0 when the
+	// candidate is offered whole).
+	Salvaged     bool `json:"salvaged,omitempty"`
+	Hunks        int  `json:"hunks,omitempty"`
+	HunksDropped int  `json:"hunks_dropped,omitempty"`
+	// Model is what the session would offer with the model's candidates
+	// whole: the best candidate's round and measures, the papers' view
+	// (Round 0 when none could be offered whole). Only sessions that
+	// minimise set it: see [Record.ModelOutcome].
+	Model FinalSummary `json:"model,omitzero"`
+}
+
+// ModelOutcome is the outcome in the papers' view: what the session offers
+// with the model's candidates whole. It is the outcome itself for a
+// session that does not minimise (or was recorded before minimisation).
+func (r *Record) ModelOutcome() FinalSummary {
+	if m := r.Settings.Minimize; m == nil || m.Off {
+		return r.Outcome.FinalSummary
+	}
+	return r.Outcome.Model
+}
+
+// fill sets the measures of the offered version m, of a session with
+// targets targets.
+func (f *FinalSummary) fill(m RoundMetrics, targets int) {
+	f.TestsPassed, f.TestsTotal = m.TestsPassed, m.TestsTotal
+	f.Fixed, f.New, f.LinesEdited = m.Fixed, m.New, m.LinesEdited
+	f.AlertsAfter = targets - m.Fixed + m.New
 }
 
 // AlertsCompared reports whether the round's alerts were compared with the

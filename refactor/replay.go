@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fixloop/fixloop/refactor/metrics"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/model/replay"
 	"github.com/fixloop/fixloop/runner"
@@ -18,6 +19,13 @@ func RecordedChecker(rec *Record) *Checker {
 	for _, r := range rec.Rounds {
 		if r.Check != nil {
 			checks[r.Candidate] = r.Check
+		}
+		if r.Search != nil && r.Check != nil {
+			// The subsets of its hunks that the round checked.
+			hunks := metrics.Hunks(rec.Original, r.Candidate)
+			for _, t := range r.Search.Trials {
+				checks[metrics.Apply(rec.Original, r.Candidate, hunks, t.Keep)] = t.Check
+			}
 		}
 	}
 	tools := recordedTools{file: rec.File, checks: checks}
@@ -82,11 +90,32 @@ func Replay(ctx context.Context, rec *Record, checker *Checker) (*Record, error)
 
 // Rerun runs rec's session again from the start with another provider: the
 // same file text, goal, round cap and scope.
+//
+// The rules for offering parts of candidates and for stuck sessions are
+// the record's (off for a record made before they existed), and each
+// round's search of its candidate's hunks makes at most the checks the
+// recorded one made, so that a replay makes the same searches.
 func Rerun(ctx context.Context, rec *Record, provider model.Provider, checker *Checker) (*Record, error) {
-	return Run(ctx, rec.File, rec.Original, Options{
+	opts := Options{
 		Goal: rec.Goal, Rounds: rec.Settings.Rounds, Scope: rec.Scope, Provider: provider,
 		Checker: checker, Settings: rec.Settings, Tools: rec.Tools,
-	})
+		Minimize: Minimize{Off: true}, Stuck: Stuck{Repeats: -1, SameFeedback: -1},
+	}
+	if m := rec.Settings.Minimize; m != nil {
+		opts.Minimize = *m
+		opts.replayChecks = make(map[int]int, len(rec.Rounds))
+		for _, r := range rec.Rounds {
+			n := 0
+			if r.Search != nil {
+				n = len(r.Search.Trials)
+			}
+			opts.replayChecks[r.Round] = n
+		}
+	}
+	if st := rec.Settings.Stuck; st != nil {
+		opts.Stuck = *st
+	}
+	return Run(ctx, rec.File, rec.Original, opts)
 }
 
 // Diff lists how got's verdicts and metrics differ from want's, per round
@@ -109,6 +138,9 @@ func Diff(want, got *Record) []string {
 		}
 		if w.Metrics != g.Metrics {
 			d = append(d, fmt.Sprintf("round %d: metrics %+v, recorded %+v", i+1, g.Metrics, w.Metrics))
+		}
+		if wm, gm := w.OfferedMetrics(), g.OfferedMetrics(); wm != gm || w.OfferedText() != g.OfferedText() {
+			d = append(d, fmt.Sprintf("round %d: offered %+v, recorded %+v", i+1, gm, wm))
 		}
 	}
 	wo, go_ := want.Outcome, got.Outcome

@@ -44,6 +44,14 @@ type Options struct {
 	// the goal: an agent's candidate (fixloop mcp) is checked whatever the
 	// baseline.
 	AskAlways bool
+	// Minimize configures the search for the hunks of each candidate that
+	// help; Stuck when a session that goes in circles ends.
+	Minimize Minimize
+	Stuck    Stuck
+
+	// replayChecks bounds, per round, the subset checks of a replay to
+	// those its record made.
+	replayChecks map[int]int
 }
 
 // Observer hears about a session's progress; every field may be nil. The
@@ -102,7 +110,9 @@ type session struct {
 	baselinePassed []string
 	base           string         // the text the next candidate builds on
 	baseAlerts     []runner.Alert // its alerts
-	best           *Round         // best candidate so far
+	best           *Round         // the round whose offer is the best so far
+	bestModel      *Round         // the round whose whole candidate is the best so far
+	stuck          stuckState
 }
 
 func newSession(ctx context.Context, file, original string, opts Options) (*session, error) {
@@ -130,6 +140,8 @@ func newSession(ctx context.Context, file, original string, opts Options) (*sess
 	settings.Rounds = opts.Rounds
 	settings.TestTimeoutMS = opts.Checker.TestTimeout.Milliseconds()
 	settings.TestWallTimeoutMS = opts.Checker.TestWallTimeout.Milliseconds()
+	settings.Minimize = opts.Minimize.recorded()
+	settings.Stuck = opts.Stuck.recorded()
 	return &session{
 		opts: opts, prompts: p, logger: logger, start: time.Now(), lang: lang, fence: fence,
 		base: original,
@@ -278,10 +290,18 @@ func (s *session) round(ctx context.Context, n int) (*Round, Stop) {
 		}
 	}
 	d := s.data(n)
-	if xerr != nil {
+	repeat := 0
+	if xerr == nil {
+		repeat = s.stuck.repeatOf(code)
+	}
+	switch {
+	case xerr != nil:
 		rd.Verdict = VerdictNoCode
 		d.ExtractFeedback = extract.Feedback(xerr, s.fence)
-	} else {
+	case repeat > 0:
+		// The same candidate as an earlier round's: its check stands.
+		s.repeated(rd, repeat, code, d)
+	default:
 		rd.Candidate = code
 		checkStart := time.Now()
 		chk, err := s.opts.Checker.Check(ctx, s.rec.File, code)
@@ -295,7 +315,13 @@ func (s *session) round(ctx context.Context, n int) (*Round, Stop) {
 		}
 		rd.Check = chk
 		s.judge(rd, d)
+		s.stuck.checked(n, code)
+		s.offer(ctx, rd)
+		if ctx.Err() != nil {
+			return nil, StopCancelled
+		}
 	}
+	s.consider(rd)
 
 	if rd.Verdict == VerdictAccepted {
 		rd.WallMS = time.Since(start).Milliseconds()
@@ -307,10 +333,13 @@ func (s *session) round(ctx context.Context, n int) (*Round, Stop) {
 		s.rec.Error = err.Error()
 		return rd, StopProviderError
 	}
+	if repeat > 0 {
+		feedback = fmt.Sprintf(repeatNote, repeat) + feedback
+	}
 	rd.Feedback = feedback
 	s.rec.Messages = append(s.rec.Messages, model.Message{Role: model.RoleUser, Content: feedback})
 	rd.WallMS = time.Since(start).Milliseconds()
-	return rd, ""
+	return rd, s.stuck.stop(s.opts.Stuck, rd, d)
 }
 
 // judge measures a checked candidate, gives its verdict, fills the
@@ -370,11 +399,6 @@ func (s *session) judge(rd *Round, d *promptData) {
 			d.ExtractFeedback = "your answer is the file unchanged. Make the change the task asks for and answer with the complete file in one ```" + s.fence + " block."
 		}
 	}
-	if s.eligible(rd) {
-		if s.best == nil || s.better(rd, s.best) {
-			s.best = rd
-		}
-	}
 	if rd.Metrics.Compiles && keeps {
 		s.base, s.baseAlerts = rd.Candidate, chk.Alerts
 	}
@@ -391,28 +415,46 @@ func (s *session) feedbackTemplate(v Verdict) string {
 	return string(v)
 }
 
-// eligible reports whether a candidate may be offered: it builds, keeps
-// every test that passed before, differs from the original, and improves on
-// it for the goal.
+// eligible reports whether a round's whole candidate may be offered: it
+// builds, keeps every test that passed before, differs from the original,
+// and improves on it for the goal.
 func (s *session) eligible(rd *Round) bool {
 	m := rd.Metrics
 	if !m.Compiles || !m.KeepsTests || rd.Candidate == s.rec.Original {
 		return false
 	}
+	return s.improves(m, rd.Verdict == VerdictAccepted)
+}
+
+// improves reports whether a version measured m improves on the original
+// for the goal (accepted: its round was accepted).
+func (s *session) improves(m RoundMetrics, accepted bool) bool {
 	b := s.rec.Baseline
 	if !b.Compiles() {
-		return true // it builds now, and did not before
+		return m.Compiles // it builds now, and did not before
 	}
 	if s.opts.Goal == GoalRepair {
-		return m.TestsPassed > b.TestsPassed() || m.Fixed-m.New > 0 || rd.Verdict == VerdictAccepted
+		return m.TestsPassed > b.TestsPassed() || m.Fixed-m.New > 0 || accepted
 	}
 	return m.Fixed-m.New > 0
 }
 
-// better ranks candidates: for repair, more tests passing first; then more
+// consider keeps the round if what it offers, or its whole candidate, is
+// the best so far.
+func (s *session) consider(rd *Round) {
+	if s.eligible(rd) && (s.bestModel == nil || s.better(rd.Metrics, rd, s.bestModel.Metrics, s.bestModel)) {
+		s.bestModel = rd
+	}
+	offerable := s.eligible(rd) || rd.Offered != nil && rd.Offered.Salvaged
+	if offerable && (s.best == nil || s.better(rd.OfferedMetrics(), rd, s.best.OfferedMetrics(), s.best)) {
+		s.best = rd
+	}
+}
+
+// better ranks candidates measured am (of round a) and bm (of round b):
+// an accepted round first; for repair, more tests passing; then more
 // alerts fixed net of new ones; then fewer lines edited; then the earlier.
-func (s *session) better(a, b *Round) bool {
-	am, bm := a.Metrics, b.Metrics
+func (s *session) better(am RoundMetrics, a *Round, bm RoundMetrics, b *Round) bool {
 	if (a.Verdict == VerdictAccepted) != (b.Verdict == VerdictAccepted) {
 		return a.Verdict == VerdictAccepted
 	}
@@ -482,11 +524,22 @@ func (s *session) finish() {
 		o.Solved, o.SolvedRound = false, 0
 	}
 	if s.best != nil {
-		m := s.best.Metrics
-		o.Round, o.Text = s.best.Round, s.best.Candidate
-		o.TestsPassed, o.TestsTotal = m.TestsPassed, m.TestsTotal
-		o.Fixed, o.New, o.LinesEdited = m.Fixed, m.New, m.LinesEdited
-		o.AlertsAfter = len(r.Targets) - m.Fixed + m.New
+		m := s.best.OfferedMetrics()
+		o.Round, o.Text = s.best.Round, s.best.OfferedText()
+		o.fill(m, len(r.Targets))
+		if of := s.best.Offered; of != nil {
+			o.Salvaged, o.HunksDropped = of.Salvaged, len(of.Dropped)
+			o.Hunks = s.best.Search.Hunks
+		}
+	}
+	if !s.opts.Minimize.Off {
+		// What the session would offer with its candidates whole.
+		o.Model = FinalSummary{AlertsBefore: len(r.Targets), AlertsAfter: len(r.Targets),
+			TestsPassed: r.Baseline.TestsPassed(), TestsTotal: r.Baseline.TestsTotal()}
+		if s.bestModel != nil {
+			o.Model.Round = s.bestModel.Round
+			o.Model.fill(s.bestModel.Metrics, len(r.Targets))
+		}
 	}
 	r.Outcome = o
 }

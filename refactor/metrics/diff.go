@@ -124,3 +124,51 @@ func byteEdits(a, b string) []runner.Edit {
 	}
 	return out
 }
+
+// Hunk is one change of the line diff of two texts a and b: a contiguous
+// run of changed lines, with no context lines. The lines [ALine,
+// ALine+ALines) of a (0-based) are replaced by the lines [BLine,
+// BLine+BLines) of b.
+type Hunk struct {
+	ALine        int `json:"a_line"`
+	ALines       int `json:"a_lines"`
+	BLine        int `json:"b_line"`
+	BLines       int `json:"b_lines"`
+	aStart, aEnd int
+	bStart, bEnd int
+}
+
+// Hunks returns the hunks of the line diff of a and b (the diff LineDiff
+// counts), in order.
+func Hunks(a, b string) []Hunk {
+	hs := lineHunks(a, b)
+	out := make([]Hunk, len(hs))
+	for i, h := range hs {
+		out[i] = Hunk{ALine: h.aLine, ALines: h.aLines, BLine: h.bLine, BLines: h.bLines,
+			aStart: h.aStart, aEnd: h.aEnd, bStart: h.bStart, bEnd: h.bEnd}
+	}
+	return out
+}
+
+// Apply returns a with only the hunks keep (indices into hunks, which
+// Hunks(a, b) returned) applied: the lines of the other hunks stay as they
+// are in a. All of them give b; none gives a.
+func Apply(a, b string, hunks []Hunk, keep []int) string {
+	on := make([]bool, len(hunks))
+	for _, i := range keep {
+		on[i] = true
+	}
+	var sb strings.Builder
+	sb.Grow(max(len(a), len(b)))
+	at := 0
+	for i, h := range hunks {
+		if !on[i] {
+			continue
+		}
+		sb.WriteString(a[at:h.aStart])
+		sb.WriteString(b[h.bStart:h.bEnd])
+		at = h.aEnd
+	}
+	sb.WriteString(a[at:])
+	return sb.String()
+}

@@ -180,3 +180,28 @@ func FuzzEdits(f *testing.F) {
 		}
 	})
 }
+
+func TestApplyHunks(t *testing.T) {
+	a := "one\ntwo\nthree\nfour\nfive\n"
+	b := "one\nTWO\nthree\nfour\nFIVE\nsix\n"
+	hs := Hunks(a, b)
+	if len(hs) != 2 {
+		t.Fatalf("%d hunks, want 2: %+v", len(hs), hs)
+	}
+	for _, c := range []struct {
+		keep []int
+		want string
+	}{
+		{nil, a},
+		{[]int{0, 1}, b},
+		{[]int{0}, "one\nTWO\nthree\nfour\nfive\n"},
+		{[]int{1}, "one\ntwo\nthree\nfour\nFIVE\nsix\n"},
+	} {
+		if got := Apply(a, b, hs, c.keep); got != c.want {
+			t.Errorf("Apply(%v) = %q, want %q", c.keep, got, c.want)
+		}
+	}
+	if h := hs[1]; h.ALine != 4 || h.ALines != 1 || h.BLine != 4 || h.BLines != 2 {
+		t.Errorf("second hunk %+v, want lines 4+1 -> 4+2", h)
+	}
+}

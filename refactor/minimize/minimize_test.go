@@ -1,0 +1,151 @@
+package minimize
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+)
+
+// needs builds a test that passes when keep holds every hunk of each
+// group of need (a group of hunks that only work together) and none of
+// bad (hunks that break the build, a test, or add an alert).
+func needs(need [][]int, bad ...int) Test {
+	return func(_ context.Context, keep []int) (bool, error) {
+		for _, g := range need {
+			for _, h := range g {
+				if !slices.Contains(keep, h) {
+					return false, nil
+				}
+			}
+		}
+		for _, b := range bad {
+			if slices.Contains(keep, b) {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+}
+
+func TestMinimize(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		n    int
+		hint []int
+		test Test
+		want []int
+	}{
+		{"one hunk fixes, the others fix nothing", 7, nil, needs([][]int{{3}}), []int{3}},
+		{"two hunks build only together", 6, nil, needs([][]int{{1, 4}}), []int{1, 4}},
+		{"a hunk that only adds an alert is not needed", 5, nil, needs([][]int{{0}, {2}}), []int{0, 2}},
+		{"the hint is right", 9, []int{2, 5}, needs([][]int{{2}, {5}}), []int{2, 5}},
+		{"the hint is wrong", 9, []int{0}, needs([][]int{{2}, {5}}), []int{2, 5}},
+		{"every hunk is needed", 4, nil, needs([][]int{{0, 1, 2, 3}}), []int{0, 1, 2, 3}},
+		{"one hunk", 1, nil, needs([][]int{{0}}), []int{0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			full := all(c.n)
+			if ok, _ := c.test(context.Background(), full); !ok {
+				t.Fatalf("the whole set fails the test")
+			}
+			r, err := Minimize(context.Background(), c.n, c.hint, c.test, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.Keep, c.want) || r.Bound != "" {
+				t.Errorf("kept %v (bound %q) in %d checks, want %v", r.Keep, r.Bound, r.Checks, c.want)
+			}
+		})
+	}
+}
+
+func TestMinimizeHintCostsOneCheck(t *testing.T) {
+	calls := 0
+	base := needs([][]int{{1}, {6}})
+	test := func(ctx context.Context, keep []int) (bool, error) {
+		calls++
+		return base(ctx, keep)
+	}
+	r, err := Minimize(context.Background(), 8, []int{1, 6}, test, Limits{})
+	if err != nil || !slices.Equal(r.Keep, []int{1, 6}) {
+		t.Fatalf("kept %v, %v", r.Keep, err)
+	}
+	// The hint, then the two halves of it to prove it 1-minimal.
+	if r.Checks != 3 || calls != 3 {
+		t.Errorf("%d checks (%d calls), want 3", r.Checks, calls)
+	}
+}
+
+func TestSalvage(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		n    int
+		hint []int
+		test Test
+		want []int
+	}{
+		// Hunk 2 breaks a test; 0 and 5 fix alerts.
+		{"a hunk breaks a test", 6, []int{0, 5}, needs([][]int{{0}}, 2), []int{0}},
+		{"no hint", 6, nil, needs([][]int{{5}}, 2), []int{5}},
+		{"the fixing hunks only build together", 6, []int{1}, needs([][]int{{1, 3}}, 4), []int{1, 3}},
+		{"nothing can be saved", 3, nil, needs([][]int{{1}}, 1), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Salvage(context.Background(), c.n, c.hint, c.test, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.Keep, c.want) || r.Found() != (c.want != nil) {
+				t.Errorf("kept %v (found %v) in %d checks, want %v", r.Keep, r.Found(), r.Checks, c.want)
+			}
+		})
+	}
+}
+
+func TestLimits(t *testing.T) {
+	t.Run("checks", func(t *testing.T) {
+		r, err := Minimize(context.Background(), 16, nil, needs([][]int{{3}, {9}}), Limits{MaxChecks: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Checks != 2 || r.Bound != BoundChecks {
+			t.Errorf("%d checks, bound %q; want 2, checks", r.Checks, r.Bound)
+		}
+		// What it kept still passes.
+		if ok, _ := needs([][]int{{3}, {9}})(context.Background(), r.Keep); !ok {
+			t.Errorf("kept %v, which fails", r.Keep)
+		}
+	})
+	t.Run("time", func(t *testing.T) {
+		// The test waits for its context: only the budget ends it.
+		slow := func(ctx context.Context, keep []int) (bool, error) {
+			<-ctx.Done()
+			return false, ctx.Err()
+		}
+		r, err := Minimize(context.Background(), 5, nil, slow, Limits{Budget: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Bound != BoundTime || len(r.Keep) != 5 {
+			t.Errorf("bound %q, kept %v; want time and the whole set", r.Bound, r.Keep)
+		}
+	})
+	t.Run("a test's own error", func(t *testing.T) {
+		boom := func(context.Context, []int) (bool, error) { return false, context.DeadlineExceeded }
+		if _, err := Minimize(context.Background(), 3, nil, boom, Limits{}); err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+func TestSplitAndComplement(t *testing.T) {
+	s := []int{0, 2, 3, 5, 8}
+	got := split(s, 3)
+	if len(got) != 3 || !slices.Equal(slices.Concat(got...), s) {
+		t.Errorf("split: %v", got)
+	}
+	if c := complement(s, []int{2, 5}); !slices.Equal(c, []int{0, 3, 8}) {
+		t.Errorf("complement: %v", c)
+	}
+}
