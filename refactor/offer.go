@@ -308,6 +308,9 @@ func (sr *subsets) hint() []int {
 // tests only when they pass it.
 func (sr *subsets) test(ctx context.Context, keep []int) (bool, error) {
 	s := sr.s
+	if f := s.opts.Observer.Searching; f != nil {
+		f(sr.rd.Round, len(sr.trials)+1)
+	}
 	text := metrics.Apply(s.rec.Original, sr.rd.Candidate, sr.hunks, keep)
 	chk, err := s.opts.Checker.Lint(ctx, s.rec.File, text)
 	if err != nil {

@@ -60,7 +60,10 @@ type Observer struct {
 	Baseline      func(c *Check)
 	RoundStart    func(round, rounds int)
 	ModelProgress func(round, chars int)
-	RoundDone     func(r *Round)
+	// Searching hears, before each check, that a round's search of its
+	// candidate's hunks checks its n-th subset.
+	Searching func(round, n int)
+	RoundDone func(r *Round)
 }
 
 // deterministic is implemented by providers whose answer depends only on

@@ -149,3 +149,27 @@ func TestSplitAndComplement(t *testing.T) {
 		t.Errorf("complement: %v", c)
 	}
 }
+
+func TestFindAndReduce(t *testing.T) {
+	// Hunk 4 breaks the whole; 1 and 2 fix, and build only together.
+	test := needs([][]int{{1, 2}}, 4)
+	found, err := Find(context.Background(), 6, nil, test, Limits{})
+	if err != nil || !found.Found() {
+		t.Fatalf("found %v, %v", found.Keep, err)
+	}
+	if slices.Contains(found.Keep, 4) {
+		t.Fatalf("found %v, with the breaking hunk", found.Keep)
+	}
+	r, err := Reduce(context.Background(), found.Keep, nil, test, Limits{MaxChecks: 20}.Less(found, 0))
+	if err != nil || !slices.Equal(r.Keep, []int{1, 2}) {
+		t.Errorf("reduced to %v, %v", r.Keep, err)
+	}
+	if r.Checks+found.Checks > 20 {
+		t.Errorf("%d checks in all, over the bound", r.Checks+found.Checks)
+	}
+	// A bound used up by the first search leaves none to the second.
+	spent := Limits{MaxChecks: found.Checks}.Less(found, 0)
+	if r, _ := Reduce(context.Background(), found.Keep, nil, test, spent); r.Checks != 0 || r.Bound != BoundChecks {
+		t.Errorf("with no checks left: %d checks, bound %q", r.Checks, r.Bound)
+	}
+}
