@@ -171,6 +171,9 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 	if s.opts.Minimize.Off || rd.Check == nil || rd.Candidate == s.rec.Original || ctx.Err() != nil {
 		return
 	}
+	if d, ok := s.opts.Provider.(deterministic); ok && d.Deterministic() {
+		return // the tools' own fixes (rules): one edit per alert already
+	}
 	whole := s.eligible(rd)
 	if !whole && rd.Metrics.Compiles && rd.Metrics.KeepsTests {
 		return // it builds and keeps the tests but improves nothing: no part will
