@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fixloop/fixloop/cli"
+)
+
+// docFiles are the pages a newcomer reads: the README and docs/.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"README.md"}, files...)
+}
+
+// mdLink matches an inline link's target: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocLinks checks that every relative link of the README and docs/
+// names a file or folder of the tree and, with a #fragment into a Markdown
+// page, one of its headings.
+func TestDocLinks(t *testing.T) {
+	for _, page := range docFiles(t) {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(withoutCode(string(text)), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			path, frag, _ := strings.Cut(target, "#")
+			file := page
+			if path != "" {
+				file = filepath.Join(filepath.Dir(page), filepath.FromSlash(path))
+			}
+			if _, err := os.Stat(file); err != nil {
+				t.Errorf("%s: link %q: %v", page, target, err)
+				continue
+			}
+			if frag != "" && strings.HasSuffix(file, ".md") && !hasAnchor(t, file, frag) {
+				t.Errorf("%s: link %q: %s has no heading with that anchor", page, target, file)
+			}
+		}
+	}
+}
+
+// withoutCode drops fenced code blocks, whose brackets are not links.
+func withoutCode(text string) string {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// hasAnchor reports whether a heading of the Markdown file gives the
+// anchor frag, as GitHub derives anchors.
+func hasAnchor(t *testing.T, file, frag string) bool {
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(withoutCode(string(text)), "\n") {
+		if h, ok := strings.CutPrefix(line, "#"); ok && anchor(strings.TrimLeft(h, "#")) == frag {
+			return true
+		}
+	}
+	return false
+}
+
+// anchor is GitHub's anchor of a heading: lower case, spaces as hyphens,
+// punctuation other than hyphens and underscores dropped.
+func anchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func TestAnchor(t *testing.T) {
+	for heading, want := range map[string]string{
+		" Sessions for teams and evaluators: store, replay, report": "sessions-for-teams-and-evaluators-store-replay-report",
+		" `fixloop fix`":                 "fixloop-fix",
+		" Evaluations: `fixloop eval`":   "evaluations-fixloop-eval",
+		" Installing the tools":          "installing-the-tools",
+		" Files outside the workspace":   "files-outside-the-workspace",
+		" Coding agents (MCP)":           "coding-agents-mcp",
+		" How time is counted":           "how-time-is-counted",
+		" Minimal results: hunks, ddmin": "minimal-results-hunks-ddmin",
+	} {
+		if got := anchor(heading); got != want {
+			t.Errorf("anchor(%q) = %q, want %q", heading, got, want)
+		}
+	}
+}
+
+// shCommand matches a fixloop command at the start of a line of a sh
+// block, run as `fixloop` or `go run .`.
+var shCommand = regexp.MustCompile(`^(?:fixloop|go run \.)\s+([a-z][a-z-]*)`)
+
+// TestREADMECommandsExist checks that every fixloop command in the
+// README's sh blocks is one the binary has.
+func TestREADMECommandsExist(t *testing.T) {
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, seen := false, 0
+	for _, line := range strings.Split(string(text), "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```sh"):
+			in = true
+			continue
+		case strings.HasPrefix(trimmed, "```"):
+			in = false
+			continue
+		}
+		if !in {
+			continue
+		}
+		m := shCommand.FindStringSubmatch(trimmed)
+		if m == nil {
+			continue
+		}
+		seen++
+		var out, errOut bytes.Buffer
+		code := cli.Main([]string{"help", m[1]}, strings.NewReader(""), &out, &errOut)
+		if code != 0 || !strings.Contains(out.String()+errOut.String(), "Usage:") {
+			t.Errorf("README runs `fixloop %s`, which `fixloop help %s` does not know (exit %d):\n%s%s", m[1], m[1], code, out.String(), errOut.String())
+		}
+	}
+	if seen == 0 {
+		t.Error("no fixloop command found in the README's sh blocks")
+	}
+}
