@@ -25,6 +25,8 @@ type checkFlags struct {
 	tests   bool
 	tools   bool
 	timeout time.Duration
+	// progress hears how a project check goes (stderr); nil: nothing.
+	progress io.Writer
 }
 
 func newCheckCommand(logs *logFlags) *cobra.Command {
@@ -88,6 +90,7 @@ names no package).`,
 				return tests
 			}
 			if len(args) > 1 || !isFileArg(args[0]) {
+				f.progress = cmd.ErrOrStderr()
 				return checkProject(cmd.Context(), cmd.OutOrStdout(), args, f, ts.Linter, newTester)
 			}
 			out, err := runCheck(cmd.Context(), args[0], f, ts.Linter, newTester)

@@ -194,7 +194,8 @@ func TestCheckProject(t *testing.T) {
 		pkgs = append(pkgs, o.Package)
 		byFile[rel] = o
 	}
-	if want := []string{"a/a.go", "a/a_test.go", "b/b.go", "b/b_test.go", "c/c.go"}; !slices.Equal(files, want) {
+	// The pattern's Go packages, then the tree's files of other languages.
+	if want := []string{"a/a.go", "a/a_test.go", "b/b.go", "b/b_test.go", "c/c.go", "tool.py"}; !slices.Equal(files, want) {
 		t.Errorf("files %v, want %v", files, want)
 	}
 	if pkgs[0] != "example.com/proj/a" || pkgs[2] != "example.com/proj/b" {
@@ -266,6 +267,12 @@ func TestCheckProject(t *testing.T) {
 		}
 	}
 	t.Chdir(t.TempDir())
+	if code, _, errOut := run(t, "check", "./..."); code != ExitUsage || !strings.Contains(errOut, "no files that fixloop checks") {
+		t.Errorf("an empty directory: exit %d, %s", code, errOut)
+	}
+	if err := os.WriteFile("x.go", []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, _, errOut := run(t, "check", "./..."); code != ExitUsage || !strings.Contains(errOut, "need a Go module") {
 		t.Errorf("outside a module: exit %d, %s", code, errOut)
 	}
@@ -330,5 +337,82 @@ func TestCheckProjectReadsStaticcheckConf(t *testing.T) {
 	}
 	if !slices.Contains(got["on.go"], "ST1016") || slices.Contains(got["off.go"], "ST1016") {
 		t.Errorf("codes by file %v: want ST1016 in on.go only", got)
+	}
+}
+
+// TestCheckDirectoriesAndBinaries: a directory takes every language's
+// files, one with none says what fixloop checks, and a binary file is
+// refused with one message (issue 28).
+func TestCheckDirectoriesAndBinaries(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("py/a.py", "import os\n")
+	write("py/sub/b.py", "x = 1\n")
+	write("py/testdata/skipped.py", "import sys\n")
+	write("empty/notes.txt", "nothing to check\n")
+	bin := write("bin/blob.py", "x = 1\x00\x01\x02\n")
+
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  []string
+		wantErr  string
+	}{
+		{"a directory of Python files", []string{"check", "--tests=false", filepath.Join(dir, "py")}, 0,
+			[]string{"1 file", "a.py"}, ""},
+		{"a tree of Python files", []string{"check", "--tests=false", filepath.Join(dir, "py") + "/..."}, 0,
+			[]string{"2 files checked"}, ""},
+		{"nothing to check", []string{"check", filepath.Join(dir, "empty")}, ExitUsage, nil, "no files that fixloop checks"},
+		{"a binary file", []string{"check", bin}, ExitUsage, nil, "is a binary file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit code %d, want %d (stdout %q, stderr %q)", code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout %q lacks %q", out, w)
+				}
+			}
+			if strings.Contains(out, "skipped.py") {
+				t.Errorf("testdata was checked: %q", out)
+			}
+			if !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("stderr %q lacks %q", errOut, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestCheckProjectProgress: a project check says on stderr what it does,
+// that it runs the tests and how to skip them, and each package's result.
+func TestCheckProjectProgress(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "refactor", "minimize")
+	code, out, errOut := run(t, "check", "./"+filepath.ToSlash(dir)+"/")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	for _, want := range []string{"analysing the Go packages of", "running the tests of 1 package,", "--tests=false skips them", "[1/1] ok   github.com/fixloop/fixloop/refactor/minimize"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(out, "fixloop check:") {
+		t.Errorf("progress on stdout:\n%s", out)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/runner"
@@ -53,6 +54,7 @@ func parseTargets(args []string) ([]checkTarget, error) {
 	}
 	var targets []checkTarget
 	for _, arg := range args {
+		var others []string // the other languages' files of a directory
 		t := checkTarget{arg: arg}
 		if isFileArg(arg) {
 			abs, _, err := toolset.ResolveFile(arg)
@@ -78,11 +80,26 @@ func parseTargets(args []string) ([]checkTarget, error) {
 			if err != nil {
 				return nil, fmt.Errorf("resolving %s: %w", arg, err)
 			}
+			if rest == "" && !isDir(abs) {
+				return nil, fmt.Errorf("%s: no such file or directory", arg)
+			}
+			// The directory's files of the other languages, one by one;
+			// its Go packages by the pattern, when it has any.
+			var hasGo bool
+			others, hasGo, err = dirFiles(existingDir(abs), rest != "")
+			if err != nil {
+				return nil, fmt.Errorf("listing %s: %w", arg, err)
+			}
+			if !hasGo {
+				if len(others) == 0 {
+					return nil, fmt.Errorf("%s: no files that fixloop checks (Go %s, Python %s, C++ %s, Java %s)", arg,
+						langs.Extensions(langs.Go), langs.Extensions(langs.Python), langs.Extensions(langs.Cpp), langs.Extensions(langs.Java))
+				}
+				targets = appendFiles(targets, arg, others)
+				continue
+			}
 			switch {
 			case rest == "":
-				if !isDir(abs) {
-					return nil, fmt.Errorf("%s: no such file or directory", arg)
-				}
 				t.pattern = abs
 			case dir == "" || strings.HasSuffix(dir, "/") || strings.HasSuffix(dir, string(filepath.Separator)):
 				t.pattern = strings.TrimSuffix(abs, string(filepath.Separator)) + string(filepath.Separator) + rest
@@ -97,9 +114,73 @@ func parseTargets(args []string) ([]checkTarget, error) {
 		if t.modRoot == "" {
 			return nil, fmt.Errorf("%s: Go package patterns need a Go module, and there is no go.mod above it (name files to check them one by one)", arg)
 		}
-		targets = append(targets, t)
+		targets = appendFiles(append(targets, t), arg, others)
 	}
 	return targets, nil
+}
+
+// appendFiles adds the files of arg, a directory, as targets.
+func appendFiles(targets []checkTarget, arg string, files []string) []checkTarget {
+	for _, file := range files {
+		targets = append(targets, checkTarget{arg: arg, file: file})
+	}
+	return targets
+}
+
+// packages is "1 package" or "n packages".
+func packages(n int) string {
+	if n == 1 {
+		return "1 package"
+	}
+	return fmt.Sprintf("%d packages", n)
+}
+
+// suiteStatus is a test run's word in the progress lines.
+func suiteStatus(t toolset.TestResults, err error) string {
+	switch {
+	case err != nil:
+		return "err"
+	case !t.Ran:
+		return "-"
+	case t.Failed > 0 || t.BuildFailed || t.TimedOut:
+		return "FAIL"
+	}
+	return "ok"
+}
+
+// dirFiles lists the files of dir (and, when recursive, of the
+// directories below it, skipping those the go command skips: testdata,
+// vendor, and names starting with "." or "_"; and node_modules) that
+// fixloop checks in a language other than Go, and says whether there are
+// Go files.
+func dirFiles(dir string, recursive bool) (others []string, hasGo bool, err error) {
+	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path == dir {
+				return nil
+			}
+			name := d.Name()
+			if !recursive || name == "testdata" || name == "vendor" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		switch langs.Detect(path, "") {
+		case "":
+		case langs.Go:
+			hasGo = true
+		default:
+			others = append(others, path)
+		}
+		return nil
+	})
+	return others, hasGo, err
 }
 
 func isDir(path string) bool {
@@ -281,6 +362,13 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 	if !ok {
 		return nil, errors.New("internal error: no Go analyzer")
 	}
+	say := func(format string, a ...any) {
+		if f.progress != nil {
+			fmt.Fprintf(f.progress, "fixloop check: "+format+"\n", a...)
+		}
+	}
+	say("analysing the Go packages of %s", displayPath(b.modRoot))
+	start := time.Now()
 	results, err := analyzer.AnalyzeProject(ctx, b.modRoot, b.patterns)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -317,11 +405,15 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 		}
 	}
 	b.pkgs = pkgs
+	say("analysed %s in %.1fs", packages(len(pkgs)), time.Since(start).Seconds())
 
 	// Each package's tests, two runs at a time (go test itself builds
 	// in parallel).
 	tests := make([]toolset.TestResults, len(pkgs))
-	if f.tests {
+	if f.tests && len(pkgs) > 0 {
+		say("running the tests of %s, two at a time (--tests=false skips them)", packages(len(pkgs)))
+		var mu sync.Mutex
+		done := 0
 		tester := newTester(cfg)
 		timeout := testTimeout(f, cfg)
 		ctx := sandbox.WithWallLimit(ctx, cfg.Tests.WallTimeout)
@@ -336,10 +428,15 @@ func checkBatch(ctx context.Context, b *goBatch, f checkFlags, newLinter func(co
 				if len(p.res.Files) > 0 {
 					anchor = p.res.Files[0]
 				}
+				t0 := time.Now()
 				tests[i], errs[i] = toolset.RunTests(ctx, tester, anchor, nil, timeout)
 				if tests[i].Message == toolset.NoTestsFound {
 					tests[i].Message = "no tests in the package"
 				}
+				mu.Lock()
+				done++
+				say("[%d/%d] %-4s %s (%.1fs)", done, len(pkgs), suiteStatus(tests[i], errs[i]), p.res.Package, time.Since(t0).Seconds())
+				mu.Unlock()
 			})
 		}
 		wg.Wait()

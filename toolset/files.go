@@ -1,7 +1,9 @@
 package toolset
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,6 +62,9 @@ func ResolveFile(path string) (string, config.Config, error) {
 // CheckSupported returns an error naming what fixloop checks when no
 // linter of linter applies to abs (path is how the user named it).
 func CheckSupported(path, abs string, linter runner.Linter) error {
+	if binary, err := IsBinary(abs); err == nil && binary {
+		return fmt.Errorf("%s is a binary file, not source text: fixloop checks source files", path)
+	}
 	a, ok := linter.(interface{ Applies(string) bool })
 	if !ok || a.Applies(abs) {
 		return nil
@@ -78,4 +83,20 @@ func extName(path string) string {
 		return ext
 	}
 	return "extension-less"
+}
+
+// IsBinary reports whether the file at path looks binary, as git and grep
+// decide: a NUL byte in its first 8 KiB.
+func IsBinary(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 8<<10)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return false, err
+	}
+	return bytes.IndexByte(buf[:n], 0) >= 0, nil
 }
