@@ -196,6 +196,17 @@ func TestCheckToolsJSONLangs(t *testing.T) {
 			}
 		}
 	}
+	// Tools nothing needs unless the user asks say what asks for them,
+	// and those every check needs say nothing.
+	for name, want := range map[string]string{
+		"pmd": "java.pmd", "google-java-format": "the rules provider's Java fixer",
+		"autopep8": "the rules provider's Python fixer", "pyright": "python.linters",
+		"pylint": "", "javac": "", "g++": "",
+	} {
+		if e := byName[name]; e.Optional != want {
+			t.Errorf("%s: optional %q, want %q", name, e.Optional, want)
+		}
+	}
 	if len(got.Notes) == 0 || !strings.HasPrefix(got.Notes[0], "sandbox: ") {
 		t.Errorf("notes: %q", got.Notes)
 	}

@@ -23,6 +23,8 @@ type toolEntry struct {
 	Package  string `json:"package,omitempty"`
 	Install  string `json:"install,omitempty"`
 	Message  string `json:"message,omitempty"`
+	// Optional says what asks for a tool nothing else needs ("java.pmd").
+	Optional string `json:"optional,omitempty"`
 }
 
 // toolsOutput is `check --tools --json`.
@@ -48,7 +50,7 @@ func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
 	for _, st := range toolset.Discover(ctx, cfg) {
 		e := toolEntry{
 			Name: st.Tool.Name, Language: st.Tool.Language, Found: st.Err == nil, Path: st.Path,
-			Version: st.Version, Package: st.Tool.Package, Install: st.Tool.Install,
+			Version: st.Version, Package: st.Tool.Package, Install: st.Tool.Install, Optional: st.Tool.Optional,
 		}
 		if st.Err != nil {
 			e.Message = st.Err.Error()
@@ -78,7 +80,11 @@ func runTools(ctx context.Context, w io.Writer, asJSON bool) error {
 		if e.Install != "" {
 			how += ": " + e.Install
 		}
-		fmt.Fprintf(tw, "%s\t%s\tMISSING\t%s\n", e.Name, lang, how)
+		status := "MISSING"
+		if e.Optional != "" {
+			status = "not installed (optional: " + e.Optional + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, lang, status, how)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

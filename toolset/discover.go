@@ -2,6 +2,7 @@ package toolset
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/fixloop/fixloop/editor/config"
@@ -20,10 +21,16 @@ import (
 func Discover(ctx context.Context, cfg config.Config) []tool.Status {
 	var all []tool.Tool
 	all = append(all, tool.Tool{Name: "go", Language: langs.Go, Commands: []string{"go"}, Package: "Go distribution (https://go.dev/dl)", VersionArgs: []string{"version"}})
-	all = append(all, python.Tools()...)
+	for _, t := range python.Tools() {
+		if t.Name == python.Pyright && !slices.Contains(cfg.Python.Linters, python.Pyright) {
+			t.Optional = "python.linters"
+		}
+		all = append(all, t)
+	}
 	// The rules provider's Python fixer (LintEval's rule-based baseline).
 	all = append(all, tool.Tool{Name: "autopep8", Language: langs.Python, Commands: []string{"autopep8"},
-		Package: "Debian package python3-autopep8 (the rules provider's Python fixer)", Install: "apt install python3-autopep8"})
+		Package: "Debian package python3-autopep8 (the rules provider's Python fixer)", Install: "apt install python3-autopep8",
+		Optional: "the rules provider's Python fixer"})
 	all = append(all, cpp.Tools()...)
 	if c := cfg.Cpp.ClangTidy; c != "" && c != "clang-tidy" {
 		pinned := cpp.ClangTidyCommand(c)
@@ -31,7 +38,12 @@ func Discover(ctx context.Context, cfg config.Config) []tool.Status {
 		all = append(all, pinned)
 	}
 	out := tool.Discover(ctx, all)
-	out = append(out, java.Discover(ctx)...)
+	for _, st := range java.Discover(ctx) {
+		if st.Tool.Optional == "java.pmd" && cfg.Java.PMD != "" {
+			st.Tool.Optional = "" // configured: needed
+		}
+		out = append(out, st)
+	}
 	// The rules provider's Java fixer: google-java-format's jar
 	// ($FIXLOOP_GOOGLE_JAVA_FORMAT) or a google-java-format on PATH.
 	out = append(out, rules.Tools(ctx)...)

