@@ -320,6 +320,9 @@ local function main()
   check(ok, ':checkhealth fixloop runs' .. (ok and '' or (': ' .. tostring(err))))
   local report = buf_text(vim.api.nvim_get_current_buf())
   check(report:find('fixloop: server binary', 1, true) ~= nil, ':checkhealth report has the fixloop sections')
+  check(report:find('go (go): ', 1, true) ~= nil and report:find('pylint (python)', 1, true) ~= nil
+    and report:find('javac (java)', 1, true) ~= nil and report:find('sandbox: ', 1, true) ~= nil,
+    ':checkhealth lists every language\'s tools and the sandbox, not only go')
   check(not report:find('Failed to run healthcheck', 1, true) and not report:find('No healthcheck found', 1, true),
     ':checkhealth report has no healthcheck failure')
   for line in report:gmatch('[^\n]+') do

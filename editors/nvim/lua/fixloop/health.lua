@@ -32,7 +32,7 @@ function M.check()
   local path = vim.fn.exepath(exe)
   if path == '' then
     h.error('`' .. exe .. '` not found (cmd = ' .. vim.inspect(cfg.cmd) .. ')', {
-      'Install it: go install <module>@latest, or build it with `go build -o fixloop .`',
+      'Build it in a clone of fixloop: `go build -o ~/go/bin/fixloop .` (and put ~/go/bin on PATH)',
       "Or pass the full path: require('fixloop').setup({ cmd = { '/path/to/fixloop', 'serve' } })",
     })
   else
@@ -79,12 +79,31 @@ function M.check()
   end
 
   h.start('fixloop: tools')
-  local go = vim.fn.exepath('go')
-  if go == '' then
-    h.error('`go` not found on PATH', { 'fixloop needs the Go toolchain to type-check and run tests' })
+  if path == '' then
+    h.info('the tools are listed once the server binary is found')
   else
-    local out = vim.fn.system({ go, 'version' })
-    h.ok('go: ' .. go .. ' (' .. vim.trim(out) .. ')')
+    -- The server's own list: every language's linters and test tools,
+    -- what provides the missing ones, and what the sandbox enforces.
+    local out = vim.fn.system({ path, 'check', '--tools', '--json' })
+    local decoded, data = pcall(vim.fn.json_decode, out)
+    if vim.v.shell_error ~= 0 or not decoded or type(data) ~= 'table' then
+      h.warn('`' .. path .. ' check --tools --json` failed: ' .. vim.trim(out))
+    else
+      for _, t in ipairs(data.tools or {}) do
+        local label = t.name .. ' (' .. ((t.language ~= nil and t.language ~= '') and t.language or 'all') .. ')'
+        local how = (t.package or '') .. ((t.install ~= nil and t.install ~= '') and (': ' .. t.install) or '')
+        if t.found then
+          h.ok(label .. ': ' .. (t.path or '') .. ((t.version ~= nil and t.version ~= '') and (' (' .. t.version .. ')') or ''))
+        elseif t.optional ~= nil and t.optional ~= '' then
+          h.info(label .. ': not installed, optional (' .. t.optional .. '); ' .. how)
+        else
+          h.warn(label .. ': not installed', { how })
+        end
+      end
+      for _, n in ipairs(data.notes or {}) do
+        h.info(n)
+      end
+    end
   end
 end
 
