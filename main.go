@@ -2,7 +2,13 @@
 // about the open file and repairs or refactors it with a model in rounds.
 //
 //	fixloop serve                  LSP on stdio
-//	fixloop check [--json] FILE    diagnostics and test results for FILE
+//	fixloop check FILE|./...       diagnostics and test results
+//	fixloop fix FILE               a repair or refactor session in checked rounds
+//	fixloop replay RECORD...       recompute recorded sessions
+//	fixloop report                 the stored sessions' scores
+//	fixloop eval DATASET           a session on every problem of a dataset
+//	fixloop worker --queue DSN     work an eval's job queue on another machine
+//	fixloop mcp                    a Model Context Protocol server for coding agents
 //	fixloop version                print the version
 package main
 

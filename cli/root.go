@@ -127,8 +127,11 @@ diagnostics, with the analyzers' own suggested fixes as quick fixes.
 
 Run "fixloop serve" from your editor's LSP client (stdio),
 "fixloop check FILE" or "fixloop check ./..." to see the same diagnostics
-on the command line, or "fixloop fix FILE" to repair or refactor a file in
-checked rounds.
+on the command line, "fixloop fix FILE" to repair or refactor a file in
+checked rounds, "fixloop report" for the stored sessions' scores,
+"fixloop eval DATASET" (and "fixloop worker" on other machines) to run a
+benchmark, "fixloop replay" to recompute recorded sessions, and
+"fixloop mcp" for coding agents.
 
 Trust: the commands (check, fix, eval, replay, tools) trust the repository
 they run in, as make trusts its Makefile: the commands its .fixloop.yaml
