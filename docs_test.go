@@ -9,7 +9,15 @@ import (
 	"testing"
 
 	"github.com/fixloop/fixloop/cli"
+	"github.com/fixloop/fixloop/runner/golang/golist"
 )
+
+// TestMain lets a candidate's confined go list run this binary, as main
+// does.
+func TestMain(m *testing.M) {
+	golist.Serve()
+	os.Exit(m.Run())
+}
 
 // docFiles are the pages a newcomer reads: the README and docs/.
 func docFiles(t *testing.T) []string {
@@ -155,5 +163,57 @@ func TestREADMECommandsExist(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Error("no fixloop command found in the README's sh blocks")
+	}
+}
+
+// TestREADMEFirstScreen runs the README's first command as a newcomer
+// would and compares what it prints with the output the README shows
+// (its "..." lines stand for lines left out), and runs the commands of
+// the Install block that need no network.
+func TestREADMEFirstScreen(t *testing.T) {
+	for _, v := range []string{"FIXLOOP_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(text)
+	first := "go run . fix testdata/calc/tally/tally.go"
+	if !strings.Contains(readme, "```sh\n"+first+" ") {
+		t.Fatalf("the README's first command is no longer %q", first)
+	}
+	start := strings.Index(readme, "```\nfixloop refactor ")
+	if start < 0 {
+		t.Fatal("the README no longer shows the first command's output")
+	}
+	block := readme[start+4:]
+	block = block[:strings.Index(block, "```")]
+
+	var out, errOut bytes.Buffer
+	code := cli.Main(strings.Fields(strings.TrimPrefix(first, "go run . ")), strings.NewReader(""), &out, &errOut)
+	if code != 0 {
+		t.Fatalf("%s: exit %d, want 0\n%s%s", first, code, out.String(), errOut.String())
+	}
+	got := strings.Split(out.String(), "\n")
+	i := 0
+	for _, want := range strings.Split(strings.TrimRight(block, "\n"), "\n") {
+		if strings.TrimSpace(want) == "..." {
+			continue
+		}
+		for i < len(got) && got[i] != want {
+			i++
+		}
+		if i == len(got) {
+			t.Fatalf("the README shows the line %q, which the command does not print (in that order):\n%s", want, out.String())
+		}
+		i++
+	}
+
+	for _, args := range [][]string{{"version"}, {"check", "--tools"}} {
+		var out, errOut bytes.Buffer
+		if code := cli.Main(args, strings.NewReader(""), &out, &errOut); code != 0 {
+			t.Errorf("fixloop %s: exit %d, want 0\n%s%s", strings.Join(args, " "), code, out.String(), errOut.String())
+		}
 	}
 }
