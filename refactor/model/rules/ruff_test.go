@@ -63,9 +63,13 @@ func TestRuffSafeFixes(t *testing.T) {
 		{"E703 semicolon, after non-BMP text", "a.py", "s = \"😀é\";\nprint(s)\n", "s = \"😀é\"\nprint(s)\n"},
 		{"F541 f-string without placeholders", "a.py", "print(f\"hi\")\n", "print(\"hi\")\n"},
 		{"F632 is with a literal", "a.py", "def f(x):\n    return x is \"a\"\n", "def f(x):\n    return x == \"a\"\n"},
+		{"F811 redefined import", "a.py", "import os\nimport os\nprint(os)\n", "import os\nprint(os)\n"},
+		{"F401 two names, one statement", "a.py", "import os, sys\nprint(1)\n", "print(1)\n"},
+		{"F401 the only statements of blocks", "a.py", "if True:\n    import os\nelse:\n    import sys\n", "if True:\n    pass\nelse:\n    pass\n"},
 		{"CRLF line ends kept", "a.py", "import os\r\nx = 1;\r\n", "x = 1\r\n"},
 		// Unsafe fixes are Ruff's to offer, not to apply: E711, F841.
 		{"E711 == None: unsafe", "a.py", "def f(x):\n    return x == None\n", "def f(x):\n    return x == None\n"},
+		{"E731 lambda assignment: unsafe", "a.py", "f = lambda: 0\n", "f = lambda: 0\n"},
 		{"F841 unused variable: unsafe", "a.py", "def f():\n    y = 1\n    return 2\n", "def f():\n    y = 1\n    return 2\n"},
 		// In a package's __init__.py an unused import may be its interface.
 		{"F401 in __init__.py: unsafe", "/p/pkg/__init__.py", "import os\n", "import os\n"},
