@@ -166,6 +166,14 @@ func TestRuffMissing(t *testing.T) {
 			if !strings.Contains(st.Tool.Install, "npm install --ignore-scripts --no-audit --no-fund --prefix DIR @astral-sh/ruff-wasm-nodejs@"+RuffWasmVersion) {
 				t.Errorf("install %q", st.Tool.Install)
 			}
+			// A session that ends with no fix says what is not installed.
+			want := "the rules provider has no fix for these 2 alerts; a model is needed"
+			if tt.missing {
+				want += ". " + st.Err.Error()
+			}
+			if got := New().NoFix("python", 2); got != want {
+				t.Errorf("NoFix = %q, want %q", got, want)
+			}
 			reply, err := New().Complete(context.Background(), model.Request{Round: 1, File: "/p/a.py", Language: "python", Text: "x = 1\n"}, nil)
 			if err != nil || reply.Content != "```python\nx = 1\n```\n" {
 				t.Errorf("reply %q, %v", reply.Content, err)

@@ -184,7 +184,7 @@ func TestNoFix(t *testing.T) {
 		1:  "the rules provider has no fix for this alert; a model is needed",
 		10: "the rules provider has no fix for these 10 alerts; a model is needed",
 	} {
-		if got := New().NoFix(alerts); got != want {
+		if got := New().NoFix("go", alerts); got != want {
 			t.Errorf("NoFix(%d) = %q, want %q", alerts, got, want)
 		}
 	}
