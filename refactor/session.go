@@ -70,6 +70,15 @@ type Observer struct {
 // the file state (the rules provider): an unchanged answer ends the session.
 type deterministic interface{ Deterministic() bool }
 
+// noFixer is implemented by deterministic providers that can say in one
+// sentence that they have no fix for a file's alerts in language (the
+// rules provider): when a session's first answer is the file unchanged,
+// the sentence is the record's Error, which `fixloop fix` and the editors
+// show with the stop.
+type noFixer interface {
+	NoFix(language string, alerts int) string
+}
+
 // Run runs a session on file, whose current text is original, and returns
 // its record. The user's file is never written: candidates are checked as
 // overlays. Run returns an error only when no session could start (the
@@ -289,6 +298,9 @@ func (s *session) round(ctx context.Context, n int) (*Round, Stop) {
 	if xerr == nil && code == s.base {
 		if d, ok := s.opts.Provider.(deterministic); ok && d.Deterministic() {
 			s.rec.Messages = s.rec.Messages[:len(s.rec.Messages)-1]
+			if nf, ok := s.opts.Provider.(noFixer); ok && n == 1 {
+				s.rec.Error = nf.NoFix(s.fence, len(s.baseAlerts))
+			}
 			return nil, StopNoChange
 		}
 	}

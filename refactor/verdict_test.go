@@ -98,8 +98,8 @@ func (fixlessLinter) Invalidate(string) {}
 
 // TestRulesStopWhenNothingChanges: the rules provider, which has no fix for
 // the alert, answers the file unchanged; the session stops (no_change) in
-// round 1 and keeps no answer it did not use (docs/sessions.md: "stops when nothing
-// changes").
+// round 1, keeps no answer it did not use (docs/sessions.md: "stops when nothing
+// changes") and says that a model is needed.
 func TestRulesStopWhenNothingChanges(t *testing.T) {
 	rec, err := Run(context.Background(), "/p/a.go", "package a\n", Options{
 		Goal: GoalRefactor, Rounds: 3, Provider: rules.New(),
@@ -111,5 +111,9 @@ func TestRulesStopWhenNothingChanges(t *testing.T) {
 	if rec.Stop != StopNoChange || len(rec.Rounds) != 0 || len(rec.Messages) != 2 || rec.Outcome.Solved {
 		t.Errorf("stop %q, %d rounds, %d messages, solved %v; want no_change, 0, 2 (system and user), false",
 			rec.Stop, len(rec.Rounds), len(rec.Messages), rec.Outcome.Solved)
+	}
+	// The session says why in one sentence, which fixloop fix prints.
+	if want := "the rules provider has no fix for this alert; a model is needed"; rec.Error != want {
+		t.Errorf("error %q, want %q", rec.Error, want)
 	}
 }

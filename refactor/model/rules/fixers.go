@@ -20,9 +20,9 @@ import (
 // baselines do: it reads the text on stdin and prints the fixed text.
 type fieldFixer struct {
 	name string
-	// find returns how to run the fixer, or an error when it is not
-	// installed (or its setting names no usable file).
-	find func() (fixerCommand, error)
+	// find returns how to run the fixer on the text of file, or an error
+	// when it is not installed (or its setting names no usable file).
+	find func(file string) (fixerCommand, error)
 	// parseError reports whether a failed run's standard error says the
 	// text does not parse: the text is then left as it is, as autopep8
 	// leaves what it cannot tokenize, and the linters' fixes stand alone.
@@ -30,26 +30,33 @@ type fieldFixer struct {
 }
 
 // fixerCommand is how to run a field fixer: the program, its arguments,
-// and what else the sandbox must show read-only.
+// what else the sandbox must show read-only, and the environment it adds.
 type fixerCommand struct {
 	path     string
 	args     []string
 	readOnly []string
+	env      []string
 }
 
-// fieldFixers are the fixers by language. C++ has clang-tidy's own fixes
-// already (its --export-fixes replacements are the linters' suggested
-// fixes).
-var fieldFixers = map[string]fieldFixer{
-	// autopep8 fixes what pycodestyle reports (flake8's E and W codes).
-	"python": {name: "autopep8", find: findAutopep8},
+// fieldFixers are the fixers by language, run in order on the text, each
+// one that is installed. C++ has clang-tidy's own fixes already (its
+// --export-fixes replacements are the linters' suggested fixes).
+var fieldFixers = map[string][]fieldFixer{
+	"python": {
+		// Ruff's safe fixes for its default rules (E4, E7, E9, F: pyflakes
+		// and pycodestyle's errors), as `ruff check --fix` applies them:
+		// LintEval's rule-based baseline for Python.
+		{name: "ruff", find: findRuffCommand},
+		// autopep8 fixes what pycodestyle reports (flake8's E and W codes).
+		{name: "autopep8", find: findAutopep8},
+	},
 	// google-java-format formats the file as Google's Java style says
 	// (what checkstyle's google checks report) and sorts and prunes the
 	// imports.
-	"java": {name: "google-java-format", find: findJavaFormatCommand, parseError: javaFormatParseError},
+	"java": {{name: "google-java-format", find: findJavaFormatCommand, parseError: javaFormatParseError}},
 }
 
-func findAutopep8() (fixerCommand, error) {
+func findAutopep8(string) (fixerCommand, error) {
 	path, err := exec.LookPath("autopep8")
 	if err != nil {
 		return fixerCommand{}, err
@@ -57,18 +64,18 @@ func findAutopep8() (fixerCommand, error) {
 	return fixerCommand{path: path, args: []string{"-"}}, nil
 }
 
-// FieldFixer names the fixing tool the rules provider runs for language,
-// when it is installed: "autopep8" for Python, "google-java-format" for
-// Java (see FindGoogleJavaFormat); "" for none.
+// FieldFixer names the fixing tools the rules provider runs for language
+// that are installed, in the order it runs them: "ruff, autopep8" for
+// Python (see FindRuffWasm), "google-java-format" for Java (see
+// FindGoogleJavaFormat); "" for none.
 func FieldFixer(language string) string {
-	f, ok := fieldFixers[language]
-	if !ok {
-		return ""
+	var names []string
+	for _, f := range fieldFixers[language] {
+		if _, err := f.find(""); err == nil {
+			names = append(names, f.name)
+		}
 	}
-	if _, err := f.find(); err != nil {
-		return ""
-	}
-	return f.name
+	return strings.Join(names, ", ")
 }
 
 // fixerTimeout bounds one run of a field fixer.
@@ -77,20 +84,26 @@ const fixerTimeout = 30 * time.Second
 // maxFixerOutput bounds what a field fixer may print.
 const maxFixerOutput = 16 << 20
 
-// runFieldFixer runs language's fixer on text, confined like the linters
-// (sandbox.ConfineTool: no network, nothing writable but a scratch
-// directory). It returns text unchanged when the language has no fixer, it
-// is not installed, or it says the text does not parse (a Java candidate
-// with a syntax error).
-func runFieldFixer(ctx context.Context, language, text string) (string, error) {
-	f, ok := fieldFixers[language]
-	if !ok {
-		return text, nil
+// runFieldFixers runs language's fixers in turn on text, the text of
+// file, each confined like the linters (sandbox.ConfineTool: no network,
+// nothing writable but a scratch directory). A fixer that is not installed
+// is passed over, and one that says the text does not parse (a Java
+// candidate with a syntax error) leaves it as it was.
+func runFieldFixers(ctx context.Context, language, file, text string) (string, error) {
+	for _, f := range fieldFixers[language] {
+		fc, err := f.find(file)
+		if err != nil {
+			continue
+		}
+		if text, err = runFieldFixer(ctx, f, fc, text); err != nil {
+			return "", err
+		}
 	}
-	fc, err := f.find()
-	if err != nil {
-		return text, nil
-	}
+	return text, nil
+}
+
+// runFieldFixer runs one fixer, as fc says, on text.
+func runFieldFixer(ctx context.Context, f fieldFixer, fc fixerCommand, text string) (string, error) {
 	ctx, release, err := proc.Hold(ctx)
 	if err != nil {
 		return "", err
@@ -107,7 +120,7 @@ func runFieldFixer(ctx context.Context, language, text string) (string, error) {
 	}
 	defer os.RemoveAll(scratch)
 	cmd.Dir = scratch
-	if err := sandbox.ConfineTool(cmd, nil, fc.readOnly...); err != nil {
+	if err := sandbox.ConfineTool(cmd, fc.env, fc.readOnly...); err != nil {
 		return "", fmt.Errorf("rules: running %s: %w", f.name, err)
 	}
 	stdout, stderr := proc.NewLimitedBuffer(maxFixerOutput), proc.NewLimitedBuffer(64<<10)
@@ -240,7 +253,7 @@ func realPath(p string) (string, error) {
 	return filepath.EvalSymlinks(abs)
 }
 
-func findJavaFormatCommand() (fixerCommand, error) {
+func findJavaFormatCommand(string) (fixerCommand, error) {
 	g, err := FindGoogleJavaFormat()
 	if err != nil {
 		return fixerCommand{}, err
@@ -290,15 +303,15 @@ func parseJavaFormatVersion(out string) string {
 }
 
 // Tools is what `fixloop check --tools` lists of the rules provider's Java
-// fixer: google-java-format, where it is and its version, or why it is
-// missing and how to install it. (toolset.Discover lists autopep8 itself.)
+// and Python fixers: google-java-format and Ruff, where each is and its
+// version, or why it is missing and how to install it.
+// (toolset.Discover lists autopep8 itself.)
 func Tools(ctx context.Context) []tool.Status {
 	st := tool.Status{Tool: googleJavaFormatTool}
-	g, err := FindGoogleJavaFormat()
-	if err != nil {
+	if g, err := FindGoogleJavaFormat(); err != nil {
 		st.Err = err
-		return []tool.Status{st}
+	} else {
+		st.Path, st.Version = g.Path(), g.Version(ctx)
 	}
-	st.Path, st.Version = g.Path(), g.Version(ctx)
-	return []tool.Status{st}
+	return []tool.Status{st, ruffStatus()}
 }

@@ -11,9 +11,10 @@ import (
 
 // TestProviderRunsAutopep8 checks that for Python the rules provider runs
 // the field's fixer, autopep8, after the linters' fixes (CI installs it;
-// elsewhere the test is skipped without it).
+// elsewhere the test is skipped without it). Ruff is kept out (it would
+// remove the unused import); TestProviderRunsRuffThenAutopep8 runs both.
 func TestProviderRunsAutopep8(t *testing.T) {
-	t.Parallel()
+	t.Setenv(RuffWasmEnv, t.TempDir()) // no Ruff there
 	if _, err := exec.LookPath("autopep8"); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("CI must install autopep8 (Debian python3-autopep8)")

@@ -11,6 +11,7 @@ import (
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/sandbox"
+	"github.com/fixloop/fixloop/runner/tool"
 )
 
 const javaFile = "/w/p/src/demo/Greeter.java"
@@ -144,7 +145,7 @@ func TestGoogleJavaFormatJarShown(t *testing.T) {
 	}
 	t.Setenv("TMPDIR", t.TempDir()) // the scratch directory, bound writable
 	t.Setenv(GoogleJavaFormatEnv, hidden)
-	got, err := runFieldFixer(context.Background(), "java", "class A{int x=1;}\n")
+	got, err := runFieldFixers(context.Background(), "java", javaFile, "class A{int x=1;}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,14 +197,14 @@ func TestGoogleJavaFormatNPMLauncher(t *testing.T) {
 	if v := found.Version(context.Background()); v != "google-java-format 1.26.0" {
 		t.Errorf("version %q", v)
 	}
-	got, err := runFieldFixer(context.Background(), "java", "class A{int x=1;}\n")
+	got, err := runFieldFixers(context.Background(), "java", javaFile, "class A{int x=1;}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "class A {\n  int x = 1;\n}\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, err := runFieldFixer(context.Background(), "java", "class A{int x=1}\n"); err != nil || got != "class A{int x=1}\n" {
+	if got, err := runFieldFixers(context.Background(), "java", javaFile, "class A{int x=1}\n"); err != nil || got != "class A{int x=1}\n" {
 		t.Errorf("syntax error: %q, %v", got, err)
 	}
 }
@@ -213,11 +214,7 @@ func TestGoogleJavaFormatNPMLauncher(t *testing.T) {
 func TestGoogleJavaFormatTools(t *testing.T) {
 	t.Parallel()
 	g := needGoogleJavaFormat(t)
-	sts := Tools(context.Background())
-	if len(sts) != 1 {
-		t.Fatalf("%d entries: %+v", len(sts), sts)
-	}
-	st := sts[0]
+	st := toolEntry(t, "google-java-format")
 	if st.Err != nil || st.Tool.Name != "google-java-format" || st.Tool.Language != "java" || st.Path != g.Path() {
 		t.Errorf("entry %+v", st)
 	}
@@ -261,7 +258,7 @@ func TestGoogleJavaFormatMissing(t *testing.T) {
 			if want := CodeBlock("java", "class A{int x=2;}\n"); err != nil || reply.Content != want {
 				t.Errorf("reply %q, %v; want %q", reply.Content, err, want)
 			}
-			st := Tools(context.Background())[0]
+			st := toolEntry(t, "google-java-format")
 			if st.Err == nil || !strings.Contains(st.Err.Error(), tt.message) || st.Path != "" {
 				t.Errorf("tools entry %+v, want an error with %q", st, tt.message)
 			}
@@ -318,4 +315,17 @@ func TestParseJavaFormatOutput(t *testing.T) {
 			t.Errorf("%s: parse error %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// toolEntry returns the entry of Tools named name.
+func toolEntry(t *testing.T, name string) tool.Status {
+	t.Helper()
+	sts := Tools(context.Background())
+	for _, st := range sts {
+		if st.Tool.Name == name {
+			return st
+		}
+	}
+	t.Fatalf("no %s among %+v", name, sts)
+	return tool.Status{}
 }

@@ -29,8 +29,8 @@ func (*Provider) Model() string { return "" }
 
 // Complete applies to req.Text the first fix of each alert in req.Alerts
 // that fits with the others (see PickFixesFor), then the language's own
-// fixer where one is installed (autopep8 for Python, google-java-format for
-// Java; see FieldFixer), and answers with the result as one fenced code
+// fixers where they are installed (Ruff's safe fixes, then autopep8, for
+// Python; google-java-format for Java; see FieldFixer), and answers with the result as one fenced code
 // block in req.Language. When no fix applies, the answer holds req.Text
 // unchanged; a Java text that does not parse keeps only the linters' fixes.
 //
@@ -58,7 +58,7 @@ func (p *Provider) Complete(ctx context.Context, req model.Request, progress mod
 		if err != nil {
 			return model.Reply{}, fmt.Errorf("rules: fixing %s: %w", req.File, err)
 		}
-		if text, err = runFieldFixer(ctx, req.Language, text); err != nil {
+		if text, err = runFieldFixers(ctx, req.Language, req.File, text); err != nil {
 			return model.Reply{}, err
 		}
 		content = CodeBlock(req.Language, text)

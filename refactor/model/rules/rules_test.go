@@ -174,3 +174,18 @@ func TestTidyGo(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFix: the sentence a session records when the provider has no fix
+// for any of the file's alerts.
+func TestNoFix(t *testing.T) {
+	t.Parallel()
+	for alerts, want := range map[int]string{
+		0:  "the rules provider has no fix for this file; a model is needed",
+		1:  "the rules provider has no fix for this alert; a model is needed",
+		10: "the rules provider has no fix for these 10 alerts; a model is needed",
+	} {
+		if got := New().NoFix("go", alerts); got != want {
+			t.Errorf("NoFix(%d) = %q, want %q", alerts, got, want)
+		}
+	}
+}
