@@ -72,8 +72,17 @@ func AlertBucket(n int) string {
 func Compute(sessions []Session) *Scores {
 	s := computeView(sessions)
 	offered := make([]Session, len(sessions))
+	differ := false
 	for i, ss := range sessions {
 		offered[i] = ss.OfferedView()
+		differ = differ || ss.Offered != nil
+	}
+	if !differ {
+		// No session minimised: the views are one, and scoring them
+		// again would cost as much for nothing.
+		same := *s
+		s.Offered = &same
+		return s
 	}
 	s.Offered = computeView(offered)
 	return s
