@@ -22,6 +22,7 @@ import (
 
 	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/eval/scripted"
+	"github.com/fixloop/fixloop/refactor/aggregate"
 	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
@@ -173,6 +174,15 @@ func TestEvalBundledDataset(t *testing.T) {
 	}
 	if p := rep.Refactor.LintEvalK.PassAt1; p == nil || *p != 1 {
 		t.Errorf("LintEval after-k Pass@1 %v, want 1", p)
+	}
+	// The offered view: the same here, nothing being cut down.
+	var full aggregate.Scores
+	if err := json.Unmarshal([]byte(out), &full); err != nil {
+		t.Fatal(err)
+	}
+	if o := full.Offered; o == nil || o.Sessions != problems || o.Refactor.PassAt1 == nil || *o.Refactor.PassAt1 != 0 ||
+		o.Refactor.LintEval.PassAt1 == nil || *o.Refactor.LintEval.PassAt1 != 1 || o.Repair.PassAt1 == nil || *o.Repair.PassAt1 != 1 {
+		t.Errorf("offered view: %+v", o)
 	}
 	stored := storedRuns(t, db, "bundled")
 	if len(stored) != problems {

@@ -122,7 +122,8 @@ func TestEvalScriptedModelThroughWorker(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("report --format latex: exit %d\n%s", code, errOut)
 	}
-	for _, want := range []string{"Refactoring by model, LintEval, attempt 1", "Refactoring by model, LintEval, after k rounds", "Refactoring by model, editor (offered results)", "scripted & "} {
+	for _, want := range []string{"Refactoring by model, LintEval, attempt 1 [model]", "Refactoring by model, LintEval, after k rounds [model]",
+		"Refactoring by model, editor (result) [model]", "Refactoring by model, editor (result) [offered]", "scripted & "} {
 		if !strings.Contains(latex, want) {
 			t.Errorf("the LaTeX report lacks %q:\n%s", want, latex)
 		}

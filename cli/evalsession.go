@@ -214,12 +214,35 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	return describeOutcome(rec), nil
 }
 
-// describeOutcome is a session's outcome in a few words.
+// describeOutcome is a session's outcome in a few words: what it offers
+// and, for a session that minimises its candidates, what the model's
+// candidates whole would have offered (the papers' view), labelled
+// "model".
 func describeOutcome(rec *refactor.Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %s after %d round(s)", rec.Goal, rec.Stop, len(rec.Rounds))
+	o := rec.Outcome
 	if rec.Offered() {
-		fmt.Fprintf(&b, ", offers round %d (fixed %d, new %d, %d lines)", rec.Outcome.Round, rec.Outcome.Fixed, rec.Outcome.New, rec.Outcome.LinesEdited)
+		fmt.Fprintf(&b, ", offers round %d (%s", o.Round, measures(o.FinalSummary))
+		switch {
+		case o.Salvaged:
+			fmt.Fprintf(&b, "; salvaged, %d of %d hunks dropped", o.HunksDropped, o.Hunks)
+		case o.HunksDropped > 0:
+			fmt.Fprintf(&b, "; %d of %d hunks dropped", o.HunksDropped, o.Hunks)
+		}
+		b.WriteString(")")
+	}
+	if m := rec.Settings.Minimize; m != nil && !m.Off && (rec.Offered() || o.Model.Round > 0) {
+		if mo := rec.ModelOutcome(); mo.Round > 0 {
+			fmt.Fprintf(&b, "; model: round %d (%s)", mo.Round, measures(mo))
+		} else {
+			b.WriteString("; model: nothing")
+		}
 	}
 	return b.String()
+}
+
+// measures are an offered version's measures in a few words.
+func measures(f refactor.FinalSummary) string {
+	return fmt.Sprintf("fixed %d, new %d, %d lines", f.Fixed, f.New, f.LinesEdited)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/refactor/aggregate"
 	"github.com/fixloop/fixloop/refactor/provider"
 	"github.com/fixloop/fixloop/store"
 	"github.com/fixloop/fixloop/toolset"
@@ -43,7 +44,9 @@ sessions stored in full mode).
 
 Without flags, every record's session runs again on its recorded answers and
 recorded checks, with no model and no tools, and every per-round and
-per-session metric is compared with what was recorded.
+per-session metric is compared with what was recorded, in the model's view
+(its whole candidates) and the offered one (what each round offers,
+minimised or salvaged), as fixloop report scores them.
 
 --rerun checks the recorded answers again with today's compiler, analyzers
 and tests (the recorded file's project must be on this machine), to show how
@@ -340,7 +343,10 @@ func replayOne(ctx context.Context, item replayItem, f replayFlags, newChecker f
 		return res
 	}
 	if res.err == nil {
+		// The round and outcome measures, then the scores' measures in
+		// the model's view and the offered one.
 		res.diffs = refactor.Diff(rec, res.got)
+		res.diffs = append(res.diffs, aggregate.DiffViews(aggregate.FromRecord(rec), aggregate.FromRecord(res.got))...)
 	}
 	return res
 }

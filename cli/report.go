@@ -53,6 +53,14 @@ new_at_p, dline_at_p, line_per_fix_at_p, reduction_at_f, new_at_f,
 dline_at_f, line_per_fix_at_f and skipped (sessions without that candidate:
 no answer, or stored by an older fixloop).
 
+Every score is given in two views, labelled. "model": the papers'
+definitions over the model's whole candidates (the JSON keys above, as
+before). "offered": over what the user is offered, each round's candidate
+cut to the hunks that help, or the part salvaged from one that broke a test
+or the build (a salvaged offer keeps the tests, so it passes); in JSON under
+the key "offered", the same keys again. CSV rows name their view in the
+column "view"; LaTeX captions end with [model] or [offered].
+
 Filters: --since and --until (RFC 3339 times or dates such as 2026-11-01, or
 durations such as 168h meaning "that long ago"), --language, --model, --goal,
 --workspace, --run (the sessions of one fixloop eval run; it may still be

@@ -110,20 +110,25 @@ func TestReportRulesSessionTable(t *testing.T) {
 		}
 		for _, want := range [][]string{
 			{"Sessions", "1"},
-			{"Repair", "0", "sessions"},
-			{"pass@1", "–"},
-			{"MIS", "–"},
-			{"Refactor", "1", "sessions,", "1", "passing"},
-			{"Pass@1", "100.0%"},
-			{"Reduction@P", "100.0%"},
-			{"New@P", "0.0%"},
-			{"ΔLine@P", "2"},
-			{"LinePerFix@P", "2"},
-			{"Reduction@F", "–"},
-			{"New@F", "–"},
-			{"rules", "1", "0", "–", "–", "–", "1", "100.0%", "100.0%", "0.0%", "2"},
+			// Each score in the model's view and the offered one.
+			{"Repair", "model", "offered"},
+			{"sessions", "0", "0"},
+			{"pass@1", "–", "–"},
+			{"MIS", "–", "–"},
+			{"Refactor", "model", "offered"},
+			{"sessions", "1", "1"},
+			{"passing", "1", "1"},
+			{"Pass@1", "100.0%", "100.0%"},
+			{"Reduction@P", "100.0%", "100.0%"},
+			{"New@P", "0.0%", "0.0%"},
+			{"ΔLine@P", "2", "2"},
+			{"LinePerFix@P", "2", "2"},
+			{"Reduction@F", "–", "–"},
+			{"New@F", "–", "–"},
+			{"rules", "1", "0", "–", "–", "–", "1", "100.0%", "100.0%", "0.0%", "2", "100.0%", "100.0%"},
 			// The same session under each definition, side by side.
-			{"Refactor", "by", "definition", "editor", "(offered", "results)", "LintEval,", "attempt", "1", "LintEval,", "after", "k", "rounds"},
+			{"Refactor", "by", "definition,", "model", "editor", "(result)", "LintEval,", "attempt", "1", "LintEval,", "after", "k", "rounds"},
+			{"Refactor", "by", "definition,", "offered", "editor", "(result)", "LintEval,", "attempt", "1", "LintEval,", "after", "k", "rounds"},
 			{"Pass@1", "100.0%", "100.0%", "100.0%"},
 			{"Reduction@P", "100.0%", "100.0%", "100.0%"},
 			{"Reduction@F", "–", "–", "–"},
@@ -143,6 +148,10 @@ func TestReportRulesSessionTable(t *testing.T) {
 		Repair   map[string]any            `json:"repair"`
 		Refactor map[string]any            `json:"refactor"`
 		By       map[string]map[string]any `json:"by"`
+		Offered  *struct {
+			Sessions int            `json:"sessions"`
+			Refactor map[string]any `json:"refactor"`
+		} `json:"offered"`
 	}
 	if err := json.Unmarshal([]byte(out), &scores); err != nil {
 		t.Fatal(err)
@@ -154,6 +163,10 @@ func TestReportRulesSessionTable(t *testing.T) {
 	}
 	if scores.Sessions != 1 || scores.Refactor["reduction_at_p"] != 1.0 || scores.Refactor["reduction_at_f"] != nil {
 		t.Errorf("scores: %s", out)
+	}
+	// The offered view, under its own key, with the same keys.
+	if o := scores.Offered; o == nil || o.Sessions != 1 || o.Refactor["reduction_at_p"] != 1.0 || o.Refactor["pass_at_1"] != 1.0 {
+		t.Errorf("offered: %+v in %s", o, out)
 	}
 	if _, ok := scores.By["model"]["rules"]; !ok {
 		t.Errorf("by.model = %v, want rules", scores.By["model"])
@@ -180,7 +193,8 @@ func TestReportHelpNamesLintEval(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("report --help: exit %d %s", code, errOut)
 	}
-	for _, want := range []string{"editor's", "offers", "LintEval", "attempt 1", "refactor.linteval", "refactor.linteval_k", "after k rounds"} {
+	for _, want := range []string{"editor's", "offers", "LintEval", "attempt 1", "refactor.linteval", "refactor.linteval_k", "after k rounds",
+		`"model"`, `"offered"`, "salvaged", "column \"view\""} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q:\n%s", want, out)
 		}

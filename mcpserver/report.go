@@ -83,6 +83,12 @@ func (s *Server) report(ctx context.Context, _ *mcp.CallToolRequest, in ReportIn
 	out := ReportOutput{Store: store.Redact(dsn), Sessions: scores.Sessions}
 	all := *scores
 	all.By = nil
+	if all.Offered != nil {
+		// The offered view's scores, without its breakdowns either.
+		offered := *all.Offered
+		offered.By = nil
+		all.Offered = &offered
+	}
 	if out.Scores, err = asMap(all); err != nil {
 		return nil, ReportOutput{}, err
 	}

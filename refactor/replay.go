@@ -16,15 +16,23 @@ import (
 // that a session can be recomputed with no tools at all.
 func RecordedChecker(rec *Record) *Checker {
 	checks := map[string]*Check{rec.Original: rec.Baseline}
+	// put keeps c as text's check, unless text already has one with test
+	// results and c has none: the same text may be checked in several
+	// rounds' searches, fully in one and by the linters alone in another.
+	put := func(text string, c *Check) {
+		if old, ok := checks[text]; !ok || old == nil || old.Tests == nil || c != nil && c.Tests != nil {
+			checks[text] = c
+		}
+	}
 	for _, r := range rec.Rounds {
 		if r.Check != nil {
-			checks[r.Candidate] = r.Check
+			put(r.Candidate, r.Check)
 		}
 		if r.Search != nil && r.Check != nil {
 			// The subsets of its hunks that the round checked.
 			hunks := metrics.Hunks(rec.Original, r.Candidate)
 			for _, t := range r.Search.Trials {
-				checks[metrics.Apply(rec.Original, r.Candidate, hunks, t.Keep)] = t.Check
+				put(metrics.Apply(rec.Original, r.Candidate, hunks, t.Keep), t.Check)
 			}
 		}
 	}

@@ -8,8 +8,22 @@ import (
 // v is a defined score.
 var v = aggregate.Val
 
-// twoModels is a hand-built Scores over two models.
+// twoModels is a hand-built Scores over two models, in the model's view,
+// with the offered view's scores in Offered: the same but for the refactor
+// scores that minimising and salvaging improve.
 func twoModels() *aggregate.Scores {
+	s := oneView()
+	o := oneView()
+	o.Refactor.SampleScores = aggregate.SampleScores{Sessions: 4, Passing: 4, PassAt1: v(1), ReductionAtP: v(0.7), NewAtP: v(0.1), DLineAtP: v(9), LinePerFixAtP: v(2)}
+	o.Refactor.LintEval.Passing, o.Refactor.LintEval.PassAt1 = 2, v(2.0/3)
+	o.Categories[runner.CategoryStyle] = aggregate.CategoryCounts{Before: 9, Fixed: 8, New: 0}
+	o.By["model"]["gpt-4o"].Refactor.PassAt1, o.By["model"]["gpt-4o"].Refactor.ReductionAtP = v(1), v(0.9)
+	s.Offered = o
+	return s
+}
+
+// oneView is the scores of twoModels in one view.
+func oneView() *aggregate.Scores {
 	gpt := &aggregate.Scores{
 		Sessions: 6,
 		Repair: aggregate.RepairScores{

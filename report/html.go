@@ -32,11 +32,18 @@ type page struct {
 	Tiles  []tile
 	Rows   []headRow
 	Charts []chart
-	// Defs are the refactor scores under each definition, side by side;
-	// Labels name the definitions and Notes explain them.
-	Defs   []defRow
+	// Views are the refactor scores under each definition, side by side,
+	// in the model's view and the offered one; Labels name the
+	// definitions and Notes explain them.
+	Views  []defsView
 	Labels [3]string
 	Notes  []string
+}
+
+// defsView is the refactor scores by definition in one view.
+type defsView struct {
+	View string
+	Defs []defRow
 }
 
 type tile struct{ Label, Value, Note string }
@@ -66,9 +73,9 @@ func HTML(w io.Writer, s *aggregate.Scores, title string) error {
 		p.Rows = append(p.Rows, row(m, models[m]))
 	}
 	p.Charts = []chart{isrChart(s), verdictChart(s), categoryChart(s), linesChart(s)}
-	p.Defs = defRows(s.Refactor)
+	p.Views = []defsView{{labelModel, defRows(s.Refactor)}, {labelOffered, defRows(offeredScores(s).Refactor)}}
 	p.Labels = [3]string{labelEditor, labelLintEval1, labelLintEvalK}
-	p.Notes = definitionsNote
+	p.Notes = append([]string{viewsNote}, definitionsNote...)
 	return pageTmpl.Execute(w, p)
 }
 
@@ -433,7 +440,7 @@ tr:last-child td{border-bottom:0}
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<p class="sub">Repair scores follow the iterative-feedback paper (pass@1, ISR@k, MIS); refactor scores follow LintEval (@P over passing sessions, @F over failing ones). The tiles, charts and the Scores table count a refactor session as passing by the editor's definition (the result it offers); “Refactor scores by definition” gives them beside LintEval's, over each session's candidate whether offered or not.</p>
+<p class="sub">Repair scores follow the iterative-feedback paper (pass@1, ISR@k, MIS); refactor scores follow LintEval (@P over passing sessions, @F over failing ones). The tiles, charts and the Scores table are in the model's view (the papers', over the model's whole candidates) and count a refactor session as passing by the editor's definition (its result keeps the tests); “Refactor scores by definition” gives them beside LintEval's, over each session's candidate whether offered or not, in the model's view and in the offered one (what the user is offered: each candidate cut to the hunks that help, or salvaged).</p>
 <div class="tiles">{{range .Tiles}}<div class="tile"><div class="l">{{.Label}}</div><div class="v">{{.Value}}</div><div class="n">{{.Note}}</div></div>{{end}}</div>
 <div class="charts">
 {{- range .Charts}}
@@ -458,11 +465,12 @@ tr:last-child td{border-bottom:0}
 </tbody>
 </table>
 </div>
-<h2 style="margin:20px 0 8px" id="definitions">Refactor scores by definition</h2>
+{{- range .Views}}
+<h2 style="margin:20px 0 8px" id="definitions-{{.View}}">Refactor scores by definition, {{.View}}</h2>
 <div class="tablewrap">
-<table class="defs">
+<table class="defs" data-view="{{.View}}">
 <thead>
-<tr><th>Score</th>{{range .Labels}}<th class="grp">{{.}}</th>{{end}}</tr>
+<tr><th>Score</th>{{range $.Labels}}<th class="grp">{{.}}</th>{{end}}</tr>
 </thead>
 <tbody>
 {{- range .Defs}}
@@ -471,6 +479,7 @@ tr:last-child td{border-bottom:0}
 </tbody>
 </table>
 </div>
+{{- end}}
 <ul class="notes">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>
 </body>
 </html>

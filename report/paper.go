@@ -17,7 +17,9 @@ import (
 // definition, the same per language and per alert category, and the
 // iterative-feedback paper's repair table (pass@1, ISR@k, MIS) with the
 // fix rate per error type. CSV gives every table as rows of one sheet;
-// LaTeX gives one tabular per table, ready for a paper.
+// LaTeX gives one tabular per table, ready for a paper. The refactor and
+// repair tables are given in the model's view (the papers') and in the
+// offered one, labelled (see [views]).
 
 // paperRow is one row of a paper table: a group (a model, a language, a
 // category) and its scores.
@@ -33,12 +35,23 @@ var refactorDefs = []struct {
 }{
 	{"linteval", "LintEval, attempt 1", func(r aggregate.RefactorScores) aggregate.LintEvalScores { return r.LintEval }},
 	{"linteval_k", "LintEval, after k rounds", func(r aggregate.RefactorScores) aggregate.LintEvalScores { return r.LintEvalK }},
-	{"editor", "editor (offered results)", editorScores},
+	{"editor", labelEditor, editorScores},
 }
 
 // editorScores puts the editor's refactor scores in LintEval's shape.
 func editorScores(r aggregate.RefactorScores) aggregate.LintEvalScores {
 	return aggregate.LintEvalScores{SampleScores: r.SampleScores}
+}
+
+// view is the scores in one view, labelled.
+type view struct {
+	label string
+	s     *aggregate.Scores
+}
+
+// views are s's two views: the model's and the offered one.
+func views(s *aggregate.Scores) []view {
+	return []view{{labelModel, s}, {labelOffered, offeredScores(s)}}
 }
 
 // rows returns the rows of one breakdown, in order, with an "all" row
@@ -54,7 +67,9 @@ func rows(s *aggregate.Scores, dim string) []paperRow {
 
 // CSV writes the paper tables as one CSV sheet: a header, then a row per
 // table, group and definition. Rates are fractions (0.08), undefined
-// scores empty, intervals as their two bounds.
+// scores empty, intervals as their two bounds. The last column, view,
+// names the view of a row's scores: "model" or "offered" (the fix rates,
+// the same in both, are "model").
 func CSV(w io.Writer, s *aggregate.Scores) error {
 	if s == nil {
 		s = &aggregate.Scores{}
@@ -62,41 +77,45 @@ func CSV(w io.Writer, s *aggregate.Scores) error {
 	cw := csv.NewWriter(w)
 	header := []string{"table", "by", "group", "definition", "sessions", "passing",
 		"pass_at_1", "pass_at_1_ci_low", "pass_at_1_ci_high", "reduction_at_p", "reduction_at_p_ci_low", "reduction_at_p_ci_high",
-		"new_at_p", "dline_at_p", "line_per_fix_at_p", "reduction_at_f", "new_at_f", "isr_at_k", "k", "mis"}
+		"new_at_p", "dline_at_p", "line_per_fix_at_p", "reduction_at_f", "new_at_f", "isr_at_k", "k", "mis", "view"}
 	if err := cw.Write(header); err != nil {
 		return err
 	}
-	for _, dim := range []string{"model", "language", "category"} {
-		for _, r := range rows(s, dim) {
-			for _, d := range refactorDefs {
-				x := d.get(r.s.Refactor)
-				lo, hi := ciBounds(x.PassAt1CI)
-				rlo, rhi := ciBounds(x.ReductionAtPCI)
-				rec := []string{"refactor", dim, r.group, d.key, strconv.Itoa(x.Sessions), strconv.Itoa(x.Passing),
-					frac(x.PassAt1), lo, hi, frac(x.ReductionAtP), rlo, rhi,
-					frac(x.NewAtP), frac(x.DLineAtP), frac(x.LinePerFixAtP), frac(x.ReductionAtF), frac(x.NewAtF), "", "", ""}
+	for _, vw := range views(s) {
+		for _, dim := range []string{"model", "language", "category"} {
+			for _, r := range rows(vw.s, dim) {
+				for _, d := range refactorDefs {
+					x := d.get(r.s.Refactor)
+					lo, hi := ciBounds(x.PassAt1CI)
+					rlo, rhi := ciBounds(x.ReductionAtPCI)
+					rec := []string{"refactor", dim, r.group, d.key, strconv.Itoa(x.Sessions), strconv.Itoa(x.Passing),
+						frac(x.PassAt1), lo, hi, frac(x.ReductionAtP), rlo, rhi,
+						frac(x.NewAtP), frac(x.DLineAtP), frac(x.LinePerFixAtP), frac(x.ReductionAtF), frac(x.NewAtF), "", "", "", vw.label}
+					if err := cw.Write(rec); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	for _, vw := range views(s) {
+		for _, dim := range []string{"model", "language"} {
+			for _, r := range rows(vw.s, dim) {
+				rp := r.s.Repair
+				k, isr := lastK(rp.ISR)
+				lo, hi := ciBounds(rp.PassAt1CI)
+				rec := []string{"repair", dim, r.group, "paper 1", strconv.Itoa(rp.Sessions), "",
+					frac(rp.PassAt1), lo, hi, "", "", "", "", "", "", "", "", isr, k, frac(rp.MIS), vw.label}
 				if err := cw.Write(rec); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	for _, dim := range []string{"model", "language"} {
-		for _, r := range rows(s, dim) {
-			rp := r.s.Repair
-			k, isr := lastK(rp.ISR)
-			lo, hi := ciBounds(rp.PassAt1CI)
-			rec := []string{"repair", dim, r.group, "paper 1", strconv.Itoa(rp.Sessions), "",
-				frac(rp.PassAt1), lo, hi, "", "", "", "", "", "", "", "", isr, k, frac(rp.MIS)}
-			if err := cw.Write(rec); err != nil {
-				return err
-			}
-		}
-	}
 	for _, v := range verdictKeys(s.Repair.FixRate) {
 		f := s.Repair.FixRate[v]
 		rec := []string{"fix_rate", "verdict", v, "paper 1", strconv.Itoa(f.Total), strconv.Itoa(f.Fixed),
-			strconv.FormatFloat(f.Rate, 'g', 6, 64), "", "", "", "", "", "", "", "", "", "", "", "", ""}
+			strconv.FormatFloat(f.Rate, 'g', 6, 64), "", "", "", "", "", "", "", "", "", "", "", "", "", labelModel}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -106,8 +125,11 @@ func CSV(w io.Writer, s *aggregate.Scores) error {
 }
 
 // LaTeX writes the paper tables as LaTeX tabulars (booktabs), one per
-// table: LintEval's Table 3 per model under each definition, the same per
-// language and per category (attempt 1), and the repair table. Rates are
+// table: LintEval's Table 3 per model under each definition, in the
+// model's view and the offered one, the same per language and per
+// category (attempt 1, the model's view), and the repair table in each
+// view. Each table's caption comment ends with its view, "[model]" or
+// "[offered]". Rates are
 // percentages with one decimal; "--" marks an undefined score.
 func LaTeX(w io.Writer, s *aggregate.Scores) error {
 	if s == nil {
@@ -115,12 +137,16 @@ func LaTeX(w io.Writer, s *aggregate.Scores) error {
 	}
 	var b strings.Builder
 	b.WriteString("% fixloop report --format latex: needs \\usepackage{booktabs}\n")
-	for _, d := range refactorDefs {
-		refactorTable(&b, "Refactoring by model, "+d.title, "Model", rows(s, "model"), d.get)
+	for _, vw := range views(s) {
+		for _, d := range refactorDefs {
+			refactorTable(&b, "Refactoring by model, "+d.title+" ["+vw.label+"]", "Model", rows(vw.s, "model"), d.get)
+		}
 	}
-	refactorTable(&b, "Refactoring by language, LintEval, attempt 1", "Language", rows(s, "language"), refactorDefs[0].get)
-	refactorTable(&b, "Refactoring by alert category, LintEval, attempt 1", "Category", rows(s, "category"), refactorDefs[0].get)
-	repairTable(&b, rows(s, "model"))
+	refactorTable(&b, "Refactoring by language, LintEval, attempt 1 ["+labelModel+"]", "Language", rows(s, "language"), refactorDefs[0].get)
+	refactorTable(&b, "Refactoring by alert category, LintEval, attempt 1 ["+labelModel+"]", "Category", rows(s, "category"), refactorDefs[0].get)
+	for _, vw := range views(s) {
+		repairTable(&b, "Repair by model (iterative feedback) ["+vw.label+"]", rows(vw.s, "model"))
+	}
 	if len(s.Repair.FixRate) > 0 {
 		b.WriteString("\n\\begin{tabular}{lrr}\n\\toprule\n")
 		b.WriteString("Error type & Fixed / total & Fix rate \\\\\n\\midrule\n")
@@ -152,8 +178,8 @@ func refactorTable(b *strings.Builder, caption, first string, rs []paperRow, get
 
 // repairTable writes the iterative-feedback paper's table: pass@1, ISR@k
 // for the largest k, and MIS, per model.
-func repairTable(b *strings.Builder, rs []paperRow) {
-	b.WriteString("\n% Repair by model (iterative feedback)\n")
+func repairTable(b *strings.Builder, caption string, rs []paperRow) {
+	fmt.Fprintf(b, "\n%% %s\n", caption)
 	b.WriteString("\\begin{tabular}{lrrrr}\n\\toprule\n")
 	b.WriteString("Model & $n$ & pass@1 (95\\% CI) & ISR@$k$ & MIS \\\\\n\\midrule\n")
 	for _, r := range rs {

@@ -20,10 +20,15 @@ func paperSessions() []aggregate.Session {
 		}
 		return s
 	}
+	// The failing one salvaged: what it offers keeps the tests and fixes
+	// 1 of 2 with 2 lines.
+	salvaged := ref("gpt_4o", 2, aggregate.SampleCounts{Round: 1, Passed: false, Fixed: 1, New: 1, LinesEdited: 9}, false)
+	offered := aggregate.SampleCounts{Round: 1, Passed: true, Fixed: 1, LinesEdited: 2}
+	salvaged.Offered = &aggregate.View{Result: offered, LintEval: &offered, LintEvalK: &offered}
 	return []aggregate.Session{
 		// gpt_4o: one pass fixing 3 of 4 with 6 lines, one failing sample.
 		ref("gpt_4o", 4, aggregate.SampleCounts{Round: 1, Passed: true, Fixed: 3, LinesEdited: 6}, true),
-		ref("gpt_4o", 2, aggregate.SampleCounts{Round: 1, Passed: false, Fixed: 1, New: 1, LinesEdited: 9}, false),
+		salvaged,
 		// llama: an unchanged file (passes, nothing fixed) twice.
 		ref("llama", 3, aggregate.SampleCounts{Round: 1, Passed: true}, false),
 		ref("llama", 1, aggregate.SampleCounts{Round: 1, Passed: true}, false),
@@ -47,8 +52,12 @@ func TestCSVPaperTables(t *testing.T) {
 		col[h] = i
 	}
 	find := func(table, by, group, def string) []string {
+		view := labelModel
+		if d, ok := strings.CutSuffix(def, "/offered"); ok {
+			def, view = d, labelOffered
+		}
 		for _, r := range recs[1:] {
-			if r[0] == table && r[1] == by && r[2] == group && r[3] == def {
+			if r[0] == table && r[1] == by && r[2] == group && r[3] == def && r[col["view"]] == view {
 				return r
 			}
 		}
@@ -66,6 +75,12 @@ func TestCSVPaperTables(t *testing.T) {
 		{"refactor", "model", "llama", "linteval", map[string]string{"pass_at_1": "1", "reduction_at_p": "0", "pass_at_1_ci_low": "1", "pass_at_1_ci_high": "1"}},
 		{"refactor", "model", "llama", "editor", map[string]string{"pass_at_1": "0", "reduction_at_p": ""}},
 		{"refactor", "model", "all", "linteval", map[string]string{"sessions": "4", "pass_at_1": "0.75"}},
+		// The offered view: the salvaged session passes; Reduction@P =
+		// (3+1)/(4+2), LinePerFix@P = (6+2)/(3+1).
+		{"refactor", "model", "gpt_4o", "linteval/offered", map[string]string{"sessions": "2", "passing": "2", "pass_at_1": "1", "reduction_at_p": "0.666667", "line_per_fix_at_p": "2"}},
+		{"refactor", "model", "gpt_4o", "editor/offered", map[string]string{"pass_at_1": "1", "dline_at_p": "4"}},
+		{"refactor", "model", "gpt_4o", "editor", map[string]string{"pass_at_1": "0.5", "dline_at_p": "6"}},
+		{"repair", "model", "gpt_4o", "paper 1/offered", map[string]string{"pass_at_1": "1"}},
 		{"refactor", "language", "go", "linteval_k", map[string]string{"sessions": "4"}},
 		{"repair", "model", "gpt_4o", "paper 1", map[string]string{"sessions": "1", "pass_at_1": "1", "isr_at_k": "1", "k": "3", "mis": "1"}},
 		{"repair", "model", "llama", "paper 1", map[string]string{"pass_at_1": "0", "isr_at_k": "0", "mis": "4"}},
@@ -88,15 +103,21 @@ func TestLaTeXPaperTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	if n := strings.Count(out, `\begin{tabular}`); n != 7 || n != strings.Count(out, `\end{tabular}`) {
-		t.Errorf("%d tabulars, want 7 (3 definitions, language, category, repair, fix rates):\n%s", n, out)
+	if n := strings.Count(out, `\begin{tabular}`); n != 11 || n != strings.Count(out, `\end{tabular}`) {
+		t.Errorf("%d tabulars, want 11 (3 definitions and repair in two views, language, category, fix rates):\n%s", n, out)
+	}
+	// The offered view's tables follow the model's, labelled.
+	if i, j := strings.Index(out, "% Refactoring by model, LintEval, attempt 1 [offered]"), strings.Index(out, "% Refactoring by model, LintEval, attempt 1 [model]"); j < 0 || i < j ||
+		!strings.Contains(out[i:], `gpt\_4o & 2 & 100.0\% (100.0--100.0) & 66.7\% & 0.0\% & 4 & 2 \\`) {
+		t.Errorf("no offered table after the model's, or not its scores:\n%s", out)
 	}
 	for _, want := range []string{
-		`% Refactoring by model, LintEval, attempt 1`,
+		`% Refactoring by model, LintEval, attempt 1 [model]`,
 		`Model & $n$ & Pass@1 (95\% CI) & Reduction@P & New@P & $\Delta$Line@P & LinePerFix@P \\`,
 		`gpt\_4o & 2 & 50.0\% (0.0--100.0) & 75.0\% & 0.0\% & 6 & 2 \\`,
 		`llama & 2 & 100.0\% (100.0--100.0) & 0.0\% & 0.0\% & 0 & -- \\`,
-		`% Refactoring by model, editor (offered results)`,
+		`% Refactoring by model, editor (result) [model]`,
+		`% Repair by model (iterative feedback) [offered]`,
 		`llama & 2 & 0.0\% & -- & -- & -- & -- \\`,
 		`Model & $n$ & pass@1 (95\% CI) & ISR@$k$ & MIS \\`,
 		`gpt\_4o & 1 & 100.0\% & 100.0\% @3 & 1 \\`,

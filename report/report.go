@@ -46,15 +46,17 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
 
+	o := offeredScores(s)
 	p("Sessions\t%d\n", s.Sessions)
 	p("\n")
-	r := s.Repair
-	p("Repair\t%d sessions\n", r.Sessions)
-	p("  pass@1\t%s\n", pct(r.PassAt1))
+	r, ro := s.Repair, o.Repair
+	p("Repair\t%s\t%s\n", labelModel, labelOffered)
+	p("  sessions\t%d\t%d\n", r.Sessions, ro.Sessions)
+	p("  pass@1\t%s\t%s\n", pct(r.PassAt1), pct(ro.PassAt1))
 	for _, k := range slices.Sorted(maps.Keys(r.ISR)) {
-		p("  ISR@%d\t%s\n", k, share(r.ISR[k]))
+		p("  ISR@%d\t%s\t%s\n", k, share(r.ISR[k]), isrAt(ro.ISR, k))
 	}
-	p("  MIS\t%s\n", num(r.MIS))
+	p("  MIS\t%s\t%s\n", num(r.MIS), num(ro.MIS))
 	if len(r.FixRate) > 0 {
 		p("  fix rate\tverdict\tfixed/total\trate\n")
 		for _, v := range verdictKeys(r.FixRate) {
@@ -63,24 +65,36 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 		}
 	}
 	p("\n")
-	f := s.Refactor
-	p("Refactor\t%d sessions, %d passing\n", f.Sessions, f.Passing)
-	p("  Pass@1\t%s\n", pct(f.PassAt1))
-	p("  Reduction@P\t%s\n", pct(f.ReductionAtP))
-	p("  New@P\t%s\n", pct(f.NewAtP))
-	p("  ΔLine@P\t%s\n", num(f.DLineAtP))
-	p("  LinePerFix@P\t%s\n", num(f.LinePerFixAtP))
-	p("  Reduction@F\t%s\n", pct(f.ReductionAtF))
-	p("  New@F\t%s\n", pct(f.NewAtF))
+	f, fo := s.Refactor, o.Refactor
+	p("Refactor\t%s\t%s\n", labelModel, labelOffered)
+	p("  sessions\t%d\t%d\n", f.Sessions, fo.Sessions)
+	p("  passing\t%d\t%d\n", f.Passing, fo.Passing)
+	p("  Pass@1\t%s\t%s\n", pct(f.PassAt1), pct(fo.PassAt1))
+	p("  Reduction@P\t%s\t%s\n", pct(f.ReductionAtP), pct(fo.ReductionAtP))
+	p("  New@P\t%s\t%s\n", pct(f.NewAtP), pct(fo.NewAtP))
+	p("  ΔLine@P\t%s\t%s\n", num(f.DLineAtP), num(fo.DLineAtP))
+	p("  LinePerFix@P\t%s\t%s\n", num(f.LinePerFixAtP), num(fo.LinePerFixAtP))
+	p("  Reduction@F\t%s\t%s\n", pct(f.ReductionAtF), pct(fo.ReductionAtF))
+	p("  New@F\t%s\t%s\n", pct(f.NewAtF), pct(fo.NewAtF))
+	for _, l := range wrap(viewsNote, 94) {
+		p("  %s\n", l)
+	}
 	p("\n")
-	definitions(p, f)
+	definitions(p, labelModel, f)
+	p("\n")
+	definitions(p, labelOffered, fo)
+	for _, n := range definitionsNote {
+		for _, l := range wrap(n, 94) {
+			p("  %s\n", l)
+		}
+	}
 
 	if len(s.Categories) > 0 {
 		p("\n")
-		p("Alerts by category\tbefore\tfixed\tnew\n")
+		p("Alerts by category\tbefore\tfixed\tnew\toffered fixed\toffered new\n")
 		for _, c := range slices.Sorted(maps.Keys(s.Categories)) {
-			cc := s.Categories[c]
-			p("  %s\t%d\t%d\t%d\n", c, cc.Before, cc.Fixed, cc.New)
+			cc, co := s.Categories[c], o.Categories[c]
+			p("  %s\t%d\t%d\t%d\t%d\t%d\n", c, cc.Before, cc.Fixed, cc.New, co.Fixed, co.New)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -96,17 +110,23 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 			return err
 		}
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "  %s\tsessions\trepair\tpass@1\tISR@k\tMIS\trefactor\tPass@1\tReduction@P\tNew@P\tLinePerFix@P\n", dim)
+		fmt.Fprintf(tw, "  %s\tsessions\trepair\tpass@1\tISR@k\tMIS\trefactor\tPass@1\tReduction@P\tNew@P\tLinePerFix@P\t"+
+			"offered Pass@1\toffered Reduction@P\n", dim)
 		for _, v := range slices.Sorted(maps.Keys(vals)) {
 			b := vals[v]
 			if b == nil {
 				b = &aggregate.Scores{}
 			}
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n",
+			bo := b
+			if g := o.By[dim][v]; g != nil {
+				bo = g
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n",
 				oneLine(v), b.Sessions,
 				b.Repair.Sessions, pct(b.Repair.PassAt1), lastISR(b.Repair.ISR), num(b.Repair.MIS),
 				b.Refactor.Sessions, pct(b.Refactor.PassAt1), pct(b.Refactor.ReductionAtP),
-				pct(b.Refactor.NewAtP), num(b.Refactor.LinePerFixAtP))
+				pct(b.Refactor.NewAtP), num(b.Refactor.LinePerFixAtP),
+				pct(bo.Refactor.PassAt1), pct(bo.Refactor.ReductionAtP))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -117,22 +137,48 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 
 // Labels of the three definitions the refactor scores are given under.
 const (
-	labelEditor    = "editor (offered results)"
+	labelEditor    = "editor (result)"
 	labelLintEval1 = "LintEval, attempt 1"
 	labelLintEvalK = "LintEval, after k rounds"
 )
 
-// definitions writes the refactor scores under each definition side by
-// side (see [defRows]), with a note on what each definition is.
-func definitions(p func(string, ...any), f aggregate.RefactorScores) {
-	p("Refactor by definition\t%s\t%s\t%s\n", labelEditor, labelLintEval1, labelLintEvalK)
+// Labels of the two views every score is given in: the model's (the
+// papers' definitions, over the model's whole candidates) and the offered
+// one (over what the user is offered: a candidate minimised or salvaged).
+const (
+	labelModel   = "model"
+	labelOffered = "offered"
+)
+
+// viewsNote explains the two views under the headline scores.
+const viewsNote = "model: the papers' definitions, over the model's whole candidates; " +
+	"offered: over what the user is offered, each candidate cut to the hunks that help " +
+	"(or a salvaged part of one that broke a test or the build)."
+
+// offeredScores is s.Offered, the scores in the offered view; s itself for
+// scores computed without it (the two views are then the same).
+func offeredScores(s *aggregate.Scores) *aggregate.Scores {
+	if s.Offered != nil {
+		return s.Offered
+	}
+	return s
+}
+
+// isrAt formats ISR@k, or undefined when isr has no k.
+func isrAt(isr map[int]float64, k int) string {
+	v, ok := isr[k]
+	if !ok {
+		return undefined
+	}
+	return share(v)
+}
+
+// definitions writes the refactor scores of one view under each
+// definition side by side (see [defRows]).
+func definitions(p func(string, ...any), view string, f aggregate.RefactorScores) {
+	p("Refactor by definition, %s\t%s\t%s\t%s\n", view, labelEditor, labelLintEval1, labelLintEvalK)
 	for _, r := range defRows(f) {
 		p("  %s\t%s\t%s\t%s\n", r.Name, r.Editor, r.Attempt1, r.AfterK)
-	}
-	for _, n := range definitionsNote {
-		for _, l := range wrap(n, 94) {
-			p("  %s\n", l)
-		}
 	}
 }
 
@@ -167,8 +213,8 @@ func defRows(f aggregate.RefactorScores) []defRow {
 
 // definitionsNote explains the definitions under their scores.
 var definitionsNote = []string{
-	"editor: a session passes when the result it offers keeps the tests; offering nothing fails.",
-	"LintEval: each session's candidate, offered or not, passes when it builds and keeps the tests " +
+	"editor: a session passes when its result (in the view) keeps the tests; offering nothing fails.",
+	"LintEval: each session's candidate (in the view), offered or not, passes when it builds and keeps the tests " +
 		"(the file unchanged too; a reply without code fails). Attempt 1 is round 1's candidate; " +
 		"after k rounds, the best test-keeping candidate, else the last round's.",
 	"skipped: no candidate to score (no answer, or stored by an older fixloop); n/a: not scored.",

@@ -30,32 +30,40 @@ func TestTable(t *testing.T) {
 	out := buf.String()
 	for _, want := range [][]string{
 		{"Sessions", "10"},
-		{"Repair", "6", "sessions"},
-		{"pass@1", "16.7%"},
-		{"ISR@1", "16.7%"},
-		{"ISR@2", "33.3%"},
-		{"ISR@3", "66.7%"},
-		{"MIS", "3"},
+		// Every headline score in two columns, labelled: the model's
+		// view and the offered one.
+		{"Repair", "model", "offered"},
+		{"sessions", "6", "6"},
+		{"pass@1", "16.7%", "16.7%"},
+		{"ISR@1", "16.7%", "16.7%"},
+		{"ISR@2", "33.3%", "33.3%"},
+		{"ISR@3", "66.7%", "66.7%"},
+		{"MIS", "3", "3"},
 		{"fix", "rate", "verdict", "fixed/total", "rate"},
 		{"compile_error", "1/3", "33.3%"},
 		{"wrong_answer", "1/2", "50.0%"},
-		{"Refactor", "4", "sessions,", "3", "passing"},
-		{"Pass@1", "75.0%"},
+		{"Refactor", "model", "offered"},
+		{"sessions", "4", "4"},
+		{"passing", "3", "4"},
+		{"Pass@1", "75.0%", "100.0%"},
 		// Rates are percentages with one decimal, as Pass@1 is; counts
 		// of rounds and lines are plain numbers.
-		{"Reduction@P", "60.0%"},
-		{"New@P", "36.7%"},
-		{"ΔLine@P", "17.33"},
-		{"LinePerFix@P", "4.67"},
-		{"Reduction@F", "20.0%"},
-		{"New@F", "100.0%"},
-		{"Style", "9", "7", "1"},
+		{"Reduction@P", "60.0%", "70.0%"},
+		{"New@P", "36.7%", "10.0%"},
+		{"ΔLine@P", "17.33", "9"},
+		{"LinePerFix@P", "4.67", "2"},
+		{"Reduction@F", "20.0%", "–"},
+		{"New@F", "100.0%", "–"},
+		{"Alerts", "by", "category", "before", "fixed", "new", "offered", "fixed", "offered", "new"},
+		{"Style", "9", "7", "1", "8", "0"},
 		{"By", "model"},
-		{"gpt-4o", "6", "4", "25.0%", "@3", "75.0%", "2", "2", "50.0%", "80.0%", "10.0%", "3"},
-		{"llama-3-70b", "4", "2", "0.0%", "@3", "50.0%", "4", "2", "100.0%", "50.0%", "50.0%", "5.5"},
+		{"model", "sessions", "repair", "pass@1", "ISR@k", "MIS", "refactor", "Pass@1", "Reduction@P", "New@P", "LinePerFix@P",
+			"offered", "Pass@1", "offered", "Reduction@P"},
+		{"gpt-4o", "6", "4", "25.0%", "@3", "75.0%", "2", "2", "50.0%", "80.0%", "10.0%", "3", "100.0%", "90.0%"},
+		{"llama-3-70b", "4", "2", "0.0%", "@3", "50.0%", "4", "2", "100.0%", "50.0%", "50.0%", "5.5", "100.0%", "50.0%"},
 		{"By", "language"},
 		// No refactor sessions, no ISR and no MIS: undefined, not 0.
-		{"go", "10", "6", "16.7%", "–", "–", "0", "–", "–", "–", "–"},
+		{"go", "10", "6", "16.7%", "–", "–", "0", "–", "–", "–", "–", "–", "–"},
 	} {
 		if !hasLine(out, want...) {
 			t.Errorf("no line %q in\n%s", want, out)
@@ -63,6 +71,7 @@ func TestTable(t *testing.T) {
 	}
 	// Sections and values come in a fixed order.
 	order := []string{"Repair", "ISR@1", "ISR@2", "ISR@3", "compile_error", "wrong_answer", "Refactor",
+		"model: the papers' definitions", "Refactor by definition, model", "Refactor by definition, offered",
 		"Error-prone", "Refactor ", "Style", "By model", "gpt-4o", "llama-3-70b", "By language"}
 	at := 0
 	for _, s := range order {
@@ -91,10 +100,10 @@ func TestTableKeepsUserValuesOnOneLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	if !hasLine(out, "evil", "model", "with", "tabs", "1", "0", "–", "–", "–", "0", "–", "–", "–", "–") {
+	if !hasLine(out, "evil", "model", "with", "tabs", "1", "0", "–", "–", "–", "0", "–", "–", "–", "–", "–", "–") {
 		t.Errorf("user value not kept on one line:\n%s", out)
 	}
-	if !hasLine(out, `""`, "2", "0", "–", "–", "–", "0", "–", "–", "–", "–") {
+	if !hasLine(out, `""`, "2", "0", "–", "–", "–", "0", "–", "–", "–", "–", "–", "–") {
 		t.Errorf("empty value not shown:\n%s", out)
 	}
 }
@@ -340,19 +349,20 @@ func TestEmptyGroups(t *testing.T) {
 	}
 	out := tb.String()
 	for _, want := range [][]string{
-		{"Repair", "1", "sessions"},
-		{"pass@1", "0.0%"}, // measured: one session, none solved
-		{"MIS", "4"},
-		{"Refactor", "1", "sessions,", "1", "passing"},
-		{"Pass@1", "100.0%"},
-		{"Reduction@P", "8.3%"},
-		{"New@P", "0.0%"},
-		{"LinePerFix@P", "2"},
-		{"Reduction@F", "–"}, // no failing refactor session
-		{"New@F", "–"},
-		{"model", "sessions", "repair", "pass@1", "ISR@k", "MIS", "refactor", "Pass@1", "Reduction@P", "New@P", "LinePerFix@P"},
-		{"qwen", "1", "1", "0.0%", "@3", "0.0%", "4", "0", "–", "–", "–", "–"},
-		{"rules", "1", "0", "–", "–", "–", "1", "100.0%", "8.3%", "0.0%", "2"},
+		{"sessions", "1", "1"},
+		{"pass@1", "0.0%", "0.0%"}, // measured: one session, none solved
+		{"MIS", "4", "4"},
+		{"passing", "1", "1"},
+		{"Pass@1", "100.0%", "100.0%"},
+		{"Reduction@P", "8.3%", "8.3%"},
+		{"New@P", "0.0%", "0.0%"},
+		{"LinePerFix@P", "2", "2"},
+		{"Reduction@F", "–", "–"}, // no failing refactor session
+		{"New@F", "–", "–"},
+		{"model", "sessions", "repair", "pass@1", "ISR@k", "MIS", "refactor", "Pass@1", "Reduction@P", "New@P", "LinePerFix@P",
+			"offered", "Pass@1", "offered", "Reduction@P"},
+		{"qwen", "1", "1", "0.0%", "@3", "0.0%", "4", "0", "–", "–", "–", "–", "–", "–"},
+		{"rules", "1", "0", "–", "–", "–", "1", "100.0%", "8.3%", "0.0%", "2", "100.0%", "8.3%"},
 	} {
 		if !hasLine(out, want...) {
 			t.Errorf("no line %q in\n%s", want, out)
@@ -489,7 +499,10 @@ func TestTableDefinitions(t *testing.T) {
 	}
 	out := buf.String()
 	for _, want := range [][]string{
-		{"Refactor", "by", "definition", "editor", "(offered", "results)", "LintEval,", "attempt", "1", "LintEval,", "after", "k", "rounds"},
+		{"Refactor", "by", "definition,", "model", "editor", "(result)", "LintEval,", "attempt", "1", "LintEval,", "after", "k", "rounds"},
+		{"Refactor", "by", "definition,", "offered", "editor", "(result)", "LintEval,", "attempt", "1", "LintEval,", "after", "k", "rounds"},
+		{"passing", "4", "2", "3"},
+		{"Pass@1", "100.0%", "66.7%", "100.0%"},
 		{"sessions", "4", "3", "3"},
 		{"skipped", "0", "1", "1"},
 		{"passing", "3", "1", "3"},
@@ -502,10 +515,10 @@ func TestTableDefinitions(t *testing.T) {
 		{"New@F", "100.0%", "10.0%", "–"},
 		{"ΔLine@F", "n/a", "3.5", "–"},
 		{"LinePerFix@F", "n/a", "1.75", "–"},
-		// The editor's own block is unchanged.
-		{"Refactor", "4", "sessions,", "3", "passing"},
-		{"Pass@1", "75.0%"},
-		{"New@F", "100.0%"},
+		// The headline block, in both views.
+		{"Refactor", "model", "offered"},
+		{"Pass@1", "75.0%", "100.0%"},
+		{"New@F", "100.0%", "–"},
 	} {
 		if !hasLine(out, want...) {
 			t.Errorf("no line %q in\n%s", want, out)
@@ -513,8 +526,9 @@ func TestTableDefinitions(t *testing.T) {
 	}
 	// The definitions come after the editor's block and before the
 	// categories, each explained.
-	order := []string{"Refactor", "New@F", "Refactor by definition", "LinePerFix@F", "editor: a session passes when the result it offers",
-		"LintEval: each session's candidate, offered or not", "skipped:", "Alerts by category"}
+	order := []string{"Refactor", "New@F", "Refactor by definition, model", "LinePerFix@F",
+		"Refactor by definition, offered", "LinePerFix@F", "editor: a session passes when its result",
+		"LintEval: each session's candidate (in the view), offered or not", "skipped:", "Alerts by category"}
 	at := 0
 	for _, s := range order {
 		i := strings.Index(out[at:], s)
@@ -532,14 +546,18 @@ func TestTableDefinitions(t *testing.T) {
 }
 
 // TestHTMLDefinitions: the page has a "Refactor scores by definition"
-// table with a column per definition, labelled.
+// table with a column per definition, labelled, in each view.
 func TestHTMLDefinitions(t *testing.T) {
 	var buf bytes.Buffer
 	if err := HTML(&buf, twoModels(), ""); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	m := regexp.MustCompile(`(?s)<table class="defs">(.*?)</table>`).FindStringSubmatch(page)
+	off := regexp.MustCompile(`(?s)<table class="defs" data-view="offered">(.*?)</table>`).FindStringSubmatch(page)
+	if off == nil || !strings.Contains(off[1], "<tr><td>Pass@1</td><td class=\"b\">100.0%</td><td class=\"b\">66.7%</td>") {
+		t.Errorf("no offered definitions table, or not its scores, in\n%s", page)
+	}
+	m := regexp.MustCompile(`(?s)<table class="defs" data-view="model">(.*?)</table>`).FindStringSubmatch(page)
 	if m == nil {
 		t.Fatalf("no definitions table in\n%s", page)
 	}
@@ -547,7 +565,7 @@ func TestHTMLDefinitions(t *testing.T) {
 	for _, c := range regexp.MustCompile(`<th[^>]*>([^<]*)</th>`).FindAllStringSubmatch(m[1], -1) {
 		head = append(head, c[1])
 	}
-	if want := []string{"Score", "editor (offered results)", "LintEval, attempt 1", "LintEval, after k rounds"}; !reflect.DeepEqual(head, want) {
+	if want := []string{"Score", "editor (result)", "LintEval, attempt 1", "LintEval, after k rounds"}; !reflect.DeepEqual(head, want) {
 		t.Errorf("head = %q, want %q", head, want)
 	}
 	rows := map[string][]string{}
@@ -570,7 +588,7 @@ func TestHTMLDefinitions(t *testing.T) {
 	if len(rows) != 12 {
 		t.Errorf("%d rows, want 12: %v", len(rows), rows)
 	}
-	for _, want := range []string{"editor: a session passes when the result it offers keeps the tests", "LintEval: each session"} {
+	for _, want := range []string{"editor: a session passes when its result (in the view) keeps the tests", "offered: over what the user is offered", "LintEval: each session"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks the note %q", want)
 		}

@@ -65,7 +65,32 @@ func AlertBucket(n int) string {
 //
 // Bootstrap intervals (see [Interval]) are computed for the whole set and
 // for the breakdowns the papers' tables show (IntervalDimensions).
+//
+// All of that is in the model's view, the papers' (see [View]); Offered
+// holds the same scores in the offered view, over each session's
+// [Session.OfferedView].
 func Compute(sessions []Session) *Scores {
+	s := computeView(sessions)
+	offered := make([]Session, len(sessions))
+	differ := false
+	for i, ss := range sessions {
+		offered[i] = ss.OfferedView()
+		differ = differ || ss.Offered != nil
+	}
+	if !differ {
+		// No session minimised: the views are one, and scoring them
+		// again would cost as much for nothing.
+		same := *s
+		s.Offered = &same
+		return s
+	}
+	s.Offered = computeView(offered)
+	return s
+}
+
+// computeView scores sessions in the view their fields hold, with
+// intervals and breakdowns.
+func computeView(sessions []Session) *Scores {
 	s := compute(sessions)
 	addIntervals(s, sessions)
 	s.By = make(map[string]map[string]*Scores, len(Dimensions))

@@ -225,12 +225,13 @@ func TestEmpty(t *testing.T) {
 			t.Fatalf("encoding: %v", err)
 		}
 		// Scores over no sessions are undefined: null, not 0.
-		const want = `{"sessions":0,"repair":{"sessions":0,"pass_at_1":null,"isr":{},"mis":null,"pass_at_1_ci":null,"fix_rate":{}},` +
+		const view = `"sessions":0,"repair":{"sessions":0,"pass_at_1":null,"isr":{},"mis":null,"pass_at_1_ci":null,"fix_rate":{}},` +
 			`"refactor":{"sessions":0,"passing":0,"pass_at_1":null,"reduction_at_p":null,"new_at_p":null,"dline_at_p":null,"line_per_fix_at_p":null,"reduction_at_f":null,"new_at_f":null,` +
 			`"linteval":{"sessions":0,"passing":0,"pass_at_1":null,"reduction_at_p":null,"new_at_p":null,"dline_at_p":null,"line_per_fix_at_p":null,"reduction_at_f":null,"new_at_f":null,"dline_at_f":null,"line_per_fix_at_f":null,"skipped":0,"pass_at_1_ci":null,"reduction_at_p_ci":null},` +
 			`"linteval_k":{"sessions":0,"passing":0,"pass_at_1":null,"reduction_at_p":null,"new_at_p":null,"dline_at_p":null,"line_per_fix_at_p":null,"reduction_at_f":null,"new_at_f":null,"dline_at_f":null,"line_per_fix_at_f":null,"skipped":0,"pass_at_1_ci":null,"reduction_at_p_ci":null}},` +
 			`"verdict_mix":[],"categories":{},` +
-			`"by":{"alerts":{},"category":{},"goal":{},"language":{},"model":{},"provider":{}}}`
+			`"by":{"alerts":{},"category":{},"goal":{},"language":{},"model":{},"provider":{}}`
+		const want = `{` + view + `,"offered":{` + view + `}}`
 		if string(data) != want {
 			t.Errorf("JSON\n got %s\nwant %s", data, want)
 		}

@@ -21,6 +21,12 @@ type Scores struct {
 	// "provider", "goal", "category", "alerts") and value; nested Scores
 	// have no By of their own.
 	By map[string]map[string]*Scores `json:"by,omitempty"`
+	// Offered holds the same scores in the offered view: over what each
+	// session offers the user (a round's minimised or salvaged version of
+	// the model's candidate), where everything above is the model's view,
+	// the papers' definitions over the model's whole candidates. Nested
+	// Scores (By, Offered) have no Offered of their own.
+	Offered *Scores `json:"offered,omitempty"`
 }
 
 // RepairScores are the iterative-feedback paper's scores over repair

@@ -4,12 +4,17 @@
 // same over failing sessions, @F), under the editor's definition (the
 // offered result) and under LintEval's (each sample's output, offered or
 // not: attempt 1 and the final output after k rounds); with breakdowns by
-// language, model,
-// provider, goal, alert category and alert-count bucket. Everything here is
-// a pure function of Session values.
+// language, model, provider, goal, alert category and alert-count bucket.
+// All of it in two views: the model's (the papers' definitions, over the
+// model's whole candidates) and the offered one (over what the user is
+// offered, a candidate's minimised or salvaged part). Everything here is a
+// pure function of Session values.
 package aggregate
 
 import (
+	"encoding/json"
+	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
@@ -59,6 +64,91 @@ type Session struct {
 	// before fixloop kept them; the LintEval scores skip those.
 	LintEval  *SampleCounts `json:"linteval,omitempty"`
 	LintEvalK *SampleCounts `json:"linteval_k,omitempty"`
+	// Offered holds the session's measures in the offered view: over
+	// what its rounds offer (minimised or salvaged) rather than the
+	// model's whole candidates, which the fields above measure (the
+	// model's view, the papers'). It is nil when the session did not
+	// minimise (or was stored before fixloop did): both views are then
+	// the same. See [Session.OfferedView].
+	Offered *View `json:"offered,omitempty"`
+}
+
+// View is what differs between a session's two views: the model's (the
+// papers' definitions, over the model's whole candidates) and the offered
+// one (over what the user is offered: a round's minimised or salvaged
+// version of its candidate). Session holds the model's view in its own
+// fields and the offered one in Session.Offered.
+type View struct {
+	// SolvedRound is the view's Session.SolvedRound.
+	SolvedRound int `json:"solved_round"`
+	// Result is the session's result in the view as a sample: Round the
+	// round it is (0: none), and Passed, Fixed, New, LinesEdited and
+	// ByCategory (Fixed and New per category) the view's Session fields
+	// of those names.
+	Result SampleCounts `json:"result"`
+	// LintEval and LintEvalK are the view's LintEval samples.
+	LintEval  *SampleCounts `json:"linteval,omitempty"`
+	LintEvalK *SampleCounts `json:"linteval_k,omitempty"`
+}
+
+// view is s's own measures, those of the model's view (Result.Round 0:
+// the Session does not keep it).
+func (s Session) view() View {
+	return View{SolvedRound: s.SolvedRound, LintEval: s.LintEval, LintEvalK: s.LintEvalK,
+		Result: SampleCounts{Passed: s.Passed, Fixed: s.Fixed, New: s.New, LinesEdited: s.LinesEdited, ByCategory: s.ByCategory}}
+}
+
+// DiffViews lists how got's measures differ from want's in each view, for
+// people ("model view: {...}, recorded {...}", "offered view: ..."); it is
+// empty when they agree. A replay compares the sessions of a record and
+// of its replay with it.
+func DiffViews(want, got Session) []string {
+	var d []string
+	diff := func(name string, w, g any) {
+		if !reflect.DeepEqual(w, g) {
+			wj, _ := json.Marshal(w)
+			gj, _ := json.Marshal(g)
+			d = append(d, fmt.Sprintf("%s view: %s, recorded %s", name, gj, wj))
+		}
+	}
+	diff("model", want.view(), got.view())
+	diff("offered", want.Offered, got.Offered)
+	return d
+}
+
+// withView is s with its measures replaced by v's. The alerts before per
+// category stay s's.
+func (s Session) withView(v View) Session {
+	r := v.Result
+	s.SolvedRound, s.Passed = v.SolvedRound, r.Passed
+	s.Fixed, s.New, s.LinesEdited = r.Fixed, r.New, r.LinesEdited
+	s.LintEval, s.LintEvalK = v.LintEval, v.LintEvalK
+	counts := make(map[runner.Category]CategoryCounts)
+	for c, n := range s.ByCategory {
+		if n.Before > 0 {
+			counts[c] = CategoryCounts{Before: n.Before}
+		}
+	}
+	for c, n := range r.ByCategory {
+		t := counts[c]
+		t.Fixed, t.New = n.Fixed, n.New
+		counts[c] = t
+	}
+	s.ByCategory = nil
+	if len(counts) > 0 {
+		s.ByCategory = counts
+	}
+	return s
+}
+
+// OfferedView is s seen in the offered view: its measures those of
+// s.Offered (s itself when that is nil), Offered nil.
+func (s Session) OfferedView() Session {
+	if s.Offered != nil {
+		s = s.withView(*s.Offered)
+	}
+	s.Offered = nil
+	return s
 }
 
 // SampleCounts are one LintEval sample's measures: its output is a model's
