@@ -76,10 +76,11 @@ func TestVerboseModelOffersTheFixPython(t *testing.T) {
 		// 10 targets (W0611 and F401, C0121 and E711, W0612 and F841,
 		// C0116, C0301, C0209 and E501).
 		offeredEdited: 8, offeredFixed: 10,
-		// Raw, besides those 8: a comment before median (1), median's
-		// locals renamed (5+5), and stdev moved before variance (its 3
-		// lines and 2 blank lines deleted and added, 5+5, with a docstring
-		// of 94 characters: one new E501): 8+1+10+10 = 29.
+		// Raw, besides those 8: a comment before median (1); median's five
+		// lines with their locals renamed, and stdev moved to follow them
+		// (its 3 lines and 2 blank lines, with a docstring of 94
+		// characters: one new E501), one hunk of 5 deleted and 10 added;
+		// and stdev's old place deleted (5): 8+1+15+5 = 29.
 		rawEdited: 29, rawFixed: 10,
 		must:    []string{"    if values is None or len(values) == 0:\n", "    ordered = sorted(values)\n"},
 		mustNot: []string{"sorted_values", "# The middle value", "square root"},
