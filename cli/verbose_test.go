@@ -10,6 +10,7 @@ import (
 	"github.com/fixloop/fixloop/refactor"
 	"github.com/fixloop/fixloop/refactor/model/openaitest"
 	"github.com/fixloop/fixloop/runner/langs/langfixture"
+	"github.com/fixloop/fixloop/runner/sandbox/sandboxtest"
 )
 
 // Issue 27's proof, end to end: `fixloop fix` with a scripted VERBOSE
@@ -141,6 +142,9 @@ func TestVerboseModelOffersTheFixJava(t *testing.T) {
 // what it offers.
 func runVerbose(t *testing.T, c verboseCase) {
 	langfixture.RequireTools(t, c.tools...)
+	// Candidates run confined (fix's default sandbox), as in the other
+	// fix sessions with a model.
+	sandboxtest.NeedConfinement(t)
 	t.Setenv("FIXLOOP_MODEL", "")
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	dir := testtree.Copy(t, filepath.Join("..", "testdata", c.dir))
