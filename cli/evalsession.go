@@ -40,6 +40,9 @@ type runSettings struct {
 	SessionTimeout time.Duration `json:"session_timeout,omitempty"`
 	RPM            int           `json:"rpm,omitempty"`
 	TPM            int           `json:"tpm,omitempty"`
+	// Minimize, when set, is how sessions minimise their candidates
+	// (refactor's defaults when nil).
+	Minimize *refactor.Minimize `json:"minimize,omitempty"`
 }
 
 // evalJob is one session to run: a problem with one model (or none).
@@ -185,14 +188,18 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 		sctx, cancel = context.WithTimeout(ctx, r.s.SessionTimeout)
 		defer cancel()
 	}
-	rec, err := refactor.Run(sctx, abs, string(original), refactor.Options{
+	opts := refactor.Options{
 		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker, Baseline: baseline,
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
 		Tools:    toolVersions(),
 		Logger:   r.logger,
 		ID:       r.s.sessionID(j),
 		Eval:     &refactor.EvalRef{Run: r.s.Run, Problem: j.ID},
-	})
+	}
+	if r.s.Minimize != nil {
+		opts.Minimize = *r.s.Minimize
+	}
+	rec, err := refactor.Run(sctx, abs, string(original), opts)
 	if err != nil {
 		return "", err
 	}

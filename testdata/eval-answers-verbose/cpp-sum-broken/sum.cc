@@ -1,0 +1,1 @@
+../cpp-sum/sum.cc

@@ -1,0 +1,1 @@
+../java-sum/Main.java

@@ -1,0 +1,1 @@
+../py-average/average.py

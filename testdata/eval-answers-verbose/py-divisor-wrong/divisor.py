@@ -1,0 +1,1 @@
+../py-divisor/divisor.py

@@ -1,0 +1,1 @@
+../py-stats-lint/stats.py

@@ -1,0 +1,1 @@
+../py-sum/sum.py
