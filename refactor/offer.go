@@ -175,8 +175,8 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 		return // the tools' own fixes (rules): one edit per alert already
 	}
 	whole := s.eligible(rd)
-	if !whole && rd.Metrics.Compiles && rd.Metrics.KeepsTests {
-		return // it builds and keeps the tests but improves nothing: no part will
+	if !whole && rd.Metrics.Compiles && rd.Metrics.KeepsTests && rd.Metrics.Fixed == 0 {
+		return // it builds and keeps the tests but fixes nothing: no part will
 	}
 	hunks := metrics.Hunks(s.rec.Original, rd.Candidate)
 	if len(hunks) == 0 || whole && len(hunks) == 1 {
@@ -199,16 +199,19 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 	)
 	if whole {
 		sr.want = s.wantOf(rd.Candidate, rd.Check)
-		res, err = minimize.Minimize(ctx, len(hunks), sr.hint(), sr.test, lim)
+		// The hunks on the lines of the targets it fixed are taken as
+		// needed: the others are searched.
+		res, err = minimize.Minimize(ctx, len(hunks), minimize.Hint{Need: sr.hint(sr.want.fixed, false)}, sr.test, lim)
 	} else {
 		// Find a part that may be offered, then reduce it as a whole
 		// candidate is: keeping what that part achieves.
-		res, err = minimize.Find(ctx, len(hunks), sr.hint(), sr.test, lim)
+		res, err = minimize.Find(ctx, len(hunks), minimize.Hint{Try: sr.hint(s.rec.Targets, true)}, sr.test, lim)
 		if err == nil && res.Found() && res.Bound == "" {
 			found := sr.trials[sr.byKey[key(res.Keep)]]
 			sr.salvage = false
 			sr.want = s.wantOf(metrics.Apply(s.rec.Original, rd.Candidate, hunks, res.Keep), found.Check)
-			more, err2 := minimize.Reduce(ctx, res.Keep, nil, sr.test, lim.Less(res, time.Since(start)))
+			need := minimize.Hint{Need: sr.hint(sr.want.fixed, false)}
+			more, err2 := minimize.Reduce(ctx, res.Keep, need, sr.test, lim.Less(res, time.Since(start)))
 			sr.salvage = true
 			res, err = minimize.Result{Keep: more.Keep, Checks: res.Checks + more.Checks, Bound: more.Bound}, err2
 		}
@@ -280,13 +283,12 @@ type subsets struct {
 }
 
 // hint lists the hunks expected to matter: those that change the line of
-// a target the candidate fixed (for a salvage, of any target).
-func (sr *subsets) hint() []int {
+// one of targets, and with insertions, those inserted beside such a line
+// (a docstring after it, a comment above it: which of them fixes an alert
+// depends on the language, so they are only guesses to try, not hunks a
+// search may take as needed).
+func (sr *subsets) hint(targets []runner.Alert, insertions bool) []int {
 	lines := map[int]bool{}
-	targets := sr.want.fixed
-	if sr.salvage {
-		targets = sr.s.rec.Targets
-	}
 	for _, a := range targets {
 		lines[a.Line-1] = true
 	}
@@ -294,7 +296,9 @@ func (sr *subsets) hint() []int {
 	for i, h := range sr.hunks {
 		first, last := h.ALine, h.ALine+h.ALines-1
 		if h.ALines == 0 {
-			// An insertion: the lines on either side of it.
+			if !insertions {
+				continue
+			}
 			first, last = h.ALine-1, h.ALine
 		}
 		for l := first; l <= last; l++ {

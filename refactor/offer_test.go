@@ -209,10 +209,11 @@ func TestMinimizeOff(t *testing.T) {
 func TestMinimizeBound(t *testing.T) {
 	rec, _ := runToy(t, []string{toyVerbose(false)}, Options{Rounds: 1, Minimize: Minimize{MaxChecks: 1}})
 	rd := rec.Rounds[0]
-	if rd.Search == nil || len(rd.Search.Trials) != 1 || rd.Search.Bound != "checks" {
+	// The hunks on the fixed alerts' lines, taken as needed, passed at
+	// once: one check, within the bound.
+	if rd.Search == nil || len(rd.Search.Trials) != 1 || rd.Search.Bound != "" {
 		t.Fatalf("search %+v", rd.Search)
 	}
-	// The hint (the two fixing hunks) passed at once.
 	if rd.Offered == nil || rd.Offered.Metrics.LinesEdited != 4 {
 		t.Errorf("offered %+v", rd.Offered)
 	}
@@ -280,13 +281,43 @@ func TestHint(t *testing.T) {
 	s := &session{rec: &Record{Original: toyOriginal}}
 	cand := toyVerbose(false)
 	hunks := metrics.Hunks(toyOriginal, cand)
-	sr := &subsets{s: s, hunks: hunks, want: want{fixed: []runner.Alert{{Line: 2}, {Line: 4}}}}
-	got := sr.hint()
-	var lines []int
-	for _, i := range got {
-		lines = append(lines, hunks[i].ALine+1)
+	sr := &subsets{s: s, hunks: hunks}
+	lines := func(hs []int) []int {
+		var out []int
+		for _, i := range hs {
+			out = append(out, hunks[i].ALine+1)
+		}
+		return out
 	}
-	if !slices.Equal(lines, []int{2, 4}) {
-		t.Errorf("hint hunks at lines %v, want 2 and 4", lines)
+	fixed := []runner.Alert{{Line: 2}, {Line: 4}}
+	if got := lines(sr.hint(fixed, false)); !slices.Equal(got, []int{2, 4}) {
+		t.Errorf("needed hunks at lines %v, want 2 and 4", got)
+	}
+	// The comment inserted above line 1 is a guess only when insertions
+	// count, for an alert on line 1.
+	if got := lines(sr.hint([]runner.Alert{{Line: 1}}, true)); !slices.Equal(got, []int{1}) {
+		t.Errorf("guessed hunks at lines %v, want the insertion before 1", got)
+	}
+	if got := sr.hint([]runner.Alert{{Line: 1}}, false); len(got) != 0 {
+		t.Errorf("an insertion taken as needed: %v", got)
+	}
+}
+
+// TestSalvageFixAndNewAlert: a candidate that fixes one alert and adds
+// another improves nothing whole, so it cannot be offered; its fix alone
+// can.
+func TestSalvageFixAndNewAlert(t *testing.T) {
+	cand := strings.NewReplacer("ALERT a\n", "fixed a\n", "tail\n", "tail\nNEW\n").Replace(toyOriginal)
+	rec, _ := runToy(t, []string{cand}, Options{Rounds: 1})
+	rd := rec.Rounds[0]
+	if m := rd.Metrics; m.Fixed != 1 || m.New != 1 {
+		t.Fatalf("round metrics %+v", m)
+	}
+	o := rd.Offered
+	if o == nil || !o.Salvaged || o.Metrics.Fixed != 1 || o.Metrics.New != 0 || o.Metrics.LinesEdited != 2 {
+		t.Fatalf("offered %+v", o)
+	}
+	if rec.Outcome.Round != 1 || !rec.Outcome.Salvaged || rec.ModelOutcome().Round != 0 {
+		t.Errorf("outcome %+v, model's %+v", rec.Outcome, rec.ModelOutcome())
 	}
 }

@@ -7,8 +7,11 @@
 // hunks that only work together (a renamed local's declaration and its
 // uses) go together. A hint, the hunks the caller expects to matter, is
 // tried first, all other hunks dropped at once: a cheap first step that
-// often leaves ddmin nothing to do but confirm. When the search finishes
-// the result is 1-minimal: dropping any one more hunk fails the test.
+// often leaves ddmin nothing to do but confirm. Hunks the caller expects
+// every passing subset to need (those on the lines of the alerts a
+// candidate fixed) may be kept throughout, so that ddmin searches only the
+// others. When the search finishes the result is 1-minimal among the hunks
+// it searched: dropping any one more of them fails the test.
 //
 // The package knows nothing of files or tools: a hunk is an index, and the
 // caller's Test builds, lints and tests the version a subset gives.
@@ -60,21 +63,50 @@ type Result struct {
 // Found reports whether a passing subset was found.
 func (r Result) Found() bool { return r.Keep != nil }
 
+// Hint is what the caller expects of a search's answer, to spend fewer
+// checks. A wrong expectation costs checks or leaves an unneeded hunk in;
+// it never makes a search return a subset that failed.
+type Hint struct {
+	// Try is a subset to try first, all other hunks dropped at once.
+	Try []int
+	// Need are hunks expected in every passing subset: Reduce keeps them
+	// and reduces the others only, so a subset without them is never
+	// checked.
+	Need []int
+}
+
 // Minimize returns the smallest subset of the n hunks that passes, all of
-// which are known to pass together. hint, when it is a proper non-empty
-// subset, is tried first.
-func Minimize(ctx context.Context, n int, hint []int, test Test, lim Limits) (Result, error) {
+// which are known to pass together (see Reduce).
+func Minimize(ctx context.Context, n int, hint Hint, test Test, lim Limits) (Result, error) {
 	return Reduce(ctx, all(n), hint, test, lim)
 }
 
 // Reduce returns the smallest subset of set (ascending hunk indices) that
-// passes, set itself being known to pass. hint, when it is a proper
-// non-empty subset of set, is tried first.
-func Reduce(ctx context.Context, set, hint []int, test Test, lim Limits) (Result, error) {
+// passes, set itself being known to pass. With hint.Need, the needed
+// hunks alone are tried first, and then the others reduced with the needed
+// ones always kept; else hint.Try, when it is a proper non-empty subset of
+// set, is tried first, and then the whole set reduced.
+func Reduce(ctx context.Context, set []int, hint Hint, test Test, lim Limits) (Result, error) {
 	s := newSearch(ctx, test, lim)
 	defer s.cancel()
 	cur := slices.Clone(set)
-	if h := within(hint, set); len(h) > 0 && len(h) < len(set) {
+	if need := within(hint.Need, set); len(need) > 0 {
+		rest := complement(cur, need)
+		if len(rest) == 0 {
+			return s.result(need), nil // known to pass: the whole set
+		}
+		s.base = need
+		ok, err := s.try(nil)
+		switch {
+		case err != nil:
+			return s.result(cur), stopped(err)
+		case ok:
+			return s.result(need), nil
+		}
+		rest, err = s.ddmin(rest)
+		return s.result(s.with(rest)), err
+	}
+	if h := within(hint.Try, set); len(h) > 0 && len(h) < len(set) {
 		if ok, err := s.try(h); err != nil {
 			return s.result(cur), stopped(err)
 		} else if ok {
@@ -87,10 +119,10 @@ func Reduce(ctx context.Context, set, hint []int, test Test, lim Limits) (Result
 
 // Salvage looks for a subset of the n hunks that passes, where all of them
 // together fail (see Find), and then reduces it with the same test.
-func Salvage(ctx context.Context, n int, hint []int, test Test, lim Limits) (Result, error) {
+func Salvage(ctx context.Context, n int, hint Hint, test Test, lim Limits) (Result, error) {
 	s := newSearch(ctx, test, lim)
 	defer s.cancel()
-	found, err := s.findPassing(n, normal(hint, n))
+	found, err := s.findPassing(n, normal(hint.Try, n))
 	if err != nil || found == nil {
 		return s.result(found), err
 	}
@@ -99,13 +131,13 @@ func Salvage(ctx context.Context, n int, hint []int, test Test, lim Limits) (Res
 }
 
 // Find looks for a subset of the n hunks that passes, where all of them
-// together fail. It tries hint first, then each single hunk of hint, then
-// the whole set with chunks of it removed at a growing granularity; it
-// returns the first that passes, without reducing it.
-func Find(ctx context.Context, n int, hint []int, test Test, lim Limits) (Result, error) {
+// together fail. It tries hint.Try first, then each single hunk of it,
+// then the whole set with chunks of it removed at a growing granularity;
+// it returns the first that passes, without reducing it.
+func Find(ctx context.Context, n int, hint Hint, test Test, lim Limits) (Result, error) {
 	s := newSearch(ctx, test, lim)
 	defer s.cancel()
-	found, err := s.findPassing(n, normal(hint, n))
+	found, err := s.findPassing(n, normal(hint.Try, n))
 	return s.result(found), err
 }
 
@@ -132,6 +164,8 @@ type search struct {
 	checks int
 	seen   map[string]bool
 	bound  Bound
+	// base are hunks added to every subset tried (Hint.Need).
+	base []int
 }
 
 func newSearch(ctx context.Context, test Test, lim Limits) *search {
@@ -147,9 +181,23 @@ func newSearch(ctx context.Context, test Test, lim Limits) *search {
 // errStop ends a search at a bound.
 var errStop = errors.New("minimize: bound reached")
 
-// try tests a subset once: a subset asked again gets its first answer. At
-// a bound it returns errStop.
+// with returns keep with the base hunks, ascending.
+func (s *search) with(keep []int) []int {
+	if len(s.base) == 0 {
+		return keep
+	}
+	out := append(slices.Clone(s.base), keep...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// try tests a subset (with the base hunks) once: a subset asked again gets
+// its first answer. At a bound it returns errStop.
 func (s *search) try(keep []int) (bool, error) {
+	keep = s.with(keep)
+	if len(keep) == 0 {
+		return false, nil // no hunk at all is the original
+	}
 	k := key(keep)
 	if ok, done := s.seen[k]; done {
 		return ok, nil

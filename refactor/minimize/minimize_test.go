@@ -49,7 +49,7 @@ func TestMinimize(t *testing.T) {
 			if ok, _ := c.test(context.Background(), full); !ok {
 				t.Fatalf("the whole set fails the test")
 			}
-			r, err := Minimize(context.Background(), c.n, c.hint, c.test, Limits{})
+			r, err := Minimize(context.Background(), c.n, Hint{Try: c.hint}, c.test, Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestMinimizeHintCostsOneCheck(t *testing.T) {
 		calls++
 		return base(ctx, keep)
 	}
-	r, err := Minimize(context.Background(), 8, []int{1, 6}, test, Limits{})
+	r, err := Minimize(context.Background(), 8, Hint{Try: []int{1, 6}}, test, Limits{})
 	if err != nil || !slices.Equal(r.Keep, []int{1, 6}) {
 		t.Fatalf("kept %v, %v", r.Keep, err)
 	}
@@ -92,7 +92,7 @@ func TestSalvage(t *testing.T) {
 		{"nothing can be saved", 3, nil, needs([][]int{{1}}, 1), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := Salvage(context.Background(), c.n, c.hint, c.test, Limits{})
+			r, err := Salvage(context.Background(), c.n, Hint{Try: c.hint}, c.test, Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestSalvage(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Run("checks", func(t *testing.T) {
-		r, err := Minimize(context.Background(), 16, nil, needs([][]int{{3}, {9}}), Limits{MaxChecks: 2})
+		r, err := Minimize(context.Background(), 16, Hint{}, needs([][]int{{3}, {9}}), Limits{MaxChecks: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func TestLimits(t *testing.T) {
 			<-ctx.Done()
 			return false, ctx.Err()
 		}
-		r, err := Minimize(context.Background(), 5, nil, slow, Limits{Budget: time.Millisecond})
+		r, err := Minimize(context.Background(), 5, Hint{}, slow, Limits{Budget: time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestLimits(t *testing.T) {
 	})
 	t.Run("a test's own error", func(t *testing.T) {
 		boom := func(context.Context, []int) (bool, error) { return false, context.DeadlineExceeded }
-		if _, err := Minimize(context.Background(), 3, nil, boom, Limits{}); err == nil {
+		if _, err := Minimize(context.Background(), 3, Hint{}, boom, Limits{}); err == nil {
 			t.Error("no error")
 		}
 	})
@@ -153,14 +153,14 @@ func TestSplitAndComplement(t *testing.T) {
 func TestFindAndReduce(t *testing.T) {
 	// Hunk 4 breaks the whole; 1 and 2 fix, and build only together.
 	test := needs([][]int{{1, 2}}, 4)
-	found, err := Find(context.Background(), 6, nil, test, Limits{})
+	found, err := Find(context.Background(), 6, Hint{}, test, Limits{})
 	if err != nil || !found.Found() {
 		t.Fatalf("found %v, %v", found.Keep, err)
 	}
 	if slices.Contains(found.Keep, 4) {
 		t.Fatalf("found %v, with the breaking hunk", found.Keep)
 	}
-	r, err := Reduce(context.Background(), found.Keep, nil, test, Limits{MaxChecks: 20}.Less(found, 0))
+	r, err := Reduce(context.Background(), found.Keep, Hint{}, test, Limits{MaxChecks: 20}.Less(found, 0))
 	if err != nil || !slices.Equal(r.Keep, []int{1, 2}) {
 		t.Errorf("reduced to %v, %v", r.Keep, err)
 	}
@@ -169,7 +169,49 @@ func TestFindAndReduce(t *testing.T) {
 	}
 	// A bound used up by the first search leaves none to the second.
 	spent := Limits{MaxChecks: found.Checks}.Less(found, 0)
-	if r, _ := Reduce(context.Background(), found.Keep, nil, test, spent); r.Checks != 0 || r.Bound != BoundChecks {
+	if r, _ := Reduce(context.Background(), found.Keep, Hint{}, test, spent); r.Checks != 0 || r.Bound != BoundChecks {
 		t.Errorf("with no checks left: %d checks, bound %q", r.Checks, r.Bound)
 	}
+}
+
+func TestNeed(t *testing.T) {
+	count := func(base Test) (Test, *int) {
+		n := 0
+		return func(ctx context.Context, keep []int) (bool, error) {
+			n++
+			return base(ctx, keep)
+		}, &n
+	}
+	t.Run("right: one check", func(t *testing.T) {
+		test, n := count(needs([][]int{{1}, {4}}))
+		r, err := Minimize(context.Background(), 9, Hint{Need: []int{1, 4}}, test, Limits{})
+		if err != nil || !slices.Equal(r.Keep, []int{1, 4}) || *n != 1 || r.Checks != 1 {
+			t.Errorf("kept %v in %d checks (%d calls), %v", r.Keep, r.Checks, *n, err)
+		}
+	})
+	t.Run("short: the others reduced with it", func(t *testing.T) {
+		// 6 and 7 only build together, and the tests need them.
+		test, n := count(needs([][]int{{1}, {6, 7}}))
+		r, err := Minimize(context.Background(), 9, Hint{Need: []int{1}}, test, Limits{})
+		if err != nil || !slices.Equal(r.Keep, []int{1, 6, 7}) {
+			t.Errorf("kept %v in %d checks, %v", r.Keep, r.Checks, err)
+		}
+		if *n > 12 {
+			t.Errorf("%d checks", *n)
+		}
+	})
+	t.Run("too much: the extra hunk stays, nothing failing", func(t *testing.T) {
+		test, _ := count(needs([][]int{{2}}))
+		r, err := Minimize(context.Background(), 5, Hint{Need: []int{2, 3}}, test, Limits{})
+		if err != nil || !slices.Equal(r.Keep, []int{2, 3}) {
+			t.Errorf("kept %v, %v", r.Keep, err)
+		}
+	})
+	t.Run("everything needed: no check", func(t *testing.T) {
+		test, n := count(needs(nil))
+		r, _ := Minimize(context.Background(), 3, Hint{Need: []int{0, 1, 2}}, test, Limits{})
+		if *n != 0 || len(r.Keep) != 3 {
+			t.Errorf("kept %v in %d calls", r.Keep, *n)
+		}
+	})
 }
