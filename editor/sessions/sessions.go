@@ -346,7 +346,7 @@ func Summary(rec *refactor.Record) string {
 		if !o.Solved {
 			b.WriteString(" (best result; not fully solved)")
 		}
-		if note := HunksNote(rec); note != "" {
+		if note := rec.HunksNote(); note != "" {
 			b.WriteString("; " + note)
 		}
 	default:
@@ -359,60 +359,13 @@ func Summary(rec *refactor.Record) string {
 			fmt.Fprintf(&b, " (%s)", strings.Join(verdicts, ", "))
 		}
 	}
-	if why := StuckNote(rec); why != "" {
+	if why := rec.StuckNote(); why != "" {
 		b.WriteString("; stopped: " + why)
 	}
 	if rec.Error != "" {
 		b.WriteString(": " + rec.Error)
 	}
 	return b.String()
-}
-
-// HunksNote says what minimisation left out of the offered result: the
-// offered round's note ("salvaged, 5 of 7 hunks dropped: 4 no alert fixed,
-// 1 adds an alert"), else what the outcome counts; "" when the model's
-// candidate is offered whole.
-func HunksNote(rec *refactor.Record) string {
-	o := rec.Outcome
-	if o.Round <= 0 {
-		return ""
-	}
-	for i := range rec.Rounds {
-		if rd := &rec.Rounds[i]; rd.Round == o.Round {
-			if note := rd.HunksNote(); note != "" {
-				return note
-			}
-			break
-		}
-	}
-	var note string
-	if o.HunksDropped > 0 {
-		note = fmt.Sprintf("%d of %d hunks dropped", o.HunksDropped, o.Hunks)
-	}
-	if o.Salvaged {
-		note = strings.TrimSuffix("salvaged, "+note, ", ")
-	}
-	return note
-}
-
-// StuckNote says in plain words why a session that went in circles
-// stopped: "the model repeated an earlier answer 2 times", "the same
-// failing feedback 3 rounds in a row"; "" for other stops.
-func StuckNote(rec *refactor.Record) string {
-	st := refactor.Stuck{Repeats: refactor.DefaultStuckRepeats, SameFeedback: refactor.DefaultStuckSameFeedback}
-	if rec.Settings.Stuck != nil {
-		st = *rec.Settings.Stuck
-	}
-	switch rec.Stop {
-	case refactor.StopRepeating:
-		if st.Repeats == 1 {
-			return "the model repeated an earlier answer"
-		}
-		return fmt.Sprintf("the model repeated earlier answers %d times", st.Repeats)
-	case refactor.StopNoProgress:
-		return fmt.Sprintf("the same failing feedback %d rounds in a row", st.SameFeedback)
-	}
-	return ""
 }
 
 func providerLabel(opts refactor.Options) string {

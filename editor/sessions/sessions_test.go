@@ -177,7 +177,7 @@ func TestSummary(t *testing.T) {
 			"refactor round 2/3: tests 2/2, fixed 1, new 0, 1 lines edited (best result; not fully solved); salvaged, 3 of 4 hunks dropped"},
 		{refactor.Record{Goal: refactor.GoalRepair, Stop: refactor.StopRepeating, Settings: refactor.Settings{Rounds: 5, Stuck: &refactor.Stuck{Repeats: 2, SameFeedback: 3}},
 			Rounds: []refactor.Round{{Verdict: refactor.VerdictCompileError}, {Verdict: refactor.VerdictCompileError}, {Verdict: refactor.VerdictCompileError}}},
-			"repair found no acceptable result in 3 round(s) (compile_error, compile_error, compile_error); stopped: the model repeated earlier answers 2 times"},
+			"repair found no acceptable result in 3 round(s) (compile_error, compile_error, compile_error); stopped: the model repeated an earlier answer 2 times"},
 		{refactor.Record{Goal: refactor.GoalRepair, Stop: refactor.StopNoProgress, Settings: refactor.Settings{Rounds: 5},
 			Rounds: []refactor.Round{{Verdict: refactor.VerdictWrongAnswer}}},
 			"repair found no acceptable result in 1 round(s) (wrong_answer); stopped: the same failing feedback 3 rounds in a row"},
