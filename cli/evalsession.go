@@ -40,6 +40,8 @@ type runSettings struct {
 	SessionTimeout time.Duration `json:"session_timeout,omitempty"`
 	RPM            int           `json:"rpm,omitempty"`
 	TPM            int           `json:"tpm,omitempty"`
+	// Rules are the --minimize* and --stuck-* flags given.
+	Rules sessionRules `json:"rules,omitzero"`
 }
 
 // evalJob is one session to run: a problem with one model (or none).
@@ -141,6 +143,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	if r.s.Sandbox != "" {
 		cfg.Sandbox = config.SandboxMode(r.s.Sandbox)
 	}
+	r.s.Rules.apply(&cfg)
 	if cfg.Sandbox == config.SandboxNone {
 		ctx = sandbox.Unconfined(ctx)
 	}
@@ -188,10 +191,11 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	rec, err := refactor.Run(sctx, abs, string(original), refactor.Options{
 		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker, Baseline: baseline,
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
-		Tools:    toolVersions(),
-		Logger:   r.logger,
-		ID:       r.s.sessionID(j),
-		Eval:     &refactor.EvalRef{Run: r.s.Run, Problem: j.ID},
+		Minimize: toolset.Minimize(cfg), Stuck: toolset.Stuck(cfg),
+		Tools:  toolVersions(),
+		Logger: r.logger,
+		ID:     r.s.sessionID(j),
+		Eval:   &refactor.EvalRef{Run: r.s.Run, Problem: j.ID},
 	})
 	if err != nil {
 		return "", err
@@ -219,7 +223,14 @@ func describeOutcome(rec *refactor.Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %s after %d round(s)", rec.Goal, rec.Stop, len(rec.Rounds))
 	if rec.Offered() {
-		fmt.Fprintf(&b, ", offers round %d (fixed %d, new %d, %d lines)", rec.Outcome.Round, rec.Outcome.Fixed, rec.Outcome.New, rec.Outcome.LinesEdited)
+		fmt.Fprintf(&b, ", offers round %d (fixed %d, new %d, %d lines", rec.Outcome.Round, rec.Outcome.Fixed, rec.Outcome.New, rec.Outcome.LinesEdited)
+		if note := rec.HunksNote(); note != "" {
+			fmt.Fprintf(&b, "; %s", note)
+		}
+		b.WriteString(")")
+	}
+	if why := rec.StuckNote(); why != "" {
+		fmt.Fprintf(&b, ": %s", why)
 	}
 	return b.String()
 }
