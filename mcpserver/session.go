@@ -115,7 +115,10 @@ func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal ref
 				progress.sendOf(fmt.Sprintf("round %d/%d: asking the %s provider", round, rounds, prov.Name()), float64(round-1), float64(rounds))
 			},
 			Searching: func(round, n int) {
-				progress.sendOf(fmt.Sprintf("round %d/%d: keeping only the hunks that help: checking part %d of the candidate", round, rounds, n), float64(round-1), float64(rounds))
+				// Progress must grow with each notification: the n-th
+				// check lies between the round's start and its end.
+				step := float64(round-1) + 1 - 1/float64(n+1)
+				progress.sendOf(fmt.Sprintf("round %d/%d: keeping only the hunks that help: checking part %d of the candidate", round, rounds, n), step, float64(rounds))
 			},
 			RoundDone: func(r *refactor.Round) {
 				msg := fmt.Sprintf("round %d/%d: %s", r.Round, rounds, r.Verdict)
