@@ -45,10 +45,14 @@ type evalFlags struct {
 	queue          string
 	enqueue        bool
 	rescueAfter    time.Duration
+	rules          sessionRules
 }
 
 func newEvalCommand(logs *logFlags) *cobra.Command {
-	var f evalFlags
+	var (
+		f         evalFlags
+		readRules func() (sessionRules, error)
+	)
 	cmd := &cobra.Command{
 		Use:   "eval [flags] DATASET",
 		Short: "Run a session on every problem of a dataset and report the papers' scores",
@@ -87,6 +91,9 @@ record per problem: --replay-dir DIR holding PROBLEM.json).`,
 				return err
 			}
 			defer closeLog()
+			if f.rules, err = readRules(); err != nil {
+				return &exitError{code: ExitUsage, err: err}
+			}
 			logs.redactor.AddEnv(f.apiKeyEnv)
 			return runEval(cmd.Context(), args[0], f, logger, logs, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -110,6 +117,7 @@ record per problem: --replay-dir DIR holding PROBLEM.json).`,
 	fl.BoolVar(&f.json, "json", false, "print the run's report as JSON (fixloop report --format json)")
 	fl.StringVar(&f.queue, "queue", "", "the job queue: a postgres:// URL or a SQLite file (default: the store's database)")
 	fl.BoolVar(&f.enqueue, "enqueue", false, "only fill the queue: fixloop worker --queue ... runs the sessions, on any machine")
+	readRules = addSessionFlags(fl)
 	fl.DurationVar(&f.rescueAfter, "rescue-after", 30*time.Minute, "run a session again when it has been running this long: its worker is taken to be dead (a session is stopped, as failed, at nine tenths of it)")
 	return cmd
 }
@@ -137,7 +145,7 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 		Store:    cmp.Or(f.store, store.DefaultDSN()),
 		Provider: f.provider, Models: f.models, BaseURL: f.baseURL, APIKeyEnv: f.apiKeyEnv, Temperature: f.temperature,
 		Goal: f.goal, Rounds: f.rounds, Sandbox: f.sandbox, ReplayDir: f.replayDir, SessionTimeout: f.sessionTimeout,
-		RPM: f.rpm, TPM: f.tpm,
+		RPM: f.rpm, TPM: f.tpm, Rules: f.rules,
 	}
 	if settings.ReplayDir != "" {
 		if settings.ReplayDir, err = filepath.Abs(settings.ReplayDir); err != nil {

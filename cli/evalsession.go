@@ -40,8 +40,10 @@ type runSettings struct {
 	SessionTimeout time.Duration `json:"session_timeout,omitempty"`
 	RPM            int           `json:"rpm,omitempty"`
 	TPM            int           `json:"tpm,omitempty"`
-	// Minimize, when set, is how sessions minimise their candidates
-	// (refactor's defaults when nil).
+	// Rules are the --minimize* and --stuck-* flags given.
+	Rules sessionRules `json:"rules,omitzero"`
+	// Minimize, when set, overrides how sessions minimise their
+	// candidates (bench/minimize.sh's bounds).
 	Minimize *refactor.Minimize `json:"minimize,omitempty"`
 }
 
@@ -144,6 +146,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	if r.s.Sandbox != "" {
 		cfg.Sandbox = config.SandboxMode(r.s.Sandbox)
 	}
+	r.s.Rules.apply(&cfg)
 	if cfg.Sandbox == config.SandboxNone {
 		ctx = sandbox.Unconfined(ctx)
 	}
@@ -191,10 +194,11 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	opts := refactor.Options{
 		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker, Baseline: baseline,
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
-		Tools:    toolVersions(),
-		Logger:   r.logger,
-		ID:       r.s.sessionID(j),
-		Eval:     &refactor.EvalRef{Run: r.s.Run, Problem: j.ID},
+		Minimize: toolset.Minimize(cfg), Stuck: toolset.Stuck(cfg),
+		Tools:  toolVersions(),
+		Logger: r.logger,
+		ID:     r.s.sessionID(j),
+		Eval:   &refactor.EvalRef{Run: r.s.Run, Problem: j.ID},
 	}
 	if r.s.Minimize != nil {
 		opts.Minimize = *r.s.Minimize
@@ -231,11 +235,8 @@ func describeOutcome(rec *refactor.Record) string {
 	o := rec.Outcome
 	if rec.Offered() {
 		fmt.Fprintf(&b, ", offers round %d (%s", o.Round, measures(o.FinalSummary))
-		switch {
-		case o.Salvaged:
-			fmt.Fprintf(&b, "; salvaged, %d of %d hunks dropped", o.HunksDropped, o.Hunks)
-		case o.HunksDropped > 0:
-			fmt.Fprintf(&b, "; %d of %d hunks dropped", o.HunksDropped, o.Hunks)
+		if note := rec.HunksNote(); note != "" {
+			fmt.Fprintf(&b, "; %s", note)
 		}
 		b.WriteString(")")
 	}
@@ -245,6 +246,9 @@ func describeOutcome(rec *refactor.Record) string {
 		} else {
 			b.WriteString("; model: nothing")
 		}
+	}
+	if why := rec.StuckNote(); why != "" {
+		fmt.Fprintf(&b, ": %s", why)
 	}
 	return b.String()
 }

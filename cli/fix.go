@@ -39,10 +39,14 @@ type fixFlags struct {
 	replay      string
 	store       string
 	sandbox     string
+	rules       sessionRules
 }
 
 func newFixCommand(logs *logFlags) *cobra.Command {
-	var f fixFlags
+	var (
+		f         fixFlags
+		readRules func() (sessionRules, error)
+	)
 	cmd := &cobra.Command{
 		Use:   "fix [flags] FILE",
 		Short: "Repair or refactor FILE in checked rounds and print the result as a diff",
@@ -51,6 +55,13 @@ check it with the compiler, the analyzers and the tests, feed back what failed,
 and repeat for up to --rounds rounds. Prints each round as it finishes and the
 unified diff of the best result that keeps every test that passed before.
 FILE is left alone unless --write is given.
+
+Each round's candidate is cut down to the hunks of its diff that help (a
+candidate that broke a test is salvaged when some of its hunks help); the
+round says what it dropped and why. --minimize=false offers the model's
+candidates whole. A session that goes in circles ends early: after the model
+repeats an earlier answer --stuck-repeats times, or after --stuck-same-feedback
+rounds in a row with the same failing feedback (0 turns a rule off).
 
 Providers: openai (any OpenAI-compatible endpoint: --base-url or OPENAI_BASE_URL,
 --model or FIXLOOP_MODEL, the key in OPENAI_API_KEY or --api-key-env), rules
@@ -79,6 +90,9 @@ the store (and the store did not take it).`,
 				return err
 			}
 			defer closeLog()
+			if f.rules, err = readRules(); err != nil {
+				return &exitError{code: ExitUsage, err: err}
+			}
 			// The key variable the flag names is secret too (the
 			// configuration's, if any, the toolset adds).
 			logs.redactor.AddEnv(f.apiKeyEnv)
@@ -110,6 +124,7 @@ the store (and the store did not take it).`,
 	fl.StringVar(&f.record, "record", "", "also write the full session record to this path")
 	fl.StringVar(&f.replay, "replay", "", "session record to replay (with --provider replay)")
 	addCandidateFlags(fl, &f)
+	readRules = addSessionFlags(fl)
 	return cmd
 }
 
@@ -146,6 +161,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	if f.sandbox != "" {
 		cfg.Sandbox = config.SandboxMode(f.sandbox)
 	}
+	f.rules.apply(&cfg)
 	if cfg.Sandbox == config.SandboxNone {
 		ctx = sandbox.Unconfined(ctx)
 	}
@@ -188,7 +204,8 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	rec, err := refactor.Run(ctx, abs, string(original), refactor.Options{
 		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker, Baseline: baseline,
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
-		Tools:    toolVersions(),
+		Minimize: toolset.Minimize(cfg), Stuck: toolset.Stuck(cfg),
+		Tools: toolVersions(),
 		Observer: refactor.Observer{
 			Baseline: func(c *refactor.Check) {
 				fmt.Fprintf(progress, "baseline: builds %v, tests %d/%d, %d alerts\n", c.Compiles(), c.TestsPassed(), c.TestsTotal(), len(c.Alerts))
@@ -198,8 +215,16 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 				m := r.Metrics
 				fmt.Fprintf(progress, "round %d/%d: %s (tests %d/%d, %s, %d lines edited)\n",
 					r.Round, rounds, r.Verdict, m.TestsPassed, m.TestsTotal, r.AlertsText(), m.LinesEdited)
+				if r.RepeatOf > 0 {
+					fmt.Fprintf(progress, "  the same answer as round %d: not checked again\n", r.RepeatOf)
+				}
 				if r.Verdict != refactor.VerdictAccepted && r.Check != nil {
 					printCheckLines(progress, r.Check, roundLines)
+				}
+				if note := r.HunksNote(); note != "" {
+					om := r.OfferedMetrics()
+					fmt.Fprintf(progress, "  offers part of it: %s (tests %d/%d, fixed %d, new %d, %d lines edited)\n",
+						note, om.TestsPassed, om.TestsTotal, om.Fixed, om.New, om.LinesEdited)
 				}
 			},
 		},
@@ -329,6 +354,9 @@ func reportFix(stdout, progress io.Writer, rec *refactor.Record, abs string, asJ
 		fmt.Fprintf(progress, "nothing to do: the file already meets the %s goal\n", rec.Goal)
 	case !rec.Offered():
 		fmt.Fprintf(progress, "no acceptable result (%s)", rec.Stop)
+		if why := rec.StuckNote(); why != "" {
+			fmt.Fprintf(progress, ": %s", why)
+		}
 		if rec.Error != "" {
 			fmt.Fprintf(progress, ": %s", rec.Error)
 		}
@@ -338,8 +366,15 @@ func reportFix(stdout, progress io.Writer, rec *refactor.Record, abs string, asJ
 		if !o.Solved {
 			state = "best result, not fully solved"
 		}
-		fmt.Fprintf(progress, "result: round %d (%s): tests %d/%d, alerts %d -> %d, fixed %d, new %d, %d lines edited\n",
+		fmt.Fprintf(progress, "result: round %d (%s): tests %d/%d, alerts %d -> %d, fixed %d, new %d, %d lines edited",
 			o.Round, state, o.TestsPassed, o.TestsTotal, o.AlertsBefore, o.AlertsAfter, o.Fixed, o.New, o.LinesEdited)
+		if note := rec.HunksNote(); note != "" {
+			fmt.Fprintf(progress, "; %s", note)
+		}
+		if why := rec.StuckNote(); why != "" {
+			fmt.Fprintf(progress, "; stopped: %s", why)
+		}
+		fmt.Fprintln(progress)
 		// git's a/ and b/ prefixes for a path under the working directory
 		// (patch -p1); an absolute path as it is, as diff -u names it.
 		name := displayPath(abs)

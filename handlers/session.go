@@ -93,8 +93,9 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		Goal: goal, Rounds: rounds, Scope: s.scopeFor(doc, args), Provider: provider,
 		Checker:  &refactor.Checker{Linter: linter, Tester: candidates, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout},
 		Settings: refactor.Settings{BaseURL: cfg.Model.BaseURL, Temperature: cfg.Model.Temperature, TopP: cfg.Model.TopP, MaxTokens: cfg.Model.MaxTokens},
-		Tools:    s.toolVersions(),
-		Logger:   s.logger,
+		Minimize: toolset.Minimize(cfg), Stuck: toolset.Stuck(cfg),
+		Tools:  s.toolVersions(),
+		Logger: s.logger,
 	}
 	if note != "" {
 		s.showMessage(ctx, protocol.MessageTypeInfo, "fixloop: "+note)

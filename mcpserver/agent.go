@@ -16,6 +16,7 @@ import (
 	"github.com/fixloop/fixloop/refactor/aggregate"
 	"github.com/fixloop/fixloop/refactor/model"
 	"github.com/fixloop/fixloop/refactor/model/rules"
+	"github.com/fixloop/fixloop/toolset"
 )
 
 // An agent's checks of one file within one connection are the rounds of
@@ -173,6 +174,10 @@ func (s *Server) runAgentSession(ctx context.Context, a *agentSession, client, f
 	rec, err := refactor.Run(ctx, f.abs, a.original, refactor.Options{
 		Goal: a.goal, Rounds: a.rounds, Provider: &agentProvider{client: client, s: a}, Checker: checker,
 		Baseline: baseline, AskAlways: true, Tools: tools, Logger: s.logger, ID: a.id,
+		// The agent writes its own edit and is told its candidate's
+		// measures: no search for a part of it to offer, which would
+		// only delay the answer. The stuck rules are the configuration's.
+		Minimize: refactor.Minimize{Off: true}, Stuck: toolset.Stuck(f.cfg),
 		Observer: refactor.Observer{RoundDone: a.roundDone},
 	})
 	a.rec, a.err = rec, err

@@ -767,3 +767,77 @@ func TestNodeClient(t *testing.T) {
 		t.Errorf("check_candidate through the TypeScript SDK: %s", out)
 	}
 }
+
+// TestRepairOffersOnlyWhatHelps: a model's repair that also rewords a
+// comment is offered without the comment; the tool's text and summary
+// say what was dropped, and progress reports the search.
+func TestRepairOffersOnlyWhatHelps(t *testing.T) {
+	t.Parallel()
+	sandboxtest.NeedConfinement(t)
+	root, original := example(t)
+	fixed := replace(t, original, "return r.W + r.H // bug: should be 2*(W+H)", "return 2 * (r.W + r.H)")
+	verbose := replace(t, fixed, "// Circle is a circle of radius R.", "// Circle is a round shape of radius R.")
+	srv := openaitest.New(t, openaitest.Reply{Content: openaitest.CodeReply("go", verbose)})
+	var (
+		mu       sync.Mutex
+		messages []string
+		noted    = make(chan struct{}, 1)
+	)
+	client := progressClient("minimize-client", func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		messages = append(messages, msg)
+		if strings.Contains(msg, "hunks dropped") {
+			select {
+			case noted <- struct{}{}:
+			default:
+			}
+		}
+	})
+	cs, _ := start(t, client, []string{"FIXLOOP_MCP_TEST_KEY=k"},
+		"--store", "off", "--root", root, "--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-env", "FIXLOOP_MCP_TEST_KEY")
+
+	var got struct {
+		Summary struct {
+			Solved     bool   `json:"solved"`
+			HunksNote  string `json:"hunks_note"`
+			ModelFinal *struct {
+				LinesEdited int `json:"lines_edited"`
+			} `json:"model_final"`
+		} `json:"summary"`
+		Diff string `json:"diff"`
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	params := &mcp.CallToolParams{Name: mcpserver.ToolRepair, Arguments: map[string]any{"path": "shapes.go"}}
+	params.SetProgressToken("minimize")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil || res.IsError {
+		t.Fatalf("repair: %v %s", err, text(res))
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	const note = "1 of 2 hunks dropped: no alert fixed"
+	if !got.Summary.Solved || got.Summary.HunksNote != note || got.Summary.ModelFinal == nil ||
+		!strings.Contains(got.Diff, "2 * (r.W + r.H)") || strings.Contains(got.Diff, "round shape") {
+		t.Errorf("repair: %s", b)
+	}
+	if txt := text(res); !strings.Contains(txt, "lines edited; "+note+"\n") {
+		t.Errorf("the tool's text does not say what was dropped:\n%s", txt)
+	}
+	// Notifications may arrive after the result: wait for the round's.
+	select {
+	case <-noted:
+	case <-time.After(callTimeout):
+	}
+	mu.Lock()
+	all := strings.Join(messages, "\n")
+	mu.Unlock()
+	for _, want := range []string{"checking part 1 of the candidate", "(" + note + ")"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("progress lacks %q:\n%s", want, all)
+		}
+	}
+}

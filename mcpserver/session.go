@@ -108,13 +108,24 @@ func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal ref
 	rec, err := refactor.Run(ctx, f.abs, string(original), refactor.Options{
 		Goal: goal, Rounds: rounds, Scope: scope, Provider: prov, Checker: s.checker(f),
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
-		Tools:    s.opts.Tools, Logger: s.logger,
+		Minimize: toolset.Minimize(f.cfg), Stuck: toolset.Stuck(f.cfg),
+		Tools: s.opts.Tools, Logger: s.logger,
 		Observer: refactor.Observer{
 			RoundStart: func(round, rounds int) {
 				progress.sendOf(fmt.Sprintf("round %d/%d: asking the %s provider", round, rounds, prov.Name()), float64(round-1), float64(rounds))
 			},
+			Searching: func(round, n int) {
+				// Progress must grow with each notification: the n-th
+				// check lies between the round's start and its end.
+				step := float64(round-1) + 1 - 1/float64(n+1)
+				progress.sendOf(fmt.Sprintf("round %d/%d: keeping only the hunks that help: checking part %d of the candidate", round, rounds, n), step, float64(rounds))
+			},
 			RoundDone: func(r *refactor.Round) {
-				progress.sendOf(fmt.Sprintf("round %d/%d: %s", r.Round, rounds, r.Verdict), float64(r.Round), float64(rounds))
+				msg := fmt.Sprintf("round %d/%d: %s", r.Round, rounds, r.Verdict)
+				if note := r.HunksNote(); note != "" {
+					msg += " (" + note + ")"
+				}
+				progress.sendOf(msg, float64(r.Round), float64(rounds))
 			},
 		},
 	})
@@ -150,18 +161,33 @@ func sessionSummary(path string, rec *refactor.Record, out *SessionOutput) strin
 	var b strings.Builder
 	sum := out.Summary
 	fmt.Fprintf(&b, "%s %s with %s: stopped (%s)", rec.Goal, path, strings.TrimSpace(sum.Provider+" "+sum.Model), sum.Stop)
+	if why := rec.StuckNote(); why != "" {
+		fmt.Fprintf(&b, ": %s", why)
+	}
 	if sum.Error != "" {
 		fmt.Fprintf(&b, ": %s", sum.Error)
 	}
 	b.WriteString("\n")
 	for _, r := range sum.Rounds {
-		fmt.Fprintf(&b, "round %d: %s (tests %d/%d, fixed %d, new %d, %d lines edited)\n", r.Round, r.Verdict, r.TestsPassed, r.TestsTotal, r.Fixed, r.New, r.LinesEdited)
+		fmt.Fprintf(&b, "round %d: %s (tests %d/%d, fixed %d, new %d, %d lines edited)", r.Round, r.Verdict, r.TestsPassed, r.TestsTotal, r.Fixed, r.New, r.LinesEdited)
+		if r.RepeatOf > 0 {
+			fmt.Fprintf(&b, "; the same answer as round %d", r.RepeatOf)
+		}
+		if r.HunksNote != "" {
+			fmt.Fprintf(&b, "; %s", r.HunksNote)
+		}
+		b.WriteString("\n")
 	}
 	o := sum.Final
 	if out.Diff == "" {
 		b.WriteString("no result: nothing keeps every test that passed and improves the file\n")
 	} else {
-		fmt.Fprintf(&b, "result: round %d: tests %d/%d, alerts %d -> %d, fixed %d, new %d, %d lines edited\n", o.Round, o.TestsPassed, o.TestsTotal, o.AlertsBefore, o.AlertsAfter, o.Fixed, o.New, o.LinesEdited)
+		fmt.Fprintf(&b, "result: round %d: tests %d/%d, alerts %d -> %d, fixed %d, new %d, %d lines edited", o.Round, o.TestsPassed, o.TestsTotal, o.AlertsBefore, o.AlertsAfter, o.Fixed, o.New, o.LinesEdited)
+		if sum.HunksNote != "" {
+			// What the diff leaves out of the model's answer, and why.
+			fmt.Fprintf(&b, "; %s", sum.HunksNote)
+		}
+		b.WriteString("\n")
 	}
 	switch {
 	case out.Written:

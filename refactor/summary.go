@@ -15,6 +15,16 @@ type Summary struct {
 	Stop        Stop           `json:"stop"`
 	Error       string         `json:"error,omitempty"`
 	ID          string         `json:"id"`
+	// Salvaged, Hunks, HunksDropped and HunksNote say what of the offered
+	// round's candidate Final offers (see [Outcome] and
+	// [Record.HunksNote]); absent when it is offered whole.
+	Salvaged     bool   `json:"salvaged,omitempty"`
+	Hunks        int    `json:"hunks,omitempty"`
+	HunksDropped int    `json:"hunks_dropped,omitempty"`
+	HunksNote    string `json:"hunks_note,omitempty"`
+	// ModelFinal is the model's view, with its candidates whole (see
+	// [Record.ModelOutcome]); only for a session that minimised.
+	ModelFinal *FinalSummary `json:"model_final,omitempty"`
 }
 
 // RoundSummary is one round in a Summary.
@@ -34,6 +44,10 @@ type RoundSummary struct {
 	Feedback       string `json:"feedback"`
 	Tokens         int    `json:"tokens"`
 	WallMS         int64  `json:"wall_ms"`
+	// RepeatOf is the earlier round whose answer this round's repeats;
+	// HunksNote what its search of the hunks dropped.
+	RepeatOf  int    `json:"repeat_of,omitempty"`
+	HunksNote string `json:"hunks_note,omitempty"`
 }
 
 // FinalSummary describes the offered result. Round is 0 when nothing is
@@ -55,7 +69,12 @@ func (r *Record) Summary() Summary {
 		File: r.File, Language: r.Language, Goal: r.Goal, Provider: r.Provider, Model: r.Model,
 		Solved: r.Outcome.Solved, SolvedRound: r.Outcome.SolvedRound, Rounds: []RoundSummary{},
 		Stop: r.Stop, Error: r.Error, ID: r.ID,
-		Final: r.Outcome.FinalSummary,
+		Final:    r.Outcome.FinalSummary,
+		Salvaged: r.Outcome.Salvaged, Hunks: r.Outcome.Hunks, HunksDropped: r.Outcome.HunksDropped, HunksNote: r.HunksNote(),
+	}
+	if m := r.Settings.Minimize; m != nil && !m.Off {
+		model := r.Outcome.Model
+		s.ModelFinal = &model
 	}
 	for i := range r.Rounds {
 		rd := &r.Rounds[i]
@@ -64,6 +83,7 @@ func (r *Record) Summary() Summary {
 			Alerts: rd.Metrics.Alerts, Fixed: rd.Metrics.Fixed, New: rd.Metrics.New, AlertsCompared: rd.AlertsCompared(),
 			LinesEdited: rd.Metrics.LinesEdited,
 			Feedback:    rd.Feedback, Tokens: rd.Reply.PromptTokens + rd.Reply.CompletionTokens, WallMS: rd.WallMS,
+			RepeatOf: rd.RepeatOf, HunksNote: rd.HunksNote(),
 		})
 	}
 	return s

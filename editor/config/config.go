@@ -38,9 +38,12 @@ type Config struct {
 	// it checks at once; 0 to MaxToolProcessesLimit, 0 meaning one per CPU
 	// (see ToolProcesses).
 	MaxToolProcesses int
-	// Model, Rounds and ApplyMode configure repair and refactor sessions.
+	// Model, Rounds, Minimize, Stuck and ApplyMode configure repair and
+	// refactor sessions.
 	Model     Model
 	Rounds    Rounds
+	Minimize  Minimize
+	Stuck     Stuck
 	ApplyMode ApplyMode
 	// Store says where session records go.
 	Store Store

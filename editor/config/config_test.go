@@ -28,6 +28,8 @@ func TestDefault(t *testing.T) {
 		MaxDocumentSize: 10_000_000,
 		Model:           Model{APIKeyEnv: "OPENAI_API_KEY", Timeout: 2 * time.Minute},
 		Rounds:          Rounds{Repair: 10, Refactor: 3},
+		Minimize:        Minimize{Enabled: true, MaxChecks: 12, Budget: 2 * time.Minute},
+		Stuck:           Stuck{Repeats: 2, SameFeedback: 3},
 		ApplyMode:       ApplyAtOnce,
 		Store:           Store{Mode: "full"},
 		Java:            Java{Checkstyle: "sun"},
@@ -66,6 +68,12 @@ model:
 rounds:
   repair: 5
   refactor: 2
+minimize:
+  enabled: false
+  maxChecks: 30
+  budget: 45
+stuck:
+  repeats: 0
 applyMode: ask
 store:
   mode: metrics
@@ -83,6 +91,8 @@ store:
 		Model: Model{Name: "qwen", APIKeyEnv: "OPENAI_API_KEY",
 			Temperature: fptr(0.2), TopP: fptr(0.9), MaxTokens: 4096, Timeout: 30 * time.Second},
 		Rounds:    Rounds{Repair: 5, Refactor: 2},
+		Minimize:  Minimize{Enabled: false, MaxChecks: 30, Budget: 45 * time.Second},
+		Stuck:     Stuck{Repeats: 0, SameFeedback: 3},
 		ApplyMode: ApplyAsk,
 		Store:     Store{Mode: "metrics"},
 		Java:      Java{Checkstyle: "sun"},
@@ -168,6 +178,14 @@ func TestLoadFileMistakes(t *testing.T) {
 			[]string{"31m is out of range", "up to 30m"}},
 		{"timeout number too large", "tests:\n  timeout: 4000\n", 2, 12, "tests.timeout",
 			[]string{"4000 seconds is out of range"}},
+		{"minimize budget too short", "minimize:\n  budget: 500ms\n", 2, 11, "minimize.budget",
+			[]string{"500ms is out of range; allowed: 1s to 30m"}},
+		{"minimize checks zero", "minimize:\n  maxChecks: 0\n", 2, 14, "minimize.maxChecks",
+			[]string{"0 is not a whole number from 1 to 100"}},
+		{"minimize enabled not a boolean", "minimize:\n  enabled: sometimes\n", 2, 12, "minimize.enabled",
+			[]string{"sometimes"}},
+		{"stuck repeats too many", "stuck:\n  repeats: 11\n", 2, 12, "stuck.repeats",
+			[]string{"11 is not a whole number from 0 to 10"}},
 		{"bad enum", "debounce: 1s\ntests:\n  mode: sometimes\n", 3, 9, "tests.mode",
 			[]string{`"sometimes" is not one of off, save, open_save`}},
 		{"enum wrong type", "tests:\n  mode: [save]\n", 2, 9, "tests.mode",
@@ -189,7 +207,7 @@ func TestLoadFileMistakes(t *testing.T) {
 		{"duplicate key", "debounce: 1s\ntests: {}\ndebounce: 2s\n", 3, 1, "debounce",
 			[]string{"key appears more than once (first at line 1)"}},
 		{"list instead of map", "- debounce: 1s\n- tests: {}\n", 1, 1, "",
-			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, maxDocumentSize, maxToolProcesses, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, trusted, not a list"}},
+			[]string{"the settings must be a map with keys debounce, tests, staticcheck, maxFileSize, maxDocumentSize, maxToolProcesses, model, rounds, minimize, stuck, applyMode, store, python, cpp, java, linters, judge, sandbox, trusted, not a list"}},
 		{"scalar instead of map", "debounce\n", 1, 1, "",
 			[]string{"the settings must be a map", "not a string"}},
 		{"two documents", "debounce: 1s\n---\ndebounce: 2s\n", 2, 1, "",

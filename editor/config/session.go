@@ -43,6 +43,29 @@ func (r Rounds) For(repair bool) int {
 	return r.Refactor
 }
 
+// Minimize configures how each round's candidate is cut down to the hunks
+// of its diff that help before it is offered (keys "minimize.*").
+type Minimize struct {
+	// Enabled offers only the hunks that help; false offers the model's
+	// candidates whole.
+	Enabled bool
+	// MaxChecks bounds the subsets checked per round; 1 to MaxMinimizeChecks.
+	MaxChecks int
+	// Budget bounds the time a round's search may take.
+	Budget time.Duration
+}
+
+// Stuck configures when a session that goes in circles ends (keys
+// "stuck.*"); 0 turns a rule off.
+type Stuck struct {
+	// Repeats is how many answers identical to an earlier round's end the
+	// session.
+	Repeats int
+	// SameFeedback is how many rounds in a row with the same failing
+	// feedback end the session.
+	SameFeedback int
+}
+
 // ApplyMode says how a session's result reaches the document.
 type ApplyMode string
 
@@ -66,7 +89,16 @@ const (
 	DefaultAPIKeyEnv    = "OPENAI_API_KEY"
 	DefaultModelTimeout = 120 * time.Second
 	MaxRounds           = 50
+	MaxMinimizeChecks   = 100
+	MinMinimizeBudget   = time.Second
+	MaxMinimizeBudget   = 30 * time.Minute
+	MaxStuckRule        = 10
 )
+
+// minimizeBudgetSpec is what minimize.budget accepts.
+func minimizeBudgetSpec() durationSpec {
+	return durationSpec{time.Second, "seconds", `"2m"`, MinMinimizeBudget, MaxMinimizeBudget, true}
+}
 
 // storeModes are the values of store.mode.
 func storeModes() []string { return []string{"full", "metrics"} }

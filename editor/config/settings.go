@@ -361,6 +361,31 @@ var configSettings = []setting[Config]{
 		rule: to(countOf(1, MaxRounds), func(c *Config) *int { return &c.Rounds.Refactor }),
 	},
 	{
+		Key: "minimize.enabled", Default: "true",
+		Doc:  "Offer only the hunks of a candidate that help: each round's candidate is cut down (delta debugging over the hunks of its diff, lint first, then tests) to the hunks that keep its fixes and tests, and a candidate that broke a test or the build is salvaged when some of its hunks help. `false` offers the model's candidates whole.",
+		rule: to(trueFalse, func(c *Config) *bool { return &c.Minimize.Enabled }),
+	},
+	{
+		Key: "minimize.maxChecks", Default: "12",
+		Doc:  "Subsets of a candidate's hunks checked per round at most, 1 to 100.",
+		rule: to(countOf(1, MaxMinimizeChecks), func(c *Config) *int { return &c.Minimize.MaxChecks }),
+	},
+	{
+		Key: "minimize.budget", Default: "2m",
+		Doc:  "Time one round's search of the hunks may take: a duration string, or a number of seconds; 1s to 30m. When it runs out, the smallest candidate found so far is offered.",
+		rule: to(durationOf(minimizeBudgetSpec()), func(c *Config) *time.Duration { return &c.Minimize.Budget }),
+	},
+	{
+		Key: "stuck.repeats", Default: "2",
+		Doc:  "End a session when the model has repeated an earlier answer this many times (a repeat is not checked again), 0 to 10; 0: never.",
+		rule: to(countOf(0, MaxStuckRule), func(c *Config) *int { return &c.Stuck.Repeats }),
+	},
+	{
+		Key: "stuck.sameFeedback", Default: "3",
+		Doc:  "End a session when this many rounds in a row get the same failing feedback, 0 to 10; 0: never.",
+		rule: to(countOf(0, MaxStuckRule), func(c *Config) *int { return &c.Stuck.SameFeedback }),
+	},
+	{
 		Key: "applyMode", Default: string(ApplyAtOnce),
 		Doc:  "How a session's result reaches the document: `apply` at once (undo reverts it), or `ask`: Apply / Show diff / Discard.",
 		rule: to(choiceOf(false, ApplyAtOnce, ApplyAsk), func(c *Config) *ApplyMode { return &c.ApplyMode }),

@@ -71,7 +71,7 @@ func TestApplySettingsMistakes(t *testing.T) {
 		{"invalid JSON", `{"debounce": `, "", "invalid JSON", "settings"},
 		{"trailing data", `{} {}`, "", "invalid JSON: unexpected data", "settings"},
 		{"not an object", `[1, 2]`, "", "the settings must be a map", "settings"},
-		{"wrapped not an object", `{"fixloop": "fast"}`, "fixloop", "must be a map with keys debounce, tests, staticcheck, maxFileSize, maxDocumentSize, maxToolProcesses, model, rounds, applyMode, store, python, cpp, java, linters, judge, sandbox, trusted, not a string", "settings"},
+		{"wrapped not an object", `{"fixloop": "fast"}`, "fixloop", "must be a map with keys debounce, tests, staticcheck, maxFileSize, maxDocumentSize, maxToolProcesses, model, rounds, minimize, stuck, applyMode, store, python, cpp, java, linters, judge, sandbox, trusted, not a string", "settings"},
 		{"unknown key", `{"fixloop": {"debounc": 1}}`, "debounc", `did you mean "debounce"?`, "settings"},
 		{"bad enum", `{"tests": {"mode": "always"}}`, "tests.mode", `"always" is not one of off, save, open_save`, "initializationOptions"},
 		{"bad duration", `{"debounce": "soon"}`, "debounce", `"soon" is not a duration`, "settings"},

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDefaultFromTable checks that the table's defaults are the constants
@@ -16,6 +17,8 @@ func TestDefaultFromTable(t *testing.T) {
 		MaxDocumentSize: DefaultMaxDocumentSize,
 		Model:           Model{APIKeyEnv: DefaultAPIKeyEnv, Timeout: DefaultModelTimeout},
 		Rounds:          Rounds{Repair: 10, Refactor: 3},
+		Minimize:        Minimize{Enabled: true, MaxChecks: 12, Budget: 2 * time.Minute},
+		Stuck:           Stuck{Repeats: 2, SameFeedback: 3},
 		ApplyMode:       ApplyAtOnce,
 		Store:           Store{Mode: "full"},
 		Java:            Java{Checkstyle: CheckstyleSun},

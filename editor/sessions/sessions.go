@@ -228,6 +228,9 @@ func (r *Registry) Run(ctx context.Context, sess *Session, job Job) {
 		ModelProgress: func(round, chars int) {
 			p.reportThrottled(ctx, fmt.Sprintf("round %d/%d: the model is answering (%d characters)", round, opts.Rounds, chars))
 		},
+		Searching: func(round, n int) {
+			p.report(ctx, searchMessage(round, opts.Rounds, n))
+		},
 		RoundDone: func(rd *refactor.Round) {
 			p.report(ctx, roundMessage(rd, opts.Rounds))
 		},
@@ -293,23 +296,42 @@ func (r *Registry) keep(u uri.URI, rec *refactor.Record) {
 }
 
 // roundMessage is a round's progress line: "round 2/3: compile error,
-// retrying" or "round 2/3: tests 17/17, 3 alerts left".
+// retrying" or "round 2/3: tests 17/17, 3 alerts left", with what the
+// search of its hunks dropped: "round 1/3: accepted: tests 2/2, fixed 1,
+// new 0 (2 of 7 hunks dropped: no alert fixed)".
 func roundMessage(r *refactor.Round, rounds int) string {
 	prefix := fmt.Sprintf("round %d/%d: ", r.Round, rounds)
+	if r.RepeatOf > 0 {
+		prefix += fmt.Sprintf("the same answer as round %d, ", r.RepeatOf)
+	}
 	m := r.Metrics
+	var msg string
 	switch r.Verdict {
 	case refactor.VerdictAccepted:
-		return prefix + fmt.Sprintf("accepted: tests %d/%d, fixed %d, new %d", m.TestsPassed, m.TestsTotal, m.Fixed, m.New)
+		msg = prefix + fmt.Sprintf("accepted: tests %d/%d, fixed %d, new %d", m.TestsPassed, m.TestsTotal, m.Fixed, m.New)
 	case refactor.VerdictAlertsRemaining:
-		return prefix + fmt.Sprintf("tests %d/%d, %d alerts left", m.TestsPassed, m.TestsTotal, m.Alerts)
+		msg = prefix + fmt.Sprintf("tests %d/%d, %d alerts left", m.TestsPassed, m.TestsTotal, m.Alerts)
 	case refactor.VerdictNoCode:
-		return prefix + "no code in the answer, retrying"
+		msg = prefix + "no code in the answer, retrying"
+	default:
+		msg = prefix + strings.ReplaceAll(string(r.Verdict), "_", " ") + ", retrying"
 	}
-	return prefix + strings.ReplaceAll(string(r.Verdict), "_", " ") + ", retrying"
+	if note := r.HunksNote(); note != "" {
+		msg += " (" + note + ")"
+	}
+	return msg
+}
+
+// searchMessage is the progress line of the n-th check of a round's search
+// of its candidate's hunks: "round 2/3: checking part 3 of the candidate".
+func searchMessage(round, rounds, n int) string {
+	return fmt.Sprintf("round %d/%d: keeping only the hunks that help: checking part %d of the candidate", round, rounds, n)
 }
 
 // Summary is the session summary shown to the user, as in "round 2/3:
-// tests 17/17, fixed 7, new 0, 12 lines edited".
+// tests 17/17, fixed 7, new 0, 12 lines edited", with what minimisation
+// dropped ("; 2 of 7 hunks dropped: no alert fixed") and why a stuck
+// session stopped.
 func Summary(rec *refactor.Record) string {
 	o := rec.Outcome
 	var b strings.Builder
@@ -324,6 +346,9 @@ func Summary(rec *refactor.Record) string {
 		if !o.Solved {
 			b.WriteString(" (best result; not fully solved)")
 		}
+		if note := rec.HunksNote(); note != "" {
+			b.WriteString("; " + note)
+		}
 	default:
 		fmt.Fprintf(&b, "found no acceptable result in %d round(s)", len(rec.Rounds))
 		var verdicts []string
@@ -333,6 +358,9 @@ func Summary(rec *refactor.Record) string {
 		if len(verdicts) > 0 {
 			fmt.Fprintf(&b, " (%s)", strings.Join(verdicts, ", "))
 		}
+	}
+	if why := rec.StuckNote(); why != "" {
+		b.WriteString("; stopped: " + why)
 	}
 	if rec.Error != "" {
 		b.WriteString(": " + rec.Error)

@@ -167,6 +167,20 @@ func TestSummary(t *testing.T) {
 			"repair round 1/3: tests 1/2, fixed 0, new 0, 0 lines edited (best result; not fully solved)"},
 		{refactor.Record{Goal: refactor.GoalRepair, Rounds: []refactor.Round{{Verdict: refactor.VerdictCompileError}, {Verdict: refactor.VerdictNoCode}}, Error: "boom"},
 			"repair found no acceptable result in 2 round(s) (compile_error, no_code): boom"},
+		{refactor.Record{Goal: refactor.GoalRefactor, Settings: refactor.Settings{Rounds: 3}, Outcome: refactor.Outcome{
+			FinalSummary: refactor.FinalSummary{Round: 1, TestsPassed: 2, TestsTotal: 2, Fixed: 1, LinesEdited: 1}, Solved: true, Hunks: 3, HunksDropped: 2},
+			Rounds: []refactor.Round{{Round: 1, Verdict: refactor.VerdictAccepted, Search: &refactor.Search{Hunks: 3},
+				Offered: &refactor.Offered{Kept: []int{0}, Dropped: []refactor.Dropped{{Hunk: 1, Reason: refactor.ReasonNoFix}, {Hunk: 2, Reason: refactor.ReasonNewAlert}}}}}},
+			"refactor round 1/3: tests 2/2, fixed 1, new 0, 1 lines edited; 2 of 3 hunks dropped: 1 no alert fixed, 1 adds an alert"},
+		{refactor.Record{Goal: refactor.GoalRefactor, Settings: refactor.Settings{Rounds: 3}, Outcome: refactor.Outcome{
+			FinalSummary: refactor.FinalSummary{Round: 2, TestsPassed: 2, TestsTotal: 2, Fixed: 1, LinesEdited: 1}, Salvaged: true, Hunks: 4, HunksDropped: 3}},
+			"refactor round 2/3: tests 2/2, fixed 1, new 0, 1 lines edited (best result; not fully solved); salvaged, 3 of 4 hunks dropped"},
+		{refactor.Record{Goal: refactor.GoalRepair, Stop: refactor.StopRepeating, Settings: refactor.Settings{Rounds: 5, Stuck: &refactor.Stuck{Repeats: 2, SameFeedback: 3}},
+			Rounds: []refactor.Round{{Verdict: refactor.VerdictCompileError}, {Verdict: refactor.VerdictCompileError}, {Verdict: refactor.VerdictCompileError}}},
+			"repair found no acceptable result in 3 round(s) (compile_error, compile_error, compile_error); stopped: the model repeated an earlier answer 2 times"},
+		{refactor.Record{Goal: refactor.GoalRepair, Stop: refactor.StopNoProgress, Settings: refactor.Settings{Rounds: 5},
+			Rounds: []refactor.Round{{Verdict: refactor.VerdictWrongAnswer}}},
+			"repair found no acceptable result in 1 round(s) (wrong_answer); stopped: the same failing feedback 3 rounds in a row"},
 	}
 	for _, tt := range tests {
 		if got := Summary(&tt.rec); got != tt.want {
@@ -184,10 +198,23 @@ func TestRoundMessage(t *testing.T) {
 			"round 1/3: accepted: tests 2/2, fixed 1, new 0"},
 		{refactor.Round{Round: 2, Verdict: refactor.VerdictNoCode}, "round 2/3: no code in the answer, retrying"},
 		{refactor.Round{Round: 3, Verdict: refactor.VerdictCompileError}, "round 3/3: compile error, retrying"},
+		{refactor.Round{Round: 2, Verdict: refactor.VerdictAccepted, Metrics: refactor.RoundMetrics{TestsPassed: 2, TestsTotal: 2, Fixed: 1},
+			Search: &refactor.Search{Hunks: 7}, Offered: &refactor.Offered{Dropped: []refactor.Dropped{{Reason: refactor.ReasonNoFix}, {Reason: refactor.ReasonNoFix}}}},
+			"round 2/3: accepted: tests 2/2, fixed 1, new 0 (2 of 7 hunks dropped: no alert fixed)"},
+		{refactor.Round{Round: 3, Verdict: refactor.VerdictCompileError, Search: &refactor.Search{Salvage: true, Hunks: 2},
+			Offered: &refactor.Offered{Salvaged: true, Dropped: []refactor.Dropped{{Reason: refactor.ReasonNoBuild}}}},
+			"round 3/3: compile error, retrying (salvaged, 1 of 2 hunks dropped: does not build)"},
+		{refactor.Round{Round: 3, RepeatOf: 1, Verdict: refactor.VerdictCompileError}, "round 3/3: the same answer as round 1, compile error, retrying"},
 	}
 	for _, tt := range tests {
 		if got := roundMessage(&tt.round, 3); got != tt.want {
 			t.Errorf("roundMessage = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+func TestSearchMessage(t *testing.T) {
+	if got, want := searchMessage(2, 3, 4), "round 2/3: keeping only the hunks that help: checking part 4 of the candidate"; got != want {
+		t.Errorf("searchMessage = %q, want %q", got, want)
 	}
 }

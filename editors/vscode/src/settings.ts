@@ -13,6 +13,8 @@ export interface InitializationOptions {
   tests?: { mode?: string };
   model?: { baseUrl?: string; name?: string; apiKeyEnv?: string; temperature?: number };
   rounds?: { repair?: number; refactor?: number };
+  minimize?: { enabled?: boolean; maxChecks?: number; budget?: string };
+  stuck?: { repeats?: number; sameFeedback?: number };
   applyMode?: string;
   sandbox?: string;
   maxToolProcesses?: number;
@@ -29,6 +31,8 @@ const SANDBOX_MODES = ['bubblewrap', 'none'];
 const PYTHON_LINTERS = ['pylint', 'flake8', 'pyright'];
 const PYLINT_CATEGORIES = ['convention', 'refactor', 'warning', 'error', 'info', 'performance'];
 const MAX_TOOL_PROCESSES = 256;
+const MAX_MINIMIZE_CHECKS = 100;
+const MAX_STUCK_RULE = 10;
 
 function str(cfg: ConfigLike, key: string): string | undefined {
   const v = cfg.get(key);
@@ -78,6 +82,29 @@ export function initializationOptions(cfg: ConfigLike): InitializationOptions {
   const refactor = num(cfg, 'rounds.refactor');
   if (refactor !== undefined && Number.isInteger(refactor) && refactor > 0) rounds.refactor = refactor;
   if (Object.keys(rounds).length > 0) out.rounds = rounds;
+
+  const minimize: NonNullable<InitializationOptions['minimize']> = {};
+  // Sent only when the user turned minimisation off: on is the server's
+  // default, and .fixloop.yaml may set it.
+  if (cfg.get('minimize.enabled') === false) minimize.enabled = false;
+  const maxChecks = num(cfg, 'minimize.maxChecks');
+  if (maxChecks !== undefined && Number.isInteger(maxChecks) && maxChecks >= 1 && maxChecks <= MAX_MINIMIZE_CHECKS) {
+    minimize.maxChecks = maxChecks;
+  }
+  const budget = str(cfg, 'minimize.budget');
+  if (budget !== undefined) minimize.budget = budget;
+  if (Object.keys(minimize).length > 0) out.minimize = minimize;
+
+  const stuck: NonNullable<InitializationOptions['stuck']> = {};
+  const repeats = num(cfg, 'stuck.repeats');
+  if (repeats !== undefined && Number.isInteger(repeats) && repeats >= 0 && repeats <= MAX_STUCK_RULE) {
+    stuck.repeats = repeats;
+  }
+  const sameFeedback = num(cfg, 'stuck.sameFeedback');
+  if (sameFeedback !== undefined && Number.isInteger(sameFeedback) && sameFeedback >= 0 && sameFeedback <= MAX_STUCK_RULE) {
+    stuck.sameFeedback = sameFeedback;
+  }
+  if (Object.keys(stuck).length > 0) out.stuck = stuck;
 
   const applyMode = oneOf(cfg, 'applyMode', APPLY_MODES);
   if (applyMode !== undefined) out.applyMode = applyMode;

@@ -30,6 +30,11 @@ test('VS Code defaults (empty strings, nulls) are omitted except enums', () => {
       'model.temperature': null,
       'rounds.repair': null,
       'rounds.refactor': null,
+      'minimize.enabled': true,
+      'minimize.maxChecks': null,
+      'minimize.budget': '',
+      'stuck.repeats': null,
+      'stuck.sameFeedback': null,
       applyMode: 'apply',
       'tests.mode': 'open_save',
       'python.linters': null,
@@ -52,6 +57,13 @@ test('each key maps to the server shape', () => {
   assert.deepEqual(initializationOptions(cfg({ 'model.temperature': 0 })), { model: { temperature: 0 } });
   assert.deepEqual(initializationOptions(cfg({ 'rounds.repair': 5 })), { rounds: { repair: 5 } });
   assert.deepEqual(initializationOptions(cfg({ 'rounds.refactor': 2 })), { rounds: { refactor: 2 } });
+  assert.deepEqual(initializationOptions(cfg({ 'minimize.enabled': false })), { minimize: { enabled: false } });
+  assert.deepEqual(initializationOptions(cfg({ 'minimize.maxChecks': 20 })), { minimize: { maxChecks: 20 } });
+  assert.deepEqual(initializationOptions(cfg({ 'minimize.maxChecks': 0 })), {});
+  assert.deepEqual(initializationOptions(cfg({ 'minimize.budget': '30s' })), { minimize: { budget: '30s' } });
+  assert.deepEqual(initializationOptions(cfg({ 'stuck.repeats': 0 })), { stuck: { repeats: 0 } });
+  assert.deepEqual(initializationOptions(cfg({ 'stuck.sameFeedback': 4 })), { stuck: { sameFeedback: 4 } });
+  assert.deepEqual(initializationOptions(cfg({ 'stuck.sameFeedback': 11 })), {});
   assert.deepEqual(initializationOptions(cfg({ applyMode: 'ask' })), { applyMode: 'ask' });
   assert.deepEqual(initializationOptions(cfg({ sandbox: 'none' })), { sandbox: 'none' });
   assert.deepEqual(initializationOptions(cfg({ sandbox: 'bubblewrap' })), {});

@@ -1,0 +1,26 @@
+package toolset
+
+import (
+	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/refactor"
+)
+
+// Minimize is the hunk search of cfg's minimize section, as
+// refactor.Options takes it.
+func Minimize(cfg config.Config) refactor.Minimize {
+	m := cfg.Minimize
+	return refactor.Minimize{Off: !m.Enabled, MaxChecks: m.MaxChecks, Budget: m.Budget}
+}
+
+// Stuck is the stuck rules of cfg's stuck section, as refactor.Options
+// takes them: a count of 0 (the settings' "never") turns its rule off,
+// which refactor spells with a negative count (its 0 means the default).
+func Stuck(cfg config.Config) refactor.Stuck {
+	off := func(n int) int {
+		if n <= 0 {
+			return -1
+		}
+		return n
+	}
+	return refactor.Stuck{Repeats: off(cfg.Stuck.Repeats), SameFeedback: off(cfg.Stuck.SameFeedback)}
+}

@@ -1,0 +1,38 @@
+package toolset
+
+import (
+	"testing"
+	"time"
+
+	"github.com/fixloop/fixloop/editor/config"
+	"github.com/fixloop/fixloop/refactor"
+)
+
+// TestSessionDefaults: the settings' defaults are refactor's, so that a
+// session started from the editor, fixloop fix or the MCP server runs as
+// one with zero Options.
+func TestSessionDefaults(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	if got, want := Minimize(cfg), (refactor.Minimize{MaxChecks: refactor.DefaultMinimizeChecks, Budget: refactor.DefaultMinimizeBudget}); got != want {
+		t.Errorf("Minimize(defaults) = %+v, want %+v", got, want)
+	}
+	if got, want := Stuck(cfg), (refactor.Stuck{Repeats: refactor.DefaultStuckRepeats, SameFeedback: refactor.DefaultStuckSameFeedback}); got != want {
+		t.Errorf("Stuck(defaults) = %+v, want %+v", got, want)
+	}
+}
+
+// TestSessionSettings: minimize.enabled false turns the search off, and a
+// stuck count of 0 turns its rule off (negative for refactor).
+func TestSessionSettings(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	cfg.Minimize = config.Minimize{Enabled: false, MaxChecks: 30, Budget: 10 * time.Second}
+	cfg.Stuck = config.Stuck{Repeats: 0, SameFeedback: 5}
+	if got, want := Minimize(cfg), (refactor.Minimize{Off: true, MaxChecks: 30, Budget: 10 * time.Second}); got != want {
+		t.Errorf("Minimize = %+v, want %+v", got, want)
+	}
+	if got, want := Stuck(cfg), (refactor.Stuck{Repeats: -1, SameFeedback: 5}); got != want {
+		t.Errorf("Stuck = %+v, want %+v", got, want)
+	}
+}
