@@ -155,40 +155,6 @@ func (m *minimizeRunner) sessionRecord(ctx context.Context, j evalJob) (*refacto
 	return rec, took, err
 }
 
-// offeredView is rec as scored by what it offers: the offered round's
-// candidate, check and metrics replaced by what it offers, so that
-// aggregate.FromRecord, which reads the offered round's metrics, scores
-// the offered text. (Glue until refactor/aggregate has an offered view.)
-func offeredView(rec *refactor.Record) *refactor.Record {
-	c := *rec
-	c.Rounds = slices.Clone(rec.Rounds)
-	for i := range c.Rounds {
-		rd := &c.Rounds[i]
-		if rd.Round == rec.Outcome.Round && rd.Offered != nil {
-			rd.Candidate, rd.Check, rd.Metrics = rd.Offered.Text, rd.Offered.Check, rd.Offered.Metrics
-		}
-	}
-	return &c
-}
-
-// modelView is rec as scored by the model's whole candidates: its outcome
-// replaced by Record.ModelOutcome(). (Glue, as offeredView.)
-func modelView(rec *refactor.Record) *refactor.Record {
-	c := *rec
-	mo := rec.ModelOutcome()
-	c.Outcome.FinalSummary = mo
-	c.Outcome.Salvaged, c.Outcome.Hunks, c.Outcome.HunksDropped = false, 0, 0
-	c.Outcome.Solved, c.Outcome.SolvedRound, c.Outcome.Text = false, 0, ""
-	if mo.Round > 0 {
-		rd := rec.Rounds[mo.Round-1]
-		c.Outcome.Text = rd.Candidate
-		if rd.Verdict == refactor.VerdictAccepted {
-			c.Outcome.Solved, c.Outcome.SolvedRound = true, mo.Round
-		}
-	}
-	return &c
-}
-
 // viewScores are one view's scores: refactor sessions under the editor's
 // definition (the offered result is the sample), repair Pass@1, and the
 // editor-definition scores over all sessions (repair ones relabelled
@@ -198,15 +164,25 @@ type viewScores struct {
 	repairPass    *float64
 }
 
-func scoreView(recs []*refactor.Record, view func(*refactor.Record) *refactor.Record) viewScores {
+// scoreView scores recs in one view with refactor/aggregate: the model's
+// (offered false) or what is offered.
+func scoreView(recs []*refactor.Record, offered bool) viewScores {
 	var sessions, relabelled []aggregate.Session
 	for _, r := range recs {
-		s := aggregate.FromRecord(view(r))
-		sessions = append(sessions, s)
-		s.Goal = string(refactor.GoalRefactor)
-		relabelled = append(relabelled, s)
+		sessions = append(sessions, aggregate.FromRecord(r))
+		c := *r
+		c.Goal = refactor.GoalRefactor
+		relabelled = append(relabelled, aggregate.FromRecord(&c))
 	}
 	sc, all := aggregate.Compute(sessions), aggregate.Compute(relabelled)
+	if offered {
+		if sc.Offered != nil {
+			sc = sc.Offered
+		}
+		if all.Offered != nil {
+			all = all.Offered
+		}
+	}
 	return viewScores{refactor: sc.Refactor.SampleScores, all: all.Refactor.SampleScores, repairPass: sc.Repair.PassAt1}
 }
 
@@ -264,9 +240,9 @@ func minimizeTable(runs []minimizeRun) minimizeResult {
 			r.id, r.on.Goal, len(r.on.Rounds), len(r.off.Rounds), checks, lint, test, search, kept,
 			lfn(o), lfn(mo), lfn(f), r.on.Outcome.Salvaged, r.tOn.Seconds(), r.tOff.Seconds())
 	}
-	offered := scoreView(on, offeredView)
-	model := scoreView(on, modelView)
-	whole := scoreView(off, func(r *refactor.Record) *refactor.Record { return r })
+	offered := scoreView(on, true)
+	model := scoreView(on, false)
+	whole := scoreView(off, false)
 	pct := func(v *float64) string {
 		if v == nil {
 			return "—"

@@ -116,29 +116,6 @@ func (c *Checker) check(ctx context.Context, file, text string) (*Check, error) 
 	return chk, nil
 }
 
-// Lint checks a candidate's text as Check does, with the compiler and the
-// linters alone: its Tests stay nil. It is the cheap first half of a
-// check, which a minimisation uses to reject a subset of hunks before
-// testing it.
-func (c *Checker) Lint(ctx context.Context, file, text string) (*Check, error) {
-	return c.lint(runner.WithCandidate(ctx), file, text)
-}
-
-// AddTests runs the tests on a candidate's text that Lint checked, and
-// adds them to chk as Check would have.
-func (c *Checker) AddTests(ctx context.Context, file, text string, chk *Check) error {
-	start := time.Now()
-	tr := c.runTests(runner.WithCandidate(ctx), file, text)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := chk.addTests(tr); err != nil {
-		return err
-	}
-	chk.WallMS += time.Since(start).Milliseconds()
-	return nil
-}
-
 // lint runs the linters on text as the content of file.
 func (c *Checker) lint(ctx context.Context, file, text string) (*Check, error) {
 	start := time.Now()

@@ -23,19 +23,46 @@ type Minimize struct {
 	// Budget bounds the time a round's search may take; 0 means
 	// DefaultMinimizeBudget.
 	Budget time.Duration `json:"budget_ns,omitempty"`
+	// Share bounds the time of all of a session's searches, as a share
+	// of the session's other time (the model's answers and the checks of
+	// the candidates): each search may take what is left of it. 0 means
+	// DefaultMinimizeShare; a negative share, no such bound.
+	Share float64 `json:"share,omitempty"`
 }
 
-// The defaults of Minimize.
+// The defaults of Minimize. The share keeps a session within 1.5 times
+// its time without minimisation, however fast the model answers.
 const (
 	DefaultMinimizeChecks = 12
 	DefaultMinimizeBudget = 2 * time.Minute
+	DefaultMinimizeShare  = 0.5
 )
 
 // recorded is m with its defaults filled in, as a record keeps it.
 func (m Minimize) recorded() *Minimize {
 	l := m.limits()
-	m.MaxChecks, m.Budget = l.MaxChecks, l.Budget
+	m.MaxChecks, m.Budget, m.Share = l.MaxChecks, l.Budget, m.share()
 	return &m
+}
+
+// share is Share with its default.
+func (m Minimize) share() float64 {
+	if m.Share == 0 {
+		return DefaultMinimizeShare
+	}
+	return m.Share
+}
+
+// searchBudget is what the share leaves for a search now: the share of
+// the session's time so far that was not spent searching, less the time
+// searches took; or 0 and false with no share bound.
+func (s *session) searchBudget() (time.Duration, bool) {
+	share := s.opts.Minimize.share()
+	if share < 0 {
+		return 0, false
+	}
+	other := time.Since(s.start) - s.searched
+	return time.Duration(share*float64(other)) - s.searched, true
 }
 
 // limits returns the search's bounds.
@@ -190,8 +217,14 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 			return
 		}
 		lim = minimize.Limits{MaxChecks: n}
+	} else if left, ok := s.searchBudget(); ok {
+		if left <= 0 {
+			return // the session's share of search time is spent
+		}
+		lim.Budget = min(lim.Budget, left)
 	}
 	start := time.Now()
+	defer func() { s.searched += time.Since(start) }()
 	sr := &subsets{s: s, rd: rd, hunks: hunks, salvage: !whole, byKey: map[string]int{}}
 	var (
 		res minimize.Result
@@ -319,14 +352,27 @@ func (sr *subsets) test(ctx context.Context, keep []int) (bool, error) {
 		f(sr.rd.Round, len(sr.trials)+1)
 	}
 	text := metrics.Apply(s.rec.Original, sr.rd.Candidate, sr.hunks, keep)
-	chk, err := s.opts.Checker.Lint(ctx, s.rec.File, text)
+	// The tests start with the linters, as in a candidate's check, and
+	// stop when the linters already reject the subset. A check cut short
+	// (the budget ran out) is not recorded.
+	cctx := runner.WithCandidate(ctx)
+	tctx, stopTests := context.WithCancel(cctx)
+	defer stopTests()
+	tests := make(chan testRun, 1)
+	go func() { tests <- s.opts.Checker.runTests(tctx, s.rec.File, text) }()
+	chk, err := s.opts.Checker.lint(cctx, s.rec.File, text)
 	if err != nil {
 		return false, err
 	}
 	tr := &Trial{Keep: keep, Check: chk}
-	if tr.Result = sr.judgeLint(text, chk); tr.Result == "" {
-		// A check cut short (the budget ran out) is not recorded.
-		if err := s.opts.Checker.AddTests(ctx, s.rec.File, text, chk); err != nil {
+	if tr.Result = sr.judgeLint(text, chk); tr.Result != "" {
+		stopTests()
+	} else {
+		run := <-tests
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		if err := chk.addTests(run); err != nil {
 			return false, err
 		}
 		tr.Result = sr.judgeTests(text, chk)

@@ -107,6 +107,11 @@ func runToy(t *testing.T, answers []string, opts Options) (*Record, *toyTools) {
 	if opts.Rounds == 0 {
 		opts.Rounds = 3
 	}
+	if opts.Minimize.Share == 0 {
+		// The toy tools take no time: the share of it is no bound to
+		// test the search with (TestMinimizeShare tests it).
+		opts.Minimize.Share = -1
+	}
 	opts.Provider = replay.New(replies, "scripted")
 	opts.Checker = &Checker{Linter: tools, Tester: tools, TestTimeout: time.Minute}
 	rec, err := Run(sandbox.Unconfined(context.Background()), "/toy/a.go", toyOriginal, opts)
@@ -319,5 +324,26 @@ func TestSalvageFixAndNewAlert(t *testing.T) {
 	}
 	if rec.Outcome.Round != 1 || !rec.Outcome.Salvaged || rec.ModelOutcome().Round != 0 {
 		t.Errorf("outcome %+v, model's %+v", rec.Outcome, rec.ModelOutcome())
+	}
+}
+
+// TestMinimizeShare: a session's searches take at most their share of its
+// other time; with next to none left, the round offers the candidate
+// whole, and the record says the search stopped at its time bound or made
+// none.
+func TestMinimizeShare(t *testing.T) {
+	rec, tools := runToy(t, []string{toyVerbose(false)}, Options{Rounds: 1, Minimize: Minimize{Share: 1e-12}})
+	rd := rec.Rounds[0]
+	if rd.Offered != nil {
+		t.Errorf("offered %+v with no time to search", rd.Offered)
+	}
+	if rd.Search != nil && (len(rd.Search.Trials) != 0 || rd.Search.Bound != "time") {
+		t.Errorf("search %+v", rd.Search)
+	}
+	if n := tools.lints.Load(); n != 2 {
+		t.Errorf("%d lint checks, want 2 (baseline, candidate)", n)
+	}
+	if rec.Settings.Minimize == nil || rec.Settings.Minimize.Share != 1e-12 {
+		t.Errorf("recorded %+v", rec.Settings.Minimize)
 	}
 }

@@ -125,6 +125,7 @@ type session struct {
 	best           *Round         // the round whose offer is the best so far
 	bestModel      *Round         // the round whose whole candidate is the best so far
 	stuck          stuckState
+	searched       time.Duration // the time the hunk searches took so far
 }
 
 func newSession(ctx context.Context, file, original string, opts Options) (*session, error) {

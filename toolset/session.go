@@ -9,7 +9,11 @@ import (
 // refactor.Options takes it.
 func Minimize(cfg config.Config) refactor.Minimize {
 	m := cfg.Minimize
-	return refactor.Minimize{Off: !m.Enabled, MaxChecks: m.MaxChecks, Budget: m.Budget}
+	share := m.Share
+	if share <= 0 {
+		share = -1 // the settings' "no bound"; refactor's 0 is its default
+	}
+	return refactor.Minimize{Off: !m.Enabled, MaxChecks: m.MaxChecks, Budget: m.Budget, Share: share}
 }
 
 // Stuck is the stuck rules of cfg's stuck section, as refactor.Options

@@ -14,7 +14,7 @@ import (
 func TestSessionDefaults(t *testing.T) {
 	t.Parallel()
 	cfg := config.Default()
-	if got, want := Minimize(cfg), (refactor.Minimize{MaxChecks: refactor.DefaultMinimizeChecks, Budget: refactor.DefaultMinimizeBudget}); got != want {
+	if got, want := Minimize(cfg), (refactor.Minimize{MaxChecks: refactor.DefaultMinimizeChecks, Budget: refactor.DefaultMinimizeBudget, Share: refactor.DefaultMinimizeShare}); got != want {
 		t.Errorf("Minimize(defaults) = %+v, want %+v", got, want)
 	}
 	if got, want := Stuck(cfg), (refactor.Stuck{Repeats: refactor.DefaultStuckRepeats, SameFeedback: refactor.DefaultStuckSameFeedback}); got != want {
@@ -27,9 +27,9 @@ func TestSessionDefaults(t *testing.T) {
 func TestSessionSettings(t *testing.T) {
 	t.Parallel()
 	cfg := config.Default()
-	cfg.Minimize = config.Minimize{Enabled: false, MaxChecks: 30, Budget: 10 * time.Second}
+	cfg.Minimize = config.Minimize{Enabled: false, MaxChecks: 30, Budget: 10 * time.Second} // share 0: no bound
 	cfg.Stuck = config.Stuck{Repeats: 0, SameFeedback: 5}
-	if got, want := Minimize(cfg), (refactor.Minimize{Off: true, MaxChecks: 30, Budget: 10 * time.Second}); got != want {
+	if got, want := Minimize(cfg), (refactor.Minimize{Off: true, MaxChecks: 30, Budget: 10 * time.Second, Share: -1}); got != want {
 		t.Errorf("Minimize = %+v, want %+v", got, want)
 	}
 	if got, want := Stuck(cfg), (refactor.Stuck{Repeats: -1, SameFeedback: 5}); got != want {

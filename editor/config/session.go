@@ -53,6 +53,10 @@ type Minimize struct {
 	MaxChecks int
 	// Budget bounds the time a round's search may take.
 	Budget time.Duration
+	// Share bounds the time of a session's searches, as a share of its
+	// other time (the model's answers and the candidates' checks); 0
+	// means no such bound.
+	Share float64
 }
 
 // Stuck configures when a session that goes in circles ends (keys

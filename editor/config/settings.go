@@ -203,6 +203,14 @@ func floatOf(lo, hi float64) parser[*float32] {
 		}}
 }
 
+func shareOf(lo, hi float64) parser[float64] {
+	return parser[float64]{valueType{"number", []string{"number"}, nil, lo, hi},
+		func(a *applier, v *value, path string) (float64, bool) {
+			f, ok := a.float(v, path, lo, hi)
+			return float64(f), ok
+		}}
+}
+
 func textOf(example string) parser[string] {
 	return parser[string]{valueType{name: "string", json: []string{"string"}},
 		func(a *applier, v *value, path string) (string, bool) { return a.text(v, path, example) }}
@@ -374,6 +382,11 @@ var configSettings = []setting[Config]{
 		Key: "minimize.budget", Default: "2m",
 		Doc:  "Time one round's search of the hunks may take: a duration string, or a number of seconds; 1s to 30m. When it runs out, the smallest candidate found so far is offered.",
 		rule: to(durationOf(minimizeBudgetSpec()), func(c *Config) *time.Duration { return &c.Minimize.Budget }),
+	},
+	{
+		Key: "minimize.share", Default: "0.5",
+		Doc:  "The searches of a session take at most this share of the session's other time (the model's answers and the candidates' checks), 0 to 10; 0: no such bound. The default keeps a session within 1.5 times its time without minimisation.",
+		rule: to(shareOf(0, 10), func(c *Config) *float64 { return &c.Minimize.Share }),
 	},
 	{
 		Key: "stuck.repeats", Default: "2",

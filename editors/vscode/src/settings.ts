@@ -13,7 +13,7 @@ export interface InitializationOptions {
   tests?: { mode?: string };
   model?: { baseUrl?: string; name?: string; apiKeyEnv?: string; temperature?: number };
   rounds?: { repair?: number; refactor?: number };
-  minimize?: { enabled?: boolean; maxChecks?: number; budget?: string };
+  minimize?: { enabled?: boolean; maxChecks?: number; budget?: string; share?: number };
   stuck?: { repeats?: number; sameFeedback?: number };
   applyMode?: string;
   sandbox?: string;
@@ -93,6 +93,8 @@ export function initializationOptions(cfg: ConfigLike): InitializationOptions {
   }
   const budget = str(cfg, 'minimize.budget');
   if (budget !== undefined) minimize.budget = budget;
+  const share = num(cfg, 'minimize.share');
+  if (share !== undefined) minimize.share = share;
   if (Object.keys(minimize).length > 0) out.minimize = minimize;
 
   const stuck: NonNullable<InitializationOptions['stuck']> = {};
