@@ -275,7 +275,24 @@ func Load(ctx context.Context, cfg *packages.Config, patterns ...string) ([]*pac
 	if resp.Err != "" {
 		return nil, errors.New(resp.Err)
 	}
-	return resp.graph(cfg.Mode)
+	pkgs, err := resp.graph(cfg.Mode)
+	if err == nil && res.MemoryExceeded {
+		noteMemory(pkgs)
+	}
+	return pkgs, err
+}
+
+// noteMemory adds to the errors of the packages that have some that a
+// process go list ran was killed at the sandbox's memory limit: go list
+// says only that the C compiler was killed (a cgo preamble that includes
+// /dev/zero), and the model should learn why.
+func noteMemory(pkgs []*packages.Package) {
+	note := fmt.Sprintf("out of memory: a tool that go list ran (the C compiler, on cgo code) exceeded the sandbox's memory limit of %d MiB", gosandbox.BuildMemoryLimit>>20)
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if len(p.Errors) > 0 {
+			p.Errors = append(p.Errors, packages.Error{Pos: p.Errors[0].Pos, Msg: note, Kind: packages.ListError})
+		}
+	})
 }
 
 // answered reports why res holds no package graph, or nil when it does.

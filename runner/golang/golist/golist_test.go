@@ -259,3 +259,18 @@ func TestAnswered(t *testing.T) {
 		})
 	}
 }
+
+// TestNoteMemory: when the kernel killed a process of go list's at the
+// memory cap (cc1 on a cgo preamble that includes /dev/zero), the packages
+// with errors say so, the others stay as they are.
+func TestNoteMemory(t *testing.T) {
+	broken := &packages.Package{ID: "b", Errors: []packages.Error{{Pos: "p.go:1:1", Msg: "gcc: fatal error: Killed signal terminated program cc1"}}}
+	fine := &packages.Package{ID: "f", Imports: map[string]*packages.Package{"b": broken}}
+	noteMemory([]*packages.Package{fine})
+	if len(fine.Errors) != 0 {
+		t.Errorf("a package without errors got %v", fine.Errors)
+	}
+	if len(broken.Errors) != 2 || !strings.Contains(broken.Errors[1].Msg, "memory limit") || broken.Errors[1].Pos != "p.go:1:1" {
+		t.Errorf("errors %+v", broken.Errors)
+	}
+}
