@@ -53,16 +53,27 @@ func (m Minimize) share() float64 {
 	return m.Share
 }
 
-// searchBudget is what the share leaves for a search now: the share of
-// the session's time so far that was not spent searching, less the time
-// searches took; or 0 and false with no share bound.
-func (s *session) searchBudget() (time.Duration, bool) {
+// searchBudget is what the share leaves for the search of rd now: the
+// share of the session's time so far that was not spent searching (the
+// baseline's check included when the caller made it), less the time
+// searches took; or 0 and false with no share bound. The session's first
+// search may take at least the time of one check of its kind (twice the
+// round's own check: a subset's linters and tests), so that a model that
+// answers at once still gets its first candidate cut down.
+func (s *session) searchBudget(rd *Round) (time.Duration, bool) {
 	share := s.opts.Minimize.share()
 	if share < 0 {
 		return 0, false
 	}
 	other := time.Since(s.start) - s.searched
-	return time.Duration(share*float64(other)) - s.searched, true
+	if s.opts.Baseline != nil {
+		other += time.Duration(s.opts.Baseline.WallMS) * time.Millisecond
+	}
+	left := time.Duration(share*float64(other)) - s.searched
+	if !s.hasSearched {
+		left = max(left, 2*time.Duration(rd.CheckMS)*time.Millisecond)
+	}
+	return left, true
 }
 
 // limits returns the search's bounds.
@@ -217,14 +228,14 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 			return
 		}
 		lim = minimize.Limits{MaxChecks: n}
-	} else if left, ok := s.searchBudget(); ok {
+	} else if left, ok := s.searchBudget(rd); ok {
 		if left <= 0 {
 			return // the session's share of search time is spent
 		}
 		lim.Budget = min(lim.Budget, left)
 	}
 	start := time.Now()
-	defer func() { s.searched += time.Since(start) }()
+	defer func() { s.searched, s.hasSearched = s.searched+time.Since(start), true }()
 	sr := &subsets{s: s, rd: rd, hunks: hunks, salvage: !whole, byKey: map[string]int{}}
 	var (
 		res minimize.Result
@@ -233,8 +244,10 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 	if whole {
 		sr.want = s.wantOf(rd.Candidate, rd.Check)
 		// The hunks on the lines of the targets it fixed are taken as
-		// needed: the others are searched.
-		res, err = minimize.Minimize(ctx, len(hunks), minimize.Hint{Need: sr.hint(sr.want.fixed, false)}, sr.test, lim)
+		// needed, those that add an alert as droppable: the others are
+		// searched.
+		hint := minimize.Hint{Need: sr.hint(sr.want.fixed, false), Drop: sr.adding()}
+		res, err = minimize.Minimize(ctx, len(hunks), hint, sr.test, lim)
 	} else {
 		// Find a part that may be offered, then reduce it as a whole
 		// candidate is: keeping what that part achieves.
@@ -243,7 +256,7 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 			found := sr.trials[sr.byKey[key(res.Keep)]]
 			sr.salvage = false
 			sr.want = s.wantOf(metrics.Apply(s.rec.Original, rd.Candidate, hunks, res.Keep), found.Check)
-			need := minimize.Hint{Need: sr.hint(sr.want.fixed, false)}
+			need := minimize.Hint{Need: sr.hint(sr.want.fixed, false), Drop: sr.adding()}
 			more, err2 := minimize.Reduce(ctx, res.Keep, need, sr.test, lim.Less(res, time.Since(start)))
 			sr.salvage = true
 			res, err = minimize.Result{Keep: more.Keep, Checks: res.Checks + more.Checks, Bound: more.Bound}, err2
@@ -335,6 +348,29 @@ func (sr *subsets) hint(targets []runner.Alert, insertions bool) []int {
 			first, last = h.ALine-1, h.ALine
 		}
 		for l := first; l <= last; l++ {
+			if lines[l] {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// adding lists the hunks that hold a line of a new alert of the whole
+// candidate (when it builds, so that its alerts compare).
+func (sr *subsets) adding() []int {
+	if !sr.rd.Metrics.Compiles {
+		return nil
+	}
+	cmp := metrics.Compare(sr.s.rec.Original, sr.s.rec.Baseline.Alerts, sr.rd.Candidate, sr.rd.Check.Alerts)
+	lines := map[int]bool{}
+	for _, a := range cmp.NewAlerts {
+		lines[a.Line-1] = true
+	}
+	var out []int
+	for i, h := range sr.hunks {
+		for l := h.BLine; l < h.BLine+h.BLines; l++ {
 			if lines[l] {
 				out = append(out, i)
 				break

@@ -126,6 +126,7 @@ type session struct {
 	bestModel      *Round         // the round whose whole candidate is the best so far
 	stuck          stuckState
 	searched       time.Duration // the time the hunk searches took so far
+	hasSearched    bool          // a hunk search was made
 }
 
 func newSession(ctx context.Context, file, original string, opts Options) (*session, error) {

@@ -73,6 +73,9 @@ type Hint struct {
 	// and reduces the others only, so a subset without them is never
 	// checked.
 	Need []int
+	// Drop are hunks expected to be droppable (those that add an alert):
+	// Reduce tries the set without them, at once, before reducing it.
+	Drop []int
 }
 
 // Minimize returns the smallest subset of the n hunks that passes, all of
@@ -83,9 +86,11 @@ func Minimize(ctx context.Context, n int, hint Hint, test Test, lim Limits) (Res
 
 // Reduce returns the smallest subset of set (ascending hunk indices) that
 // passes, set itself being known to pass. With hint.Need, the needed
-// hunks alone are tried first, and then the others reduced with the needed
-// ones always kept; else hint.Try, when it is a proper non-empty subset of
-// set, is tried first, and then the whole set reduced.
+// hunks alone are tried first; then, with hint.Drop, the set without the
+// hunks to drop; and then the others reduced with the needed ones always
+// kept. Without hint.Need, hint.Try (else the set without hint.Drop),
+// when it is a proper non-empty subset of set, is tried first, and then
+// the whole set reduced.
 func Reduce(ctx context.Context, set []int, hint Hint, test Test, lim Limits) (Result, error) {
 	s := newSearch(ctx, test, lim)
 	defer s.cancel()
@@ -103,10 +108,24 @@ func Reduce(ctx context.Context, set []int, hint Hint, test Test, lim Limits) (R
 		case ok:
 			return s.result(need), nil
 		}
+		if drop := within(hint.Drop, rest); len(drop) > 0 && len(drop) < len(rest) {
+			kept := complement(rest, drop)
+			ok, err := s.try(kept)
+			if err != nil {
+				return s.result(cur), stopped(err)
+			}
+			if ok {
+				rest = kept
+			}
+		}
 		rest, err = s.ddmin(rest)
 		return s.result(s.with(rest)), err
 	}
-	if h := within(hint.Try, set); len(h) > 0 && len(h) < len(set) {
+	h := within(hint.Try, set)
+	if drop := within(hint.Drop, set); len(h) == 0 && len(drop) > 0 {
+		h = complement(set, drop)
+	}
+	if len(h) > 0 && len(h) < len(set) {
 		if ok, err := s.try(h); err != nil {
 			return s.result(cur), stopped(err)
 		} else if ok {

@@ -215,3 +215,22 @@ func TestNeed(t *testing.T) {
 		}
 	})
 }
+
+func TestDrop(t *testing.T) {
+	// Hunk 5 adds an alert; 2 and 3 fix and build only together.
+	calls := 0
+	base := needs([][]int{{2, 3}})
+	test := func(ctx context.Context, keep []int) (bool, error) {
+		calls++
+		return base(ctx, keep)
+	}
+	r, err := Minimize(context.Background(), 6, Hint{Drop: []int{5}}, test, Limits{MaxChecks: 1})
+	if err != nil || slices.Contains(r.Keep, 5) || calls != 1 {
+		t.Errorf("kept %v in %d calls, %v: want hunk 5 dropped by the first check", r.Keep, calls, err)
+	}
+	calls = 0
+	r, err = Minimize(context.Background(), 6, Hint{Need: []int{2}, Drop: []int{5}}, test, Limits{MaxChecks: 2})
+	if err != nil || slices.Contains(r.Keep, 5) || !slices.Contains(r.Keep, 3) || calls != 2 {
+		t.Errorf("with a need: kept %v in %d calls, %v", r.Keep, calls, err)
+	}
+}
