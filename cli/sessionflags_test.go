@@ -48,7 +48,7 @@ func TestSessionFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.apply(&cfg)
-	if want := (config.Minimize{Enabled: false, MaxChecks: 5, Budget: 30 * time.Second}); cfg.Minimize != want {
+	if want := (config.Minimize{Enabled: false, MaxChecks: 5, Budget: 30 * time.Second, Share: config.Default().Minimize.Share}); cfg.Minimize != want {
 		t.Errorf("minimize %+v, want %+v", cfg.Minimize, want)
 	}
 	if want := (config.Stuck{Repeats: 0, SameFeedback: 6}); cfg.Stuck != want {

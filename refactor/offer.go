@@ -53,14 +53,16 @@ func (m Minimize) share() float64 {
 	return m.Share
 }
 
-// searchBudget is what the share leaves for the search of rd now: the
-// share of the session's time so far that was not spent searching (the
-// baseline's check included when the caller made it), less the time
-// searches took; or 0 and false with no share bound. The session's first
-// search may take at least the time of one check of its kind (twice the
-// round's own check: a subset's linters and tests), so that a model that
-// answers at once still gets its first candidate cut down.
-func (s *session) searchBudget(rd *Round) (time.Duration, bool) {
+// firstFreeChecks are the checks of a session's first search that the
+// share does not bound, so that a model that answers at once still gets
+// its first candidate cut down.
+const firstFreeChecks = 2
+
+// searchBudget is what the share leaves for a search now: the share of
+// the session's time so far that was not spent searching (the baseline's
+// check included when the caller made it), less the time searches took;
+// or 0 and false with no share bound.
+func (s *session) searchBudget() (time.Duration, bool) {
 	share := s.opts.Minimize.share()
 	if share < 0 {
 		return 0, false
@@ -69,11 +71,7 @@ func (s *session) searchBudget(rd *Round) (time.Duration, bool) {
 	if s.opts.Baseline != nil {
 		other += time.Duration(s.opts.Baseline.WallMS) * time.Millisecond
 	}
-	left := time.Duration(share*float64(other)) - s.searched
-	if !s.hasSearched {
-		left = max(left, 2*time.Duration(rd.CheckMS)*time.Millisecond)
-	}
-	return left, true
+	return time.Duration(share*float64(other)) - s.searched, true
 }
 
 // limits returns the search's bounds.
@@ -228,11 +226,14 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 			return
 		}
 		lim = minimize.Limits{MaxChecks: n}
-	} else if left, ok := s.searchBudget(rd); ok {
-		if left <= 0 {
+	} else if left, ok := s.searchBudget(); ok {
+		if !s.hasSearched {
+			lim.Free = firstFreeChecks
+		}
+		if left <= 0 && lim.Free == 0 {
 			return // the session's share of search time is spent
 		}
-		lim.Budget = min(lim.Budget, left)
+		lim.Budget = min(lim.Budget, max(left, time.Nanosecond))
 	}
 	start := time.Now()
 	defer func() { s.searched, s.hasSearched = s.searched+time.Since(start), true }()

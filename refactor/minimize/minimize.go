@@ -38,6 +38,10 @@ type Limits struct {
 	// Budget is the most time; a Test running when it ends is cancelled
 	// through its context.
 	Budget time.Duration
+	// Free is how many calls of Test the Budget does not bound: its time
+	// counts from the end of the Free-th call, so that a search makes
+	// those whatever the time (MaxChecks still bounds them).
+	Free int
 }
 
 // Bound names the limit that stopped a search.
@@ -171,6 +175,7 @@ func (lim Limits) Less(r Result, took time.Duration) Limits {
 	if lim.Budget > 0 {
 		lim.Budget = max(lim.Budget-took, time.Nanosecond)
 	}
+	lim.Free = max(lim.Free-r.Checks, 0)
 	return lim
 }
 
@@ -185,16 +190,31 @@ type search struct {
 	bound  Bound
 	// base are hunks added to every subset tried (Hint.Need).
 	base []int
+	// parent is the caller's context; timed says whether ctx has the
+	// Budget's deadline yet (see Limits.Free).
+	parent context.Context
+	timed  bool
 }
 
 func newSearch(ctx context.Context, test Test, lim Limits) *search {
-	s := &search{test: test, lim: lim, seen: make(map[string]bool)}
-	if lim.Budget > 0 {
+	s := &search{test: test, lim: lim, seen: make(map[string]bool), parent: ctx}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	s.timed = lim.Budget <= 0 || lim.Free <= 0
+	if lim.Budget > 0 && lim.Free <= 0 {
+		s.cancel()
 		s.ctx, s.cancel = context.WithTimeout(ctx, lim.Budget)
-	} else {
-		s.ctx, s.cancel = context.WithCancel(ctx)
 	}
 	return s
+}
+
+// startClock starts the Budget once the Free calls are made.
+func (s *search) startClock() {
+	if s.timed || s.checks < s.lim.Free {
+		return
+	}
+	s.timed = true
+	s.cancel()
+	s.ctx, s.cancel = context.WithTimeout(s.parent, s.lim.Budget)
 }
 
 // errStop ends a search at a bound.
@@ -225,6 +245,7 @@ func (s *search) try(keep []int) (bool, error) {
 		s.bound = BoundChecks
 		return false, errStop
 	}
+	s.startClock()
 	if s.ctx.Err() != nil {
 		s.bound = BoundTime
 		return false, errStop

@@ -234,3 +234,18 @@ func TestDrop(t *testing.T) {
 		t.Errorf("with a need: kept %v in %d calls, %v", r.Keep, calls, err)
 	}
 }
+
+// TestFree: the first Free checks run whatever the time budget.
+func TestFree(t *testing.T) {
+	slowFirst := func(ctx context.Context, keep []int) (bool, error) {
+		time.Sleep(2 * time.Millisecond) // longer than the budget below
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		return needs([][]int{{1}})(ctx, keep)
+	}
+	r, err := Minimize(context.Background(), 2, Hint{}, slowFirst, Limits{Budget: time.Nanosecond, Free: 2})
+	if err != nil || !slices.Equal(r.Keep, []int{1}) || r.Checks != 2 {
+		t.Errorf("kept %v in %d checks (bound %q), %v; want [1] in the 2 free checks", r.Keep, r.Checks, r.Bound, err)
+	}
+}
