@@ -37,6 +37,8 @@ func TestHelpAndUsage(t *testing.T) {
 		{"mcp bad root", []string{"mcp", "--root", "does-not-exist"}, 2, "", "--root does-not-exist"},
 		{"unknown command", []string{"frobnicate"}, 2, "", "unknown command"},
 		{"check without file", []string{"check"}, 2, "", "check needs a FILE or a Go package pattern"},
+		{"replay without records", []string{"replay"}, 2, "", "replay needs session records"},
+		{"fix with a misspelt goal", []string{"fix", "--goal", "refactr", "../testdata/calc/calc.go"}, 2, "", `unknown goal "refactr"`},
 		{"check bad flag", []string{"check", "--nope", "x.go"}, 2, "", "unknown flag"},
 		{"check missing file", []string{"check", "does-not-exist.go"}, 2, "", "does-not-exist.go"},
 		{"unsupported file", []string{"check", "../README.md"}, 2, "", "fixloop has no linter for .md files"},

@@ -103,7 +103,7 @@ record per problem: --replay-dir DIR holding PROBLEM.json).`,
 	fl.StringVar(&f.provider, "provider", "", "openai, rules, copy-original or replay (default: openai when a model is configured, else rules)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible base URL (default: model.baseUrl, else $OPENAI_BASE_URL)")
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY)")
-	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature (default: the server's)")
+	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature, 0 to 2 (a negative value: the model server's default)")
 	fl.StringVar(&f.goal, "goal", "", "repair or refactor for every problem (default: the problem's, else chosen by its check)")
 	fl.IntVar(&f.rounds, "rounds", 0, "round cap k (default: 10 for repair, 3 for refactor, or rounds from .fixloop.yaml)")
 	fl.IntVar(&f.jobs, "jobs", 1, "sessions at a time")

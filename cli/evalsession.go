@@ -231,7 +231,13 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 // "model".
 func describeOutcome(rec *refactor.Record) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s after %d round(s)", rec.Goal, rec.Stop, len(rec.Rounds))
+	switch rec.Stop {
+	case refactor.StopRounds:
+		// "rounds" alone reads as a word left out.
+		fmt.Fprintf(&b, "%s, not solved in its %d round(s) (rounds)", rec.Goal, len(rec.Rounds))
+	default:
+		fmt.Fprintf(&b, "%s, %s after %d round(s)", rec.Goal, rec.Stop, len(rec.Rounds))
+	}
 	o := rec.Outcome
 	if rec.Offered() {
 		fmt.Fprintf(&b, ", offers round %d (%s", o.Round, measures(o.FinalSummary))

@@ -135,7 +135,7 @@ func addProviderFlags(fl *pflag.FlagSet, f *fixFlags) {
 	fl.StringVar(&f.model, "model", "", "model name (default: model.name from .fixloop.yaml, else $FIXLOOP_MODEL)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible base URL (default: model.baseUrl, else $OPENAI_BASE_URL)")
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY)")
-	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature (default: the server's)")
+	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature, 0 to 2 (a negative value: the model server's default)")
 }
 
 // addCandidateFlags adds the flags that say how candidates run and where
@@ -157,6 +157,12 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	}
 	if err := checkSandboxFlag(f.sandbox); err != nil {
 		return nil, err
+	}
+	if f.goal != "" {
+		// A misspelt goal is a usage error before anything runs.
+		if _, err := refactor.ParseGoal(f.goal); err != nil {
+			return nil, err
+		}
 	}
 	if f.sandbox != "" {
 		cfg.Sandbox = config.SandboxMode(f.sandbox)

@@ -91,6 +91,10 @@ func TestFixUsage(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
 		}
+		// A usage error comes before anything runs or is announced.
+		if strings.Contains(errOut, "no model is configured") {
+			t.Errorf("%v: the provider's banner came before the usage error:\n%s", tt.args, errOut)
+		}
 	}
 }
 

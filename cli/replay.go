@@ -64,7 +64,12 @@ records to --out.
 Records are replayed in parallel (--jobs, default one per core), with a
 progress bar on a terminal; the report is in path order. Exit status: 0 when
 every replay agrees with its record, 1 when any differs, 2 on errors.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return &exitError{code: ExitUsage, err: errors.New("replay needs session records: record files (.json), directories of them, or a store (a SQLite file or a postgres:// URL)\nRun 'fixloop replay -h' for usage")}
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			logger, closeLog, err := logs.logger(cmd.ErrOrStderr())
 			if err != nil {

@@ -145,6 +145,14 @@ func loadSessions(ctx context.Context, dsn string, filter store.Filter, paths []
 	model := filter.Model
 	filter.Model = ""
 	sessions, err := st.Sessions(ctx, filter)
+	if err == nil && len(sessions) == 0 && filter.Run != "" {
+		// A run's name is typed by hand: an empty report would hide the
+		// typo.
+		all, aerr := st.Sessions(ctx, store.Filter{Run: filter.Run})
+		if aerr == nil && len(all) == 0 {
+			return nil, fmt.Errorf("the store has no sessions of the run %q (fixloop eval --run names a run)", filter.Run)
+		}
+	}
 	if err != nil || model == "" {
 		return sessions, err
 	}

@@ -60,6 +60,10 @@ func TestReportFromStoreAndRecords(t *testing.T) {
 	if _, out, _ := run(t, "report", "--format", "json", "--since", "1h", "--workspace", filepath.Dir(file)); !strings.Contains(out, `"sessions": 1`) {
 		t.Errorf("--since 1h --workspace: %s", out)
 	}
+	// A run that is not in the store is an error, not an empty report.
+	if code, _, errOut := run(t, "report", "--run", "nosuchrun"); code != ExitUsage || !strings.Contains(errOut, `no sessions of the run "nosuchrun"`) {
+		t.Errorf("--run nosuchrun: exit %d %s", code, errOut)
+	}
 	if code, _, errOut := run(t, "report", "--since", "yesterday-ish"); code != ExitUsage || !strings.Contains(errOut, "--since") {
 		t.Errorf("bad --since: exit %d %s", code, errOut)
 	}
