@@ -214,9 +214,10 @@ func TestEvalBundledDataset(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, `"sessions": 17`) {
 		t.Errorf("report --run: exit %d\n%s%s", code, out, errOut)
 	}
-	code, out, _ = run(t, "report", "--store", db, "--run", "another", "--format", "json")
-	if code != ExitOK || !strings.Contains(out, `"sessions": 0`) {
-		t.Errorf("report --run another: exit %d\n%s", code, out)
+	// A run the store does not have is an error, not an empty report.
+	code, _, errOut = run(t, "report", "--store", db, "--run", "another", "--format", "json")
+	if code != ExitUsage || !strings.Contains(errOut, `no sessions of the run "another"`) {
+		t.Errorf("report --run another: exit %d\n%s", code, errOut)
 	}
 }
 
