@@ -509,7 +509,7 @@ func (sr *subsets) failedWith(i int) string {
 			passing = append(passing, t.Keep)
 		}
 	}
-	failed := append([]Trial{{Keep: all(len(sr.hunks)), Result: sr.candidateFailure()}}, sr.trials...)
+	failed := append([]Trial{{Keep: minimize.All(len(sr.hunks)), Result: sr.candidateFailure()}}, sr.trials...)
 	for _, t := range failed {
 		if !slices.Contains(t.Keep, i) || t.Result != ReasonBreaksTest && t.Result != ReasonNoBuild {
 			continue
@@ -543,15 +543,6 @@ func subset(a, b []int) bool {
 		}
 	}
 	return true
-}
-
-// all returns 0..n-1.
-func all(n int) []int {
-	s := make([]int, n)
-	for i := range s {
-		s[i] = i
-	}
-	return s
 }
 
 // key names a subset.

@@ -85,7 +85,7 @@ type Hint struct {
 // Minimize returns the smallest subset of the n hunks that passes, all of
 // which are known to pass together (see Reduce).
 func Minimize(ctx context.Context, n int, hint Hint, test Test, lim Limits) (Result, error) {
-	return Reduce(ctx, all(n), hint, test, lim)
+	return Reduce(ctx, All(n), hint, test, lim)
 }
 
 // Reduce returns the smallest subset of set (ascending hunk indices) that
@@ -333,7 +333,7 @@ func (s *search) findPassing(n int, hint []int) ([]int, error) {
 	}
 	// Remove chunks of the whole set, finer and finer: what is left
 	// without the failing part passes.
-	cur := all(n)
+	cur := All(n)
 	for gran := 2; gran <= n; gran = min(2*gran, n) {
 		for _, c := range split(cur, gran) {
 			comp := complement(cur, c)
@@ -363,8 +363,8 @@ func stopped(err error) error {
 	return err
 }
 
-// all returns 0..n-1.
-func all(n int) []int {
+// All returns the indices of n hunks: 0..n-1.
+func All(n int) []int {
 	s := make([]int, n)
 	for i := range s {
 		s[i] = i

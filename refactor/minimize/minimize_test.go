@@ -45,7 +45,7 @@ func TestMinimize(t *testing.T) {
 		{"one hunk", 1, nil, needs([][]int{{0}}), []int{0}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			full := all(c.n)
+			full := All(c.n)
 			if ok, _ := c.test(context.Background(), full); !ok {
 				t.Fatalf("the whole set fails the test")
 			}
