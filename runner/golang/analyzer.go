@@ -63,6 +63,7 @@ type Analyzer struct {
 	factCheckers []*analysis.Analyzer
 	cache        *depCache   // nil: none
 	shared       *sharedDeps // the decoded dependencies of every state; nil without a cache
+	prints       *sharedPrints
 	trimOnce     sync.Once
 
 	mu            sync.Mutex
@@ -87,6 +88,7 @@ type Analyzer struct {
 	restored     atomic.Int64
 	nodesChecked atomic.Int64
 	nodesSettled atomic.Int64
+	nodesShared  atomic.Int64
 
 	costs analyzerCosts // for scheduling the roots' analyzers
 
@@ -145,6 +147,10 @@ type Stats struct {
 	// the background after passes that restored roots (see settle.go).
 	NodesChecked int64
 	NodesSettled int64
+	// NodesShared counts the dependencies that a pass did not check,
+	// because another package's snapshot had checked them with the same
+	// inputs, and took the fingerprint of (see sharedPrints).
+	NodesShared int64
 }
 
 // Result is what Analyze found in one package.
@@ -209,6 +215,7 @@ func newAnalyzerBuilt(opts AnalyzerOptions, built map[string]string) (*Analyzer,
 		return nil, fmt.Errorf("validating analyzers: %w", err)
 	}
 	a.factCheckers = factAnalyzers(all)
+	a.prints = newSharedPrints()
 	dir := opts.CacheDir
 	if dir == "" {
 		dir = defaultCacheDir()
@@ -239,6 +246,7 @@ func (a *Analyzer) Stats() Stats {
 		RootsRestored:       a.restored.Load(),
 		NodesChecked:        a.nodesChecked.Load(),
 		NodesSettled:        a.nodesSettled.Load(),
+		NodesShared:         a.nodesShared.Load(),
 	}
 }
 

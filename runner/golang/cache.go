@@ -66,6 +66,9 @@ type snapshot struct {
 	// overlay is the last pass's, which settling reads files through.
 	unsettled bool
 	overlay   map[string][]byte
+	// deferred are the nodes that the last pass left provisional (see
+	// pass.prov), whose new files settling checks.
+	deferred []*node
 }
 
 // importable is a package of the load that a new import may resolve to.

@@ -70,6 +70,12 @@
 // than its imports' current ones, so that the next check of a package
 // importing it would first check it again; after such a pass the Analyzer
 // does that in the background (settle.go), and the next call cancels it.
+// Each open directory has a snapshot of its own, in which a workspace
+// package that several import is a node of each: the fingerprints that
+// checks of such dependencies find are shared between the snapshots by a
+// hash of the check's inputs (prints.go), so that an edit of the package
+// checks it once as a dependency, and the other snapshots take its
+// fingerprint, leaving the dependency's own check to settling.
 // The driver (driver.go) serves the cached facts,
 // runs independent analyzers in parallel on up to GOMAXPROCS goroutines,
 // the longest remaining chain of work first (buildir, which the IR-based

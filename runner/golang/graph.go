@@ -153,14 +153,20 @@ type pass struct {
 	store      *factStore // facts of the nodes checked in this pass
 	up         map[*node]*update
 	consistent map[*node]bool
-	listErrs   bool     // the roots have go list errors (full loads only)
-	rechecked  []string // the ids of the nodes checked, for the debug log
-	restored   int      // roots taken back from their memo
-	typeCheck  time.Duration
-	analysis   time.Duration
-	batch      bool      // check the changed nodes together (full loads)
-	mem        *memClaim // incremental passes: the collector's budget (see claimPass)
-	memNeed    int64
+	// prov are the provisional nodes: dependencies that needed a check
+	// whose inputs another snapshot had checked (see sharedPrints), with
+	// the fingerprint it found. A provisional node keeps its state, older
+	// than its files (which the pass does not commit), and counts as
+	// inconsistent, so that a check that needs its types checks it first.
+	prov      map[*node]fingerprint
+	listErrs  bool     // the roots have go list errors (full loads only)
+	rechecked []string // the ids of the nodes checked, for the debug log
+	restored  int      // roots taken back from their memo
+	typeCheck time.Duration
+	analysis  time.Duration
+	batch     bool      // check the changed nodes together (full loads)
+	mem       *memClaim // incremental passes: the collector's budget (see claimPass)
+	memNeed   int64
 
 	aux      map[string]auxFile // new versions of the roots' other files (nil: unchanged)
 	dirStamp fileStamp
@@ -180,6 +186,7 @@ func (s *snapshot) newPass(a *Analyzer, read func(string) ([]byte, error)) *pass
 		store:      newFactStore(s.facts),
 		up:         make(map[*node]*update),
 		consistent: make(map[*node]bool),
+		prov:       make(map[*node]fingerprint),
 	}
 }
 
@@ -238,14 +245,14 @@ func (ps *pass) run(ctx context.Context) error {
 		}
 	}
 	for _, n := range ps.s.nodes {
-		if ps.up[n] != nil || !ps.needs(n) {
+		if _, p := ps.prov[n]; p || ps.up[n] != nil || !ps.needs(n) {
 			continue
 		}
 		if ps.restorable(n) {
 			ps.restore(n)
 			continue
 		}
-		if err := ps.recheck(ctx, n); err != nil {
+		if err := ps.checkShared(ctx, n); err != nil {
 			return err
 		}
 	}
@@ -268,10 +275,7 @@ func (ps *pass) restorable(n *node) bool {
 		return false
 	}
 	for _, in := range imports {
-		fp, ok := in.fp, in.fpOK
-		if up := ps.up[in]; up != nil {
-			fp, ok = up.fp, up.fpOK
-		}
+		fp, ok, _ := ps.printOf(in)
 		if seen, had := m.state.seen[in]; !ok || !had || seen != fp {
 			return false
 		}
@@ -321,12 +325,12 @@ func (ps *pass) needs(n *node) bool {
 		return true
 	}
 	for _, in := range ps.specOf(n).liveImports() {
-		up := ps.up[in]
-		if up == nil {
+		fp, fpOK, staged := ps.printOf(in)
+		if !staged {
 			continue
 		}
 		seen, ok := n.seen[in]
-		if !up.fpOK || !ok || up.fp != seen || n.foreign {
+		if !fpOK || !ok || fp != seen || n.foreign {
 			return true
 		}
 	}
@@ -336,6 +340,9 @@ func (ps *pass) needs(n *node) bool {
 // isConsistent reports whether n was checked against the current
 // generation of each of its imports, recursively.
 func (ps *pass) isConsistent(n *node) bool {
+	if _, p := ps.prov[n]; p {
+		return false
+	}
 	if ok, known := ps.consistent[n]; known {
 		return ok
 	}
@@ -356,6 +363,7 @@ func (ps *pass) ensureConsistent(ctx context.Context, n *node) error {
 	if ps.up[n] != nil || ps.isConsistent(n) {
 		return nil
 	}
+	delete(ps.prov, n) // checked now, for its types
 	return ps.recheck(ctx, n)
 }
 
@@ -694,6 +702,9 @@ func (ps *pass) commit() {
 		n.spec = sp
 	}
 	for n, st := range ps.stamps {
+		if _, p := ps.prov[n]; p {
+			continue // its state is older than its files: a later pass finds them changed
+		}
 		n.stamps = st
 		if ps.up[n] == nil {
 			// Same texts, newer stamps (a file saved unchanged).

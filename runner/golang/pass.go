@@ -442,12 +442,13 @@ func (a *Analyzer) incrementalPass(ctx context.Context, st *pkgState, s *snapsho
 	res := ps.result(file, nil)
 	ps.commit()
 	s.result, s.resultFile = res, file
-	if ps.restored > 0 {
+	if ps.restored > 0 || len(ps.prov) > 0 {
 		s.unsettled, s.overlay = true, maps.Clone(overlay) // for settle
+		s.deferred = slices.Collect(maps.Keys(ps.prov))
 	}
 	a.incremental.Add(1)
 	a.nodesChecked.Add(int64(len(ps.rechecked)))
-	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", len(ps.rechecked), "nodes", ps.rechecked, "restored", ps.restored,
+	a.log.Debug("incremental pass", "dir", st.dir, "changed", len(ps.changed), "checked", len(ps.rechecked), "nodes", ps.rechecked, "restored", ps.restored, "shared", len(ps.prov),
 		"gather", tGather, "typecheck", ps.typeCheck, "analysis", ps.analysis, "total", time.Since(t0), "collections", gcCycles()-gc0)
 	return cloneResult(res), "", nil
 }

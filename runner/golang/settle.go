@@ -93,6 +93,17 @@ func (a *Analyzer) settle(ctx context.Context, st *pkgState) {
 				err = fmt.Errorf("internal error: %v", r)
 			}
 		}()
+		for _, n := range s.deferred {
+			if why := ps.gatherNode(n, s.overlay, nil); why != "" {
+				a.log.Debug("settling: a provisional dependency is left to the next pass", "package", n.spec.path, "why", why)
+				continue
+			}
+			if ps.changed[n] && ps.up[n] == nil {
+				if err := ps.recheck(ctx, n); err != nil {
+					return err
+				}
+			}
+		}
 		for _, n := range s.nodes {
 			if err := ps.ensureConsistent(ctx, n); err != nil {
 				return err
@@ -105,8 +116,9 @@ func (a *Analyzer) settle(ctx context.Context, st *pkgState) {
 		a.log.Debug("settle pass stopped", "dir", st.dir, "checked", len(ps.rechecked), "error", err)
 		return
 	}
-	s.unsettled, s.overlay = false, nil
+	s.unsettled, s.overlay, s.deferred = false, nil, nil
 	if len(ps.rechecked) == 0 {
+		ps.discard()
 		return
 	}
 	// The roots' alerts were made again: the result kept for a call with

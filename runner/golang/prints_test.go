@@ -1,0 +1,96 @@
+package golang
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// TestSharedPrints checks sharing a dependency's check between snapshots
+// (prints.go): packages b and c both import a; with b's and c's
+// directories open, an exported rename in a and its undo make one of them
+// check a and the other take its fingerprint. Each step gives the results
+// of a fresh load, and so does the next edit, which needs a's types in
+// c's snapshot, and settling, which checks the provisional a in the
+// background.
+func TestSharedPrints(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a/a.go":      "package a\n\nimport \"strings\"\n\n// A doubles s.\nfunc A(s string) string { return strings.Repeat(s, 2) }\n",
+		"b/b.go":      "package b\n\nimport \"example.com/m/a\"\n\n// B quadruples s.\nfunc B(s string) string { return a.A(a.A(s)) }\n",
+		"c/c.go":      "package c\n\nimport \"example.com/m/a\"\n\n// C doubles s.\nfunc C(s string) string { return a.A(s) }\n",
+		"c/c_test.go": "package c\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {\n\tif C(\"x\") != \"xx\" {\n\t\tt.Fatal(C(\"x\"))\n\t}\n}\n",
+	})
+	fileA, fileB, fileC := filepath.Join(dir, "a/a.go"), filepath.Join(dir, "b/b.go"), filepath.Join(dir, "c/c.go")
+	srcA, srcC := readSrc(t, fileA), readSrc(t, fileC)
+	an := newAnalyzer(t, AnalyzerOptions{})
+	an.noSettle = true
+	for _, f := range []string{fileB, fileC} {
+		analyze(t, an, f, nil)
+	}
+	same := func(step, file string, ov map[string][]byte) *Result {
+		t.Helper()
+		got := analyze(t, an, file, ov)
+		want := analyze(t, newAnalyzer(t, AnalyzerOptions{}), file, ov)
+		if !slices.Equal(keys(got.Alerts), keys(want.Alerts)) {
+			t.Errorf("%s, %s: alerts\n%v\nwant, from a fresh load,\n%v", step, filepath.Base(file), keys(got.Alerts), keys(want.Alerts))
+		}
+		return got
+	}
+	undefined := func(res *Result) bool {
+		return slices.ContainsFunc(res.Alerts, func(al runner.Alert) bool { return strings.Contains(al.Message, "undefined: a.A") })
+	}
+
+	ov := map[string][]byte{fileA: []byte(strings.Replace(srcA, "func A(", "func A2(", 1))}
+	before := an.Stats()
+	if !undefined(same("rename", fileB, ov)) || !undefined(same("rename", fileC, ov)) {
+		t.Fatal("after the rename, b or c has no error")
+	}
+	if n := an.Stats().NodesShared - before.NodesShared; n != 1 {
+		t.Errorf("the rename shared %d checks of a, want 1 (c's snapshot takes b's)", n)
+	}
+
+	ov[fileA] = []byte(srcA + "\n// undone\n")
+	before = an.Stats()
+	if undefined(same("undo", fileB, ov)) || undefined(same("undo", fileC, ov)) {
+		t.Fatal("after the undo, b or c still has the error")
+	}
+	st := an.Stats()
+	if n := st.NodesShared - before.NodesShared; n != 1 {
+		t.Errorf("the undo shared %d checks of a, want 1", n)
+	}
+	if st.RootsRestored == before.RootsRestored {
+		t.Error("the undo restored no root of c from its memo")
+	}
+
+	// c's test variant is checked again for its own edit, against a's
+	// types: the provisional a is checked first.
+	ov[fileC] = []byte(srcC + "\nfunc unused() { x := 1; x = x; _ = x }\n")
+	same("edit of c", fileC, ov)
+
+	// Settling checks the provisional a in the background.
+	an.noSettle = false
+	ov[fileA] = []byte(srcA + "\n// undone again\n")
+	same("undo again", fileB, ov)
+	before = an.Stats()
+	same("undo again", fileC, ov)
+	if an.Stats().NodesShared == before.NodesShared {
+		t.Fatal("c's snapshot did not take b's check of a")
+	}
+	deadline := time.Now().Add(2 * time.Minute) // room for a loaded machine
+	for an.Stats().NodesSettled == before.NodesSettled {
+		if time.Now().After(deadline) {
+			t.Fatal("the provisional a was not settled in 2 minutes")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	before = an.Stats()
+	ov[fileC] = []byte(srcC + "\nfunc unused2() { y := 1; y = y; _ = y }\n")
+	same("edit of c after settling", fileC, ov)
+	if n := an.Stats().NodesChecked - before.NodesChecked; n > 2 {
+		t.Errorf("after settling, c's edit checked %d packages, want c's own (and its test variant) only", n)
+	}
+}
