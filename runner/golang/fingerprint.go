@@ -113,7 +113,12 @@ func visibleToImporters(obj types.Object) bool {
 			return true
 		}
 		return obj.Exported()
-	case *types.Var, *types.TypeName, *types.Const:
+	case *types.Var:
+		// A variable declared in a function body (the printf checker's
+		// facts about a local wrapper, say) is out of importers' reach,
+		// and objectpath cannot name it.
+		return obj.Kind() != types.LocalVar
+	case *types.TypeName, *types.Const:
 		return true
 	}
 	return false

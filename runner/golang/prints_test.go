@@ -16,10 +16,14 @@ import (
 // check a and the other take its fingerprint. Each step gives the results
 // of a fresh load, and so does the next edit, which needs a's types in
 // c's snapshot, and settling, which checks the provisional a in the
-// background.
+// background. Package a has a fact about a local variable, which must not
+// keep it from having a fingerprint (fingerprint.go: visibleToImporters).
 func TestSharedPrints(t *testing.T) {
 	dir := writeModule(t, map[string]string{
-		"a/a.go":      "package a\n\nimport \"strings\"\n\n// A doubles s.\nfunc A(s string) string { return strings.Repeat(s, 2) }\n",
+		"a/a.go": "package a\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n// A doubles s.\nfunc A(s string) string { return strings.Repeat(s, 2) }\n\n" +
+			// The printf checker has a fact about the local wrapper wf,
+			// which importers cannot see: a has a fingerprint all the same.
+			"// Errorf is fmt.Errorf.\nfunc Errorf(format string, args ...any) error {\n\twf := func(format string, args ...any) error { return fmt.Errorf(format, args...) }\n\treturn wf(format, args...)\n}\n",
 		"b/b.go":      "package b\n\nimport \"example.com/m/a\"\n\n// B quadruples s.\nfunc B(s string) string { return a.A(a.A(s)) }\n",
 		"c/c.go":      "package c\n\nimport \"example.com/m/a\"\n\n// C doubles s.\nfunc C(s string) string { return a.A(s) }\n",
 		"c/c_test.go": "package c\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {\n\tif C(\"x\") != \"xx\" {\n\t\tt.Fatal(C(\"x\"))\n\t}\n}\n",
