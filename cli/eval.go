@@ -100,6 +100,10 @@ and nothing runs; any other answer, a 404 included, lets the run start. With
 				return &exitError{code: ExitUsage, err: err}
 			}
 			logs.redactor.AddEnv(f.apiKeyEnv)
+			f.rescueAfter = rescueAfter(f.rescueAfter, cmd.Flags().Changed("rescue-after"), f.sessionTimeout)
+			if w := rescueWarning(f.rescueAfter, f.sessionTimeout); w != "" && !f.enqueue {
+				fmt.Fprintln(cmd.ErrOrStderr(), "fixloop eval: warning:", w)
+			}
 			return runEval(cmd.Context(), args[0], f, logger, logs, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -123,7 +127,7 @@ and nothing runs; any other answer, a 404 included, lets the run start. With
 	fl.StringVar(&f.queue, "queue", "", "the job queue: a postgres:// URL or a SQLite file (default: the store's database)")
 	fl.BoolVar(&f.enqueue, "enqueue", false, "only fill the queue: fixloop worker --queue ... runs the sessions, on any machine")
 	readRules = addSessionFlags(fl)
-	fl.DurationVar(&f.rescueAfter, "rescue-after", 30*time.Minute, "run a session again when it has been running this long: its worker is taken to be dead (a session is stopped, as failed, at nine tenths of it)")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", defaultRescueAfter, "run a session again when it has been running this long: its worker is taken to be dead (a session is stopped, as failed, at nine tenths of it); not given, with --session-timeout T it is T + T/4 + 2m")
 	return cmd
 }
 

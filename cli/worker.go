@@ -57,7 +57,7 @@ shared checkout or file system), with the tools their languages need.`,
 	fl.StringVar(&f.queue, "queue", "", "the job queue: a postgres:// URL or a SQLite file")
 	fl.StringVar(&f.store, "store", "", "store sessions here instead of in the store each run names")
 	fl.IntVar(&f.jobs, "jobs", 1, "sessions at a time")
-	fl.DurationVar(&f.rescueAfter, "rescue-after", 30*time.Minute, "run a session again when it has been running this long: its worker is taken to be dead (a session is stopped, as failed, at nine tenths of it)")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", defaultRescueAfter, "run a session again when it has been running this long: its worker is taken to be dead (a session is stopped, as failed, at nine tenths of it); give every worker of a run the same, above its --session-timeout T: T + T/4 + 2m (eval's default)")
 	return cmd
 }
 
