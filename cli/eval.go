@@ -191,7 +191,7 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 		if done[settings.jobKey(j)] {
 			continue
 		}
-		spec, err := json.Marshal(jobSpec{Job: j, Settings: settings})
+		spec, err := json.Marshal(jobSpec{Job: j, Settings: settings, Total: len(jobs)})
 		if err != nil {
 			return &exitError{code: ExitUsage, err: err}
 		}
