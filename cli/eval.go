@@ -16,6 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/eval"
 	"github.com/fixloop/fixloop/eval/queue"
 	"github.com/fixloop/fixloop/refactor"
@@ -79,7 +80,11 @@ stored once, in the store report reads: fixloop report --run NAME.
 
 Providers: openai (--model, repeatable, --base-url), rules (the analyzers'
 fixes), copy-original (the file unchanged: LintEval's baseline), replay (a
-record per problem: --replay-dir DIR holding PROBLEM.json).`,
+record per problem: --replay-dir DIR holding PROBLEM.json). Before the first
+session, eval asks each openai endpoint of the run once for GET /models: one
+that cannot be reached, or refuses the key (401 or 403), is an error (exit 2)
+and nothing runs; any other answer, a 404 included, lets the run start. With
+--enqueue, the workers' machines may see other endpoints: eval does not ask.`,
 		Example: "  fixloop eval testdata/eval\n" +
 			"  fixloop eval --provider copy-original --run baseline testdata/eval\n" +
 			"  fixloop eval --model qwen2.5-coder --base-url http://localhost:8080/v1 --jobs 4 --rounds 3 --run qwen testdata/eval\n" +
@@ -95,6 +100,10 @@ record per problem: --replay-dir DIR holding PROBLEM.json).`,
 				return &exitError{code: ExitUsage, err: err}
 			}
 			logs.redactor.AddEnv(f.apiKeyEnv)
+			f.rescueAfter = rescueAfter(f.rescueAfter, cmd.Flags().Changed("rescue-after"), f.sessionTimeout)
+			if w := rescueWarning(f.rescueAfter, f.sessionTimeout); w != "" && !f.enqueue {
+				fmt.Fprintln(cmd.ErrOrStderr(), "fixloop eval: warning:", w)
+			}
 			return runEval(cmd.Context(), args[0], f, logger, logs, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -118,7 +127,7 @@ record per problem: --replay-dir DIR holding PROBLEM.json).`,
 	fl.StringVar(&f.queue, "queue", "", "the job queue: a postgres:// URL or a SQLite file (default: the store's database)")
 	fl.BoolVar(&f.enqueue, "enqueue", false, "only fill the queue: fixloop worker --queue ... runs the sessions, on any machine")
 	readRules = addSessionFlags(fl)
-	fl.DurationVar(&f.rescueAfter, "rescue-after", 30*time.Minute, "run a session again when it has been running this long: its worker is taken to be dead (a session is stopped, as failed, at nine tenths of it)")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", defaultRescueAfter, "run a session again when it has been running this long: its worker is taken to be dead (a session is stopped, as failed, at nine tenths of it); not given, with --session-timeout T it is T + T/4 + 2m")
 	return cmd
 }
 
@@ -182,11 +191,18 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 		if done[settings.jobKey(j)] {
 			continue
 		}
-		spec, err := json.Marshal(jobSpec{Job: j, Settings: settings})
+		spec, err := json.Marshal(jobSpec{Job: j, Settings: settings, Total: len(jobs)})
 		if err != nil {
 			return &exitError{code: ExitUsage, err: err}
 		}
 		todo = append(todo, queue.Job{Run: settings.Run, Key: settings.jobKey(j), Spec: spec})
+	}
+	if !f.enqueue && len(todo) > 0 {
+		// Before any session's baseline: an endpoint that cannot answer
+		// would otherwise be found by every session in turn.
+		if err := probeEndpoints(ctx, settings, jobs, done); err != nil {
+			return &exitError{code: ExitUsage, err: err}
+		}
 	}
 	qdsn := cmp.Or(f.queue, settings.Store)
 	q, err := queue.Open(ctx, qdsn)
@@ -244,6 +260,52 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 	}
 	if len(failed) > 0 {
 		return &exitError{code: ExitProblems, err: fmt.Errorf("%d of %d sessions could not run after %d attempts (see above); run the command again to retry them", len(failed), len(todo), queue.MaxAttempts)}
+	}
+	return nil
+}
+
+// probeEndpoints probes, once each, the model endpoints that the sessions
+// of jobs not done yet will ask (see probeModel). A problem whose
+// configuration or provider cannot be built is left to its session, which
+// reports it.
+func probeEndpoints(ctx context.Context, s runSettings, jobs []evalJob, done map[string]bool) error {
+	if s.Provider != "" && s.Provider != provider.KindOpenAI {
+		return nil
+	}
+	configs := make(map[string]*config.Config) // by configuration root; nil: unusable
+	probed := make(map[string]bool)            // by endpoint
+	for _, j := range jobs {
+		if done[s.jobKey(j)] {
+			continue
+		}
+		abs, err := filepath.Abs(j.File)
+		if err != nil {
+			continue
+		}
+		root := toolset.ConfigRoot(abs)
+		cfg, ok := configs[root]
+		if !ok {
+			if c, problems := toolset.ResolveConfig(root); len(problems) == 0 {
+				cfg = &c
+			}
+			configs[root] = cfg
+		}
+		if cfg == nil {
+			continue
+		}
+		ps := providerSettings(*cfg, fixFlags{provider: s.Provider, model: j.Model, baseURL: s.BaseURL, apiKeyEnv: s.APIKeyEnv, temperature: s.Temperature})
+		endpoint := ps.BaseURL + "\x00" + ps.APIKeyEnv
+		if probed[endpoint] {
+			continue
+		}
+		probed[endpoint] = true
+		p, _, err := provider.New(ps)
+		if err != nil {
+			continue
+		}
+		if err := probeModel(ctx, p); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -315,7 +315,8 @@ func TestEvalResumesAfterInterrupt(t *testing.T) {
 }
 
 // TestEvalModelDownStoresNothing runs eval against an endpoint that refuses
-// every request: the sessions are given up, not stored (they say nothing
+// every completion request (and has no GET /models, so that eval's probe
+// lets the run start): the sessions are given up, not stored (they say nothing
 // about the model), eval exits 1 naming the error, and the same command
 // against a working endpoint then runs and stores them.
 func TestEvalModelDownStoresNothing(t *testing.T) {
@@ -324,6 +325,13 @@ func TestEvalModelDownStoresNothing(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	dataset := benchDataset(t, "py-sum-wrong", "cpp-sum-broken")
 	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			// No model list, as some compatible servers: eval's probe
+			// takes the endpoint as reachable, and the sessions find
+			// out.
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
 		_, _ = io.WriteString(w, `{"error": {"message": "bad key", "type": "invalid_request_error"}}`)

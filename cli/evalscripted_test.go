@@ -56,6 +56,20 @@ func TestEvalScriptedModelThroughWorker(t *testing.T) {
 	if err := worker.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
+	// Its last lines, up to its exit (before Wait, which closes the pipe).
+	drained := time.After(2 * time.Minute)
+drain:
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				break drain
+			}
+			log.WriteString(l + "\n")
+		case <-drained:
+			break drain
+		}
+	}
 	stopped := make(chan error, 1)
 	go func() { stopped <- worker.Wait() }()
 	select {
@@ -65,6 +79,12 @@ func TestEvalScriptedModelThroughWorker(t *testing.T) {
 		}
 	case <-time.After(2 * time.Minute):
 		t.Errorf("the worker did not stop within 2 minutes of SIGINT")
+	}
+	// It counted the run's sessions, and summed up when it stopped.
+	for _, want := range []string{fmt.Sprintf("[%d/%d] scripted ", len(problems), len(problems)), fmt.Sprintf("fixloop worker done: %d sessions ran, 0 given up; stopped", len(problems))} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the worker did not say %q:\n%s", want, log.String())
+		}
 	}
 	for p, ids := range storedRuns(t, db, "scripted") {
 		if len(ids) != 1 {

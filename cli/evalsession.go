@@ -57,6 +57,9 @@ type evalJob struct {
 type jobSpec struct {
 	Job      evalJob     `json:"job"`
 	Settings runSettings `json:"settings"`
+	// Total is the run's size in sessions, for a worker's [n/N]; 0 (a job
+	// enqueued by an older fixloop): unknown.
+	Total int `json:"total,omitempty"`
 }
 
 // jobKey names a job within its run: the problem, and the model when the

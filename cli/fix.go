@@ -66,7 +66,11 @@ rounds in a row with the same failing feedback (0 turns a rule off).
 Providers: openai (any OpenAI-compatible endpoint: --base-url or OPENAI_BASE_URL,
 --model or FIXLOOP_MODEL, the key in OPENAI_API_KEY or --api-key-env), rules
 (offline: applies the analyzers' suggested fixes; the default when no model is
-configured), replay (answers from a recorded session: --replay PATH).
+configured), replay (answers from a recorded session: --replay PATH). Before
+the baseline check, fix asks an openai endpoint once for GET /models (10 s at
+most, with the API key): an endpoint that cannot be reached, or that refuses
+the key (401 or 403), is an error (exit 2); any other answer, a 404 included,
+lets the session run.
 
 Candidates run in the sandbox (bubblewrap; see fixloop check --tools). Where
 it cannot run, a model's candidates are refused unless --sandbox=none.
@@ -188,6 +192,11 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 	}
 	if note != "" {
 		fmt.Fprintln(stderr, "fixloop:", note)
+	}
+	// An endpoint that cannot answer is found now, not after the
+	// baseline's checks and a round's worth of retries.
+	if err := probeModel(ctx, prov); err != nil {
+		return nil, err
 	}
 	checker := &refactor.Checker{Linter: linter, Tester: newTester(cfg), TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout}
 	baseline, err := checker.CheckOriginal(ctx, abs, string(original))

@@ -86,6 +86,7 @@ type Queue struct {
 	name    string
 	enqueue func(ctx context.Context, jobs []Job) ([]int64, error)
 	pending func(ctx context.Context, ids []int64) (int, []string, error)
+	waiting func(ctx context.Context) (bool, error)
 	work    func(ctx context.Context, opts Options, fn func(context.Context, Job) error) error
 	close   func()
 }
@@ -194,6 +195,14 @@ func open[TTx any](ctx context.Context, driver riverdriver.Driver[TTx], name str
 		}
 		return left, failed, nil
 	}
+	q.waiting = func(ctx context.Context) (bool, error) {
+		res, err := inserter.JobList(ctx, river.NewJobListParams().States(rivertype.JobStateAvailable, rivertype.JobStatePending,
+			rivertype.JobStateRetryable, rivertype.JobStateScheduled).First(1))
+		if err != nil {
+			return false, fmt.Errorf("%s: listing waiting jobs: %w", name, err)
+		}
+		return len(res.Jobs) > 0, nil
+	}
 	q.work = func(ctx context.Context, opts Options, fn func(context.Context, Job) error) error {
 		workers := river.NewWorkers()
 		river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[Job]) error {
@@ -269,6 +278,13 @@ func (q *Queue) Enqueue(ctx context.Context, jobs []Job) ([]int64, error) {
 // were given up (with their last error).
 func (q *Queue) Pending(ctx context.Context, ids []int64) (left int, failed []string, err error) {
 	return q.pending(ctx, ids)
+}
+
+// Waiting reports whether the queue holds jobs that no worker runs yet:
+// waiting to run, or to be tried again. Jobs running elsewhere do not
+// count.
+func (q *Queue) Waiting(ctx context.Context) (bool, error) {
+	return q.waiting(ctx)
 }
 
 // Work runs fn on the queue's jobs, opts.Workers at a time, until ctx

@@ -65,6 +65,9 @@ func TestSQLiteQueue(t *testing.T) {
 	if !slices.Equal(ids, again) {
 		t.Errorf("enqueueing the same jobs again gave new ids: %v then %v", ids, again)
 	}
+	if w, err := q.Waiting(ctx); err != nil || !w {
+		t.Errorf("Waiting before any worker: %v, %v; want true", w, err)
+	}
 	var mu sync.Mutex
 	runs := map[string]int{}
 	failed := waitDone(t, q, ids, func(ctx context.Context, j Job) error {
@@ -94,6 +97,9 @@ func TestSQLiteQueue(t *testing.T) {
 	}
 	if !slices.Equal(failed, []string{"p2: always broken"}) {
 		t.Errorf("given up: %v", failed)
+	}
+	if w, err := q.Waiting(ctx); err != nil || w {
+		t.Errorf("Waiting once every job is finished or given up: %v, %v; want false", w, err)
 	}
 }
 

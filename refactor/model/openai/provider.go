@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -31,7 +32,9 @@ import (
 // use, though a session uses it from one goroutine.
 type Provider struct {
 	client   *goopenai.Client
-	shownURL string // the base URL without credentials, for messages and logs
+	http     *http.Client // the client's, for Probe
+	base     string       // the base URL as given, for Probe
+	shownURL string       // the base URL without credentials, for messages and logs
 	keyEnv   string
 	key      string // see String and LogValue: never printed
 	model    string
@@ -75,6 +78,7 @@ func New(opts Options) (*Provider, error) {
 	key := os.Getenv(keyEnv)
 
 	p := &Provider{
+		base:          base,
 		shownURL:      redactURL(base),
 		keyEnv:        keyEnv,
 		key:           key,
@@ -106,7 +110,8 @@ func New(opts Options) (*Provider, error) {
 
 	cfg := goopenai.DefaultConfig(key)
 	cfg.BaseURL = base
-	cfg.HTTPClient = newHTTPClient(opts.HTTPClient, bodyLimit(p.maxReply))
+	p.http = newHTTPClient(opts.HTTPClient, bodyLimit(p.maxReply))
+	cfg.HTTPClient = p.http
 	p.client = goopenai.NewClientWithConfig(cfg)
 
 	p.log.Debug("openai provider ready", "base_url", p.shownURL, "key_env", keyEnv, "key_set", key != "",
