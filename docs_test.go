@@ -19,14 +19,19 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// docFiles are the pages a newcomer reads: the README and docs/.
+// docFiles are the pages a newcomer reads: the README, docs/ and the
+// editors' READMEs.
 func docFiles(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append([]string{"README.md"}, files...)
+	editors, err := filepath.Glob(filepath.Join("editors", "*", "README.md"))
+	if err != nil || len(editors) < 2 {
+		t.Fatalf("the editors' READMEs: %v, %v", editors, err)
+	}
+	return append(append([]string{"README.md"}, files...), editors...)
 }
 
 // mdLink matches an inline link's target: [text](target).
