@@ -19,14 +19,19 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// docFiles are the pages a newcomer reads: the README and docs/.
+// docFiles are the pages a newcomer reads: the README, docs/ and the
+// editors' READMEs.
 func docFiles(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append([]string{"README.md"}, files...)
+	editors, err := filepath.Glob(filepath.Join("editors", "*", "README.md"))
+	if err != nil || len(editors) < 2 {
+		t.Fatalf("the editors' READMEs: %v, %v", editors, err)
+	}
+	return append(append([]string{"README.md"}, files...), editors...)
 }
 
 // mdLink matches an inline link's target: [text](target).
@@ -217,5 +222,54 @@ func TestREADMEFirstScreen(t *testing.T) {
 		if code := cli.Main(args, strings.NewReader(""), &out, &errOut); code != 0 {
 			t.Errorf("fixloop %s: exit %d, want 0\n%s%s", strings.Join(args, " "), code, out.String(), errOut.String())
 		}
+	}
+}
+
+// TestREADMETestCommands checks the README's two test commands for
+// contributors (issue 28): the full one, ./test.sh, which runs the Go
+// packages with -race and the editors' suites, as the README says, and the
+// fast subset, go test ./... without -race, which docs/testing.md explains;
+// and that the README stays short.
+func TestREADMETestCommands(t *testing.T) {
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(text)
+	if n := strings.Count(readme, "\n"); n > 200 {
+		t.Errorf("README.md has %d lines, want at most 200: details go in docs/", n)
+	}
+	_, block, _ := strings.Cut(readme, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	var full, fast string
+	for _, line := range strings.Split(block, "\n") {
+		switch {
+		case strings.HasPrefix(line, "./test.sh "):
+			full = line
+		case strings.HasPrefix(line, "go test ./... "):
+			fast = line
+		}
+	}
+	if full == "" || !strings.Contains(full, "-race") {
+		t.Errorf("the README's first block has no ./test.sh line saying it runs -race: %q", full)
+	}
+	if fast == "" || strings.Contains(strings.Split(fast, "#")[0], "-race") || !strings.Contains(fast, "docs/testing.md") {
+		t.Errorf("the README's first block has no fast `go test ./...` line (without -race, pointing to docs/testing.md): %q", fast)
+	}
+	script, err := os.ReadFile("test.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"go test -race", "editors/nvim/test/run.sh", "editors/vscode"} {
+		if !strings.Contains(string(script), want) {
+			t.Errorf("test.sh does not run %q, which the README says it does", want)
+		}
+	}
+	guide, err := os.ReadFile(filepath.Join("docs", "testing.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(guide), "`go test ./...` is the faster subset") {
+		t.Error("docs/testing.md does not explain the README's fast subset")
 	}
 }

@@ -57,6 +57,13 @@ func oneView() *aggregate.Scores {
 			},
 		},
 		Refactor: aggregate.RefactorScores{SampleScores: aggregate.SampleScores{Sessions: 4, Passing: 3, PassAt1: v(0.75), ReductionAtP: v(0.6), NewAtP: v(0.366667), DLineAtP: v(17.333333), LinePerFixAtP: v(4.666667), ReductionAtF: v(0.2), NewAtF: v(1)},
+			// The alerts of the 3 passing sessions, by category: 11 new
+			// and 29 fixed of 30, New@P 11/30 and Reduction@P 18/30.
+			CategoriesAtP: map[runner.Category]aggregate.CategoryCounts{
+				runner.CategoryStyle:      {Before: 15, Fixed: 14, New: 5},
+				runner.CategoryErrorProne: {Before: 10, Fixed: 10, New: 6},
+				runner.CategoryRefactor:   {Before: 5, Fixed: 5, New: 0},
+			},
 			// One refactor session was stored without LintEval samples.
 			LintEval: aggregate.LintEvalScores{SampleScores: aggregate.SampleScores{Sessions: 3, Passing: 1, PassAt1: v(1.0 / 3), ReductionAtP: v(0.25), NewAtP: v(0.125), DLineAtP: v(6), LinePerFixAtP: v(2.5), ReductionAtF: v(0.4), NewAtF: v(0.1)},
 				Skipped:       1,

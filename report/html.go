@@ -131,6 +131,11 @@ const (
 	padL   = 52
 	padR   = 18
 	padT   = 18
+	// legendBelowLabel is where a legend starts under a plot with an axis
+	// label (its baseline at bottom+36); legendBelowTicks under one with
+	// tick labels only (at bottom+18).
+	legendBelowLabel = 46
+	legendBelowTicks = 28
 )
 
 // isrChart plots the cumulative solved share per round, one line per model,
@@ -181,7 +186,7 @@ func isrChart(s *aggregate.Scores) chart {
 	}
 	const plotH = 240
 	lh := legendHeight(padL, chartW-padR, items)
-	g := &svg{w: chartW, h: padT + plotH + 44 + lh}
+	g := &svg{w: chartW, h: padT + plotH + legendBelowLabel + lh + legendPad}
 	left, right, top, bottom := float64(padL), float64(chartW-padR), float64(padT), float64(padT+plotH)
 	g.yAxis(left, right, top, bottom, 1, 0.25, func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) })
 	// x: rounds 1..maxK, with a little inset so the ends are not on the axis.
@@ -229,7 +234,7 @@ func isrChart(s *aggregate.Scores) chart {
 		g.text((left+right)/2, (top+bottom)/2, "middle", "note", note)
 		g.raw(`</g>`)
 	}
-	g.legend(padL, bottom+62, chartW-padR, items)
+	g.legend(padL, bottom+legendBelowLabel, chartW-padR, items)
 	c.SVG = g.html("isr", "ISR@k per model")
 	return c
 }
@@ -277,7 +282,7 @@ func verdictChart(s *aggregate.Scores) chart {
 	}
 	const plotH = 240
 	lh := legendHeight(padL, chartW-padR, items)
-	g := &svg{w: chartW, h: padT + plotH + 44 + lh}
+	g := &svg{w: chartW, h: padT + plotH + legendBelowLabel + lh + legendPad}
 	left, right, top, bottom := float64(padL), float64(chartW-padR), float64(padT), float64(padT+plotH)
 	ymax, ystep := niceScale(float64(maxTotal))
 	g.yAxis(left, right, top, bottom, ymax, ystep, plain)
@@ -302,36 +307,43 @@ func verdictChart(s *aggregate.Scores) chart {
 		}
 	}
 	g.text((left+right)/2, bottom+36, "middle", "lbl", "round")
-	g.legend(padL, bottom+62, chartW-padR, items)
+	g.legend(padL, bottom+legendBelowLabel, chartW-padR, items)
 	c.SVG = g.html("verdicts", "verdict mix per round")
 	return c
 }
 
-// categoryChart compares alerts fixed and introduced per category.
+// categoryChart compares alerts fixed and introduced per category, over
+// the population of the Reduction@P and New@P tiles: the refactor sessions
+// passing by the editor's definition, in the model's view (issue 28: the
+// chart was over every session, repair ones included, and showed new
+// alerts beside a New@P of 0).
 func categoryChart(s *aggregate.Scores) chart {
-	c := chart{Name: "categories", Title: "Alerts fixed vs introduced",
-		Caption: "Alerts the offered results fixed and the new ones they introduced, by category."}
-	cats := slices.Sorted(maps.Keys(s.Categories))
+	c := chart{Name: "categories", Title: "Alerts fixed vs introduced (passing refactor sessions)",
+		Caption: "Alerts fixed and new alerts introduced, by category, in the refactor sessions that pass by the editor's definition " +
+			"(model's view): the alerts behind the Reduction@P and New@P tiles."}
+	cats := slices.Sorted(maps.Keys(s.Refactor.CategoriesAtP))
 	maxV := 0
 	for _, k := range cats {
-		cc := s.Categories[k]
+		cc := s.Refactor.CategoriesAtP[k]
 		maxV = max(maxV, cc.Fixed, cc.New)
 	}
 	if len(cats) == 0 {
-		c.Empty = "No sessions: no alerts have been recorded yet."
+		c.Empty = "No sessions: no passing refactor session had alerts to fix."
 		return c
 	}
 	items := []legendItem{{"Fixed", "#2E9E5B"}, {"New", "#D64545"}}
 	const plotH = 240
-	g := &svg{w: chartW, h: padT + plotH + 44 + 20}
+	lh := legendHeight(padL, chartW-padR, items)
+	g := &svg{w: chartW, h: padT + plotH + legendBelowTicks + lh + legendPad}
 	left, right, top, bottom := float64(padL), float64(chartW-padR), float64(padT), float64(padT+plotH)
 	ymax, ystep := niceScale(float64(maxV))
 	g.yAxis(left, right, top, bottom, ymax, ystep, plain)
 	slot := (right - left) / float64(len(cats))
 	barW := math.Min(slot*0.34, 48)
 	for i, k := range cats {
-		cc := s.Categories[k]
+		cc := s.Refactor.CategoriesAtP[k]
 		cx := left + slot*(float64(i)+0.5)
+		g.raw(`<g class="category" data-category="%s" data-before="%d" data-fixed="%d" data-new="%d">`, esc(string(k)), cc.Before, cc.Fixed, cc.New)
 		for j, v := range []int{cc.Fixed, cc.New} {
 			x := cx - barW - 2 + float64(j)*(barW+4)
 			h := (bottom - top) * float64(v) / ymax
@@ -340,9 +352,10 @@ func categoryChart(s *aggregate.Scores) chart {
 			g.text(x+barW/2, bottom-h-4, "middle", "val", fmt.Sprint(v))
 		}
 		g.text(cx, bottom+18, "middle", "tick", truncate(string(k), int(math.Max(4, slot/7))))
+		g.raw(`</g>`)
 	}
-	g.legend(padL, bottom+44, chartW-padR, items)
-	c.SVG = g.html("categories", "alerts fixed and new per category")
+	g.legend(padL, bottom+legendBelowTicks, chartW-padR, items)
+	c.SVG = g.html("categories", "alerts fixed and new per category, passing refactor sessions")
 	return c
 }
 

@@ -164,14 +164,21 @@ func LaTeX(w io.Writer, s *aggregate.Scores) error {
 func refactorTable(b *strings.Builder, caption, first string, rs []paperRow, get func(aggregate.RefactorScores) aggregate.LintEvalScores) {
 	fmt.Fprintf(b, "\n%% %s\n", caption)
 	b.WriteString("\\begin{tabular}{lrrrrrr}\n\\toprule\n")
-	fmt.Fprintf(b, "%s & $n$ & Pass@1 (95\\%% CI) & Reduction@P & New@P & $\\Delta$Line@P & LinePerFix@P \\\\\n\\midrule\n", first)
+	var cis []*aggregate.Interval
+	for _, r := range rs {
+		if x := get(r.s.Refactor); x.Sessions > 0 {
+			cis = append(cis, x.PassAt1CI)
+		}
+	}
+	withCI := hasCI(cis)
+	fmt.Fprintf(b, "%s & $n$ & Pass@1%s & Reduction@P & New@P & $\\Delta$Line@P & LinePerFix@P \\\\\n\\midrule\n", first, ciHead(withCI))
 	for _, r := range rs {
 		x := get(r.s.Refactor)
 		if x.Sessions == 0 {
 			continue
 		}
 		fmt.Fprintf(b, "%s & %d & %s%s & %s & %s & %s & %s \\\\\n", tex(r.group), x.Sessions,
-			texPct(x.PassAt1), texCI(x.PassAt1CI), texPct(x.ReductionAtP), texPct(x.NewAtP), texNum(x.DLineAtP), texNum(x.LinePerFixAtP))
+			texPct(x.PassAt1), texCI(x.PassAt1CI, withCI), texPct(x.ReductionAtP), texPct(x.NewAtP), texNum(x.DLineAtP), texNum(x.LinePerFixAtP))
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
 }
@@ -181,7 +188,14 @@ func refactorTable(b *strings.Builder, caption, first string, rs []paperRow, get
 func repairTable(b *strings.Builder, caption string, rs []paperRow) {
 	fmt.Fprintf(b, "\n%% %s\n", caption)
 	b.WriteString("\\begin{tabular}{lrrrr}\n\\toprule\n")
-	b.WriteString("Model & $n$ & pass@1 (95\\% CI) & ISR@$k$ & MIS \\\\\n\\midrule\n")
+	var cis []*aggregate.Interval
+	for _, r := range rs {
+		if r.s.Repair.Sessions > 0 {
+			cis = append(cis, r.s.Repair.PassAt1CI)
+		}
+	}
+	withCI := hasCI(cis)
+	fmt.Fprintf(b, "Model & $n$ & pass@1%s & ISR@$k$ & MIS \\\\\n\\midrule\n", ciHead(withCI))
 	for _, r := range rs {
 		rp := r.s.Repair
 		if rp.Sessions == 0 {
@@ -193,7 +207,7 @@ func repairTable(b *strings.Builder, caption string, rs []paperRow) {
 			v, _ := strconv.ParseFloat(isr, 64)
 			cell = texPct(&v) + " @" + k
 		}
-		fmt.Fprintf(b, "%s & %d & %s%s & %s & %s \\\\\n", tex(r.group), rp.Sessions, texPct(rp.PassAt1), texCI(rp.PassAt1CI), cell, texNum(rp.MIS))
+		fmt.Fprintf(b, "%s & %d & %s%s & %s & %s \\\\\n", tex(r.group), rp.Sessions, texPct(rp.PassAt1), texCI(rp.PassAt1CI, withCI), cell, texNum(rp.MIS))
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
 }
@@ -228,9 +242,35 @@ func texPct(x *float64) string {
 	return fmt.Sprintf("%.1f\\%%", *x*100)
 }
 
-func texCI(ci *aggregate.Interval) string {
-	if ci == nil {
+// hasCI reports whether any of a table's rows has an interval: only then
+// does its header say "(95% CI)" (issue 28: it said so over no interval).
+func hasCI(cis []*aggregate.Interval) bool {
+	for _, ci := range cis {
+		if ci != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ciHead is the interval's part of a Pass@1 header: " (95\% CI)" when the
+// table prints intervals, else nothing.
+func ciHead(withCI bool) string {
+	if withCI {
+		return ` (95\% CI)`
+	}
+	return ""
+}
+
+// texCI is a row's interval in a table that prints intervals (withCI),
+// " (--)" where the row has none (below two sessions); nothing in a table
+// without intervals.
+func texCI(ci *aggregate.Interval, withCI bool) string {
+	if !withCI {
 		return ""
+	}
+	if ci == nil {
+		return " (--)"
 	}
 	return fmt.Sprintf(" (%.1f--%.1f)", ci.Low*100, ci.High*100)
 }

@@ -120,11 +120,31 @@ func TestLaTeXPaperTables(t *testing.T) {
 		`% Repair by model (iterative feedback) [offered]`,
 		`llama & 2 & 0.0\% & -- & -- & -- & -- \\`,
 		`Model & $n$ & pass@1 (95\% CI) & ISR@$k$ & MIS \\`,
-		`gpt\_4o & 1 & 100.0\% & 100.0\% @3 & 1 \\`,
+		`gpt\_4o & 1 & 100.0\% (--) & 100.0\% @3 & 1 \\`,
 		`wrong\_answer & 0 / 3 & 0.0\% \\`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("LaTeX lacks %q:\n%s", want, out)
+		}
+	}
+	// A header says "(95% CI)" only over intervals (issue 28): the editor's
+	// definition has none.
+	i := strings.Index(out, "% Refactoring by model, editor (result) [model]")
+	if j := strings.Index(out[i:], `\end{tabular}`); i < 0 || j < 0 ||
+		!strings.Contains(out[i:i+j], `Model & $n$ & Pass@1 & Reduction@P`) || strings.Contains(out[i:i+j], "CI") {
+		t.Errorf("the editor's table claims an interval it does not print:\n%s", out)
+	}
+	// And every row of a table that says so has one, or "(--)".
+	for _, table := range strings.Split(out, `\begin{tabular}`) {
+		_, body, ok := strings.Cut(table, `\midrule`)
+		if !strings.Contains(table, `(95\% CI)`) || !ok {
+			continue
+		}
+		body, _, _ = strings.Cut(body, `\bottomrule`)
+		for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+			if cells := strings.Split(line, " & "); len(cells) < 3 || !strings.HasSuffix(cells[2], ")") {
+				t.Errorf("row %q of a table with intervals has none", line)
+			}
 		}
 	}
 }

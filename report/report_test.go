@@ -195,7 +195,7 @@ func TestHTMLCharts(t *testing.T) {
 	page := buf.String()
 	got := charts(page)
 	// isr: 5 gridlines + 2 axes + 3 x ticks + 2 model lines; 2 legend swatches.
-	// categories: 5 gridlines + 2 axes.
+	// categories: 4 gridlines (0 to 15) + 2 axes.
 	// lines: 4 gridlines + 1 axis.
 	// verdicts: 6 gridlines + 2 axes; 4 + 3 + 2 stacked segments + 6 legend swatches.
 	// categories: 3 categories × 2 bars + 2 legend swatches.
@@ -203,7 +203,7 @@ func TestHTMLCharts(t *testing.T) {
 	want := map[string][2]int{
 		"isr":        {12, 2},
 		"verdicts":   {6 + 2, 4 + 3 + 2 + 6},
-		"categories": {5 + 2, 6 + 2},
+		"categories": {4 + 2, 6 + 2},
 		"lines":      {4 + 1, 2},
 	}
 	if !reflect.DeepEqual(got, want) {

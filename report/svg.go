@@ -81,17 +81,29 @@ func truncate(s string, n int) string {
 // legendItem is one swatch and label.
 type legendItem struct{ label, color string }
 
-// legend lays items out in rows starting at y and returns the height used.
-func (s *svg) legend(x0, y, maxX float64, items []legendItem) float64 {
-	const rowH = 20
+// Legend rows: each is legendRowH high, its label's baseline
+// legendBaseline below the row's top, which leaves room under the
+// baseline for descenders (issue 28: a label on the viewBox's last two
+// pixels lost its g, p and y).
+const (
+	legendRowH     = 20
+	legendBaseline = 14
+	// legendPad is the room kept below a legend's last row.
+	legendPad = 6
+)
+
+// legend lays items out in rows from top (the first row's top edge) and
+// returns the height used; a chart ends legendPad below it.
+func (s *svg) legend(x0, top, maxX float64, items []legendItem) float64 {
 	x := x0
+	y := top + legendBaseline
 	rows := 1
 	for _, it := range items {
 		label := truncate(it.label, 32)
 		w := 22 + 7*float64(len([]rune(label))) + 14
 		if x > x0 && x+w > maxX {
 			x = x0
-			y += rowH
+			y += legendRowH
 			rows++
 		}
 		s.raw(`<g class="legend">`)
@@ -100,7 +112,7 @@ func (s *svg) legend(x0, y, maxX float64, items []legendItem) float64 {
 		s.raw(`</g>`)
 		x += w
 	}
-	return float64(rows) * rowH
+	return float64(rows) * legendRowH
 }
 
 // legendHeight is the height legend would use, without drawing.

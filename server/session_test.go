@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -169,6 +170,18 @@ func TestRefactorSessionThroughLSP(t *testing.T) {
 		}
 	}
 	all := strings.Join(messages, "\n")
+	// The begin's title names fixloop, the goal and the file once; the
+	// editors show it as is, "title: message" (issue 28: VS Code prefixed
+	// "fixloop: " again). The messages do not repeat the name.
+	var begin protocol.WorkDoneProgressBegin
+	if len(messages) == 0 || json.Unmarshal([]byte(messages[0]), &begin) != nil || begin.Title != "fixloop refactor: "+filepath.Base(file) {
+		t.Errorf("the progress begins with title %q, want %q", begin.Title, "fixloop refactor: "+filepath.Base(file))
+	}
+	for _, m := range messages[1:] {
+		if strings.Contains(m, "fixloop refactor") {
+			t.Errorf("a progress message repeats the title: %s", m)
+		}
+	}
 	if len(kinds) < 4 || kinds[0] != "begin" || kinds[len(kinds)-1] != "end" ||
 		!strings.Contains(all, "round 1/3: compile error, retrying") || !strings.Contains(all, "round 2/3: tests 4/4, fixed 1, new 0, 2 lines edited") {
 		t.Errorf("progress:\n%s", all)

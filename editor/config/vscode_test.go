@@ -247,28 +247,175 @@ func TestVSCodeSettingsTS(t *testing.T) {
 	}
 }
 
-// TestVSCodeREADME checks that the extension's README names the server's
-// keys package.json offers, all of them and no other.
+// nvimDir is the Neovim plugin, from this package's directory.
+var nvimDir = filepath.Join("..", "..", "editors", "nvim")
+
+// settingKeys maps every key of the settings table (docs/settings.md) to
+// whether it is editor-only.
+func settingKeys() map[string]bool {
+	keys := map[string]bool{}
+	for _, s := range settings() {
+		keys[s.Key] = s.EditorOnly
+	}
+	return keys
+}
+
+// backticked returns the `code` spans of text.
+func backticked(text string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// between is the text of src from after start to before end.
+func between(t *testing.T, file, src, start, end string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(src, start)
+	if !ok {
+		t.Fatalf("%s has no %q", file, start)
+	}
+	part, _, ok := strings.Cut(rest, end)
+	if !ok {
+		t.Fatalf("%s has no %q after %q", file, end, start)
+	}
+	return part
+}
+
+// checkEditorREADME checks what both editors' READMEs must get right
+// (issue 28): they point to docs/settings.md rather than copy it, install
+// by cloning and building (go install …@latest does not build fixloop),
+// and do not say the server leaves Python, C++ and Java without
+// diagnostics.
+func checkEditorREADME(t *testing.T, file, src string) {
+	t.Helper()
+	if !strings.Contains(src, "](../../docs/settings.md)") {
+		t.Errorf("%s does not link docs/settings.md", file)
+	}
+	if !strings.Contains(src, "git clone https://github.com/fixloop/fixloop") || !regexp.MustCompile("(?m)^go build -o \\S+ \\.$").MatchString(src) {
+		t.Errorf("%s does not install by cloning and building", file)
+	}
+	if regexp.MustCompile("(?m)^\\s*go install").MatchString(src) {
+		t.Errorf("%s installs with go install", file)
+	}
+	if strings.Contains(src, "no diagnostics") {
+		t.Errorf("%s says a language gets no diagnostics", file)
+	}
+}
+
+// TestVSCodeREADME checks that the extension's README names as its
+// settings only keys package.json offers, and as keys for .fixloop.yaml
+// only keys a workspace file may set.
 func TestVSCodeREADME(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(vscodeDir, "README.md"))
+	const file = "editors/vscode/README.md"
+	data, err := os.ReadFile(filepath.Join(vscodeDir, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(src), "Every other `fixloop.<key>` setting is the server's key of that name:")
-	if !ok {
-		t.Fatal("README.md does not list the server's keys")
-	}
-	list, _, _ := strings.Cut(rest, "What each one")
-	var named, want []string
-	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(list, -1) {
-		named = append(named, m[1])
-	}
-	for name := range readVSCodeManifest(t).Contributes.Configuration.Properties {
-		if key := strings.TrimPrefix(name, "fixloop."); !slices.Contains(extensionOnly, key) {
-			want = append(want, key)
+	src := string(data)
+	checkEditorREADME(t, file, src)
+	props := readVSCodeManifest(t).Contributes.Configuration.Properties
+	keys := settingKeys()
+	for _, code := range backticked(src) {
+		key, ok := strings.CutPrefix(code, "fixloop.")
+		_, server := keys[key]
+		if ok && (server || slices.Contains(extensionOnly, key)) {
+			if _, offered := props[code]; !offered {
+				t.Errorf("%s names the setting %s; package.json does not offer it", file, code)
+			}
 		}
 	}
-	if !sameSet(named, want) {
-		t.Errorf("README.md names %q; package.json offers %q", named, want)
+	// The extension's own settings are all in its table.
+	table := between(t, file, src, "The extension's own settings:", "Every other")
+	for _, key := range extensionOnly {
+		if !strings.Contains(table, "`fixloop."+key+"`") {
+			t.Errorf("%s's table of the extension's own settings lacks fixloop.%s", file, key)
+		}
 	}
+	// Keys that go in .fixloop.yaml: known, not editor-only, not offered.
+	fileKeys := between(t, file, src, `says "file" (`, ")")
+	named := backticked(fileKeys)
+	if len(named) == 0 {
+		t.Errorf("%s names no key for .fixloop.yaml", file)
+	}
+	for _, key := range named {
+		if key == "…" {
+			continue
+		}
+		editorOnly, known := keys[key]
+		_, offered := props["fixloop."+key]
+		if !known || editorOnly || offered {
+			t.Errorf("%s says %s goes in .fixloop.yaml: known %v, editor-only %v, offered by the extension %v", file, key, known, editorOnly, offered)
+		}
+	}
+	for _, key := range backticked(between(t, file, src, "editor-only ones it does\nnot offer, such as", "keep")) {
+		if editorOnly, known := keys[key]; !known || !editorOnly {
+			t.Errorf("%s calls %s editor-only; the settings table does not", file, key)
+		}
+		if _, offered := props["fixloop."+key]; offered {
+			t.Errorf("%s says the extension does not offer %s; package.json does", file, key)
+		}
+	}
+}
+
+// TestNvimREADME checks the Neovim plugin's README: the keys it calls
+// editor-only are, and the keys of its settings example are the server's.
+func TestNvimREADME(t *testing.T) {
+	const file = "editors/nvim/README.md"
+	data, err := os.ReadFile(filepath.Join(nvimDir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	checkEditorREADME(t, file, src)
+	keys := settingKeys()
+	named := backticked(between(t, file, src, `marks "editor" only (`, ")"))
+	if len(named) == 0 {
+		t.Errorf("%s names no editor-only key", file)
+	}
+	for _, key := range named {
+		if editorOnly, known := keys[key]; !known || !editorOnly {
+			t.Errorf("%s calls %s editor-only; the settings table does not", file, key)
+		}
+	}
+	// The settings example: every leaf "key = value" with its tables'
+	// names is a key of the settings table.
+	example := between(t, file, src, "default are in [docs/settings.md](../../docs/settings.md). For example:\n\n```lua\n", "```")
+	var path []string
+	seen := 0
+	for _, line := range strings.Split(example, "\n") {
+		line, _, _ = strings.Cut(line, "--")
+		line = strings.TrimSpace(line)
+		switch m := regexp.MustCompile(`^(\w+) = (.*?),?$`).FindStringSubmatch(line); {
+		case line == "}," || line == "}":
+			if len(path) > 0 {
+				path = path[:len(path)-1]
+			}
+		case m == nil:
+		case m[1] == "settings":
+		case m[2] == "{":
+			path = append(path, m[1])
+		case strings.HasPrefix(m[2], "{"):
+			for _, kv := range regexp.MustCompile(`(\w+) =`).FindAllStringSubmatch(m[2], -1) {
+				seen++
+				if key := strings.Join(append(slices.Clone(path), m[1], kv[1]), "."); !hasKey(keys, key) {
+					t.Errorf("%s's settings example sets %s, which is no setting", file, key)
+				}
+			}
+		default:
+			seen++
+			if key := strings.Join(append(slices.Clone(path), m[1]), "."); !hasKey(keys, key) {
+				t.Errorf("%s's settings example sets %s, which is no setting", file, key)
+			}
+		}
+	}
+	if seen < 5 {
+		t.Errorf("%s's settings example: %d keys read, want at least 5:\n%s", file, seen, example)
+	}
+}
+
+func hasKey(keys map[string]bool, key string) bool {
+	_, ok := keys[key]
+	return ok
 }

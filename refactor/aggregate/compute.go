@@ -307,6 +307,19 @@ func refactorScores(sessions []Session) RefactorScores {
 	r := RefactorScores{SampleScores: e.SampleScores}
 	r.LintEval = lintEvalScores(sessions, func(s Session) *SampleCounts { return s.LintEval })
 	r.LintEvalK = lintEvalScores(sessions, func(s Session) *SampleCounts { return s.LintEvalK })
+	r.CategoriesAtP = make(map[runner.Category]CategoryCounts)
+	for _, s := range sessions {
+		if !s.Passed {
+			continue
+		}
+		for c, n := range s.ByCategory {
+			t := r.CategoriesAtP[c]
+			t.Before += n.Before
+			t.Fixed += n.Fixed
+			t.New += n.New
+			r.CategoriesAtP[c] = t
+		}
+	}
 	return r
 }
 

@@ -228,7 +228,7 @@ func TestEmpty(t *testing.T) {
 		const view = `"sessions":0,"repair":{"sessions":0,"pass_at_1":null,"isr":{},"mis":null,"pass_at_1_ci":null,"fix_rate":{}},` +
 			`"refactor":{"sessions":0,"passing":0,"pass_at_1":null,"reduction_at_p":null,"new_at_p":null,"dline_at_p":null,"line_per_fix_at_p":null,"reduction_at_f":null,"new_at_f":null,` +
 			`"linteval":{"sessions":0,"passing":0,"pass_at_1":null,"reduction_at_p":null,"new_at_p":null,"dline_at_p":null,"line_per_fix_at_p":null,"reduction_at_f":null,"new_at_f":null,"dline_at_f":null,"line_per_fix_at_f":null,"skipped":0,"pass_at_1_ci":null,"reduction_at_p_ci":null},` +
-			`"linteval_k":{"sessions":0,"passing":0,"pass_at_1":null,"reduction_at_p":null,"new_at_p":null,"dline_at_p":null,"line_per_fix_at_p":null,"reduction_at_f":null,"new_at_f":null,"dline_at_f":null,"line_per_fix_at_f":null,"skipped":0,"pass_at_1_ci":null,"reduction_at_p_ci":null}},` +
+			`"linteval_k":{"sessions":0,"passing":0,"pass_at_1":null,"reduction_at_p":null,"new_at_p":null,"dline_at_p":null,"line_per_fix_at_p":null,"reduction_at_f":null,"new_at_f":null,"dline_at_f":null,"line_per_fix_at_f":null,"skipped":0,"pass_at_1_ci":null,"reduction_at_p_ci":null},"categories_at_p":{}},` +
 			`"verdict_mix":[],"categories":{},` +
 			`"by":{"alerts":{},"category":{},"goal":{},"language":{},"model":{},"provider":{}}`
 		const want = `{` + view + `,"offered":{` + view + `}}`
@@ -394,5 +394,36 @@ func TestDeterministicJSON(t *testing.T) {
 		if string(again) != string(first) {
 			t.Fatalf("JSON differs:\n%s\n%s", first, again)
 		}
+	}
+}
+
+// TestCategoriesAtP checks that the per-category counts of the @P scores
+// are over the passing refactor sessions only, and that they add up to
+// New@P and Reduction@P (issue 28: a chart of every session's alerts showed
+// new alerts beside a New@P of 0).
+func TestCategoriesAtP(t *testing.T) {
+	s := Compute([]Session{
+		{Goal: "repair", ByCategory: map[runner.Category]CategoryCounts{runner.CategoryStyle: {Before: 5, Fixed: 1, New: 4}}},
+		{Goal: "refactor", Passed: true, AlertsBefore: 4, Fixed: 3,
+			ByCategory: map[runner.Category]CategoryCounts{runner.CategoryStyle: {Before: 3, Fixed: 2}, runner.CategoryOther: {Before: 1, Fixed: 1}}},
+		{Goal: "refactor", AlertsBefore: 2, New: 2,
+			ByCategory: map[runner.Category]CategoryCounts{runner.CategoryStyle: {Before: 2, New: 2}}},
+	})
+	want := map[runner.Category]CategoryCounts{
+		runner.CategoryStyle: {Before: 3, Fixed: 2},
+		runner.CategoryOther: {Before: 1, Fixed: 1},
+	}
+	if !reflect.DeepEqual(s.Refactor.CategoriesAtP, want) {
+		t.Errorf("categories at P = %v, want %v", s.Refactor.CategoriesAtP, want)
+	}
+	var before, fixed, nw int
+	for _, c := range s.Refactor.CategoriesAtP {
+		before, fixed, nw = before+c.Before, fixed+c.Fixed, nw+c.New
+	}
+	if !nearP(s.Refactor.NewAtP, v(float64(nw)/float64(before))) || !nearP(s.Refactor.ReductionAtP, v(float64(fixed-nw)/float64(before))) {
+		t.Errorf("New@P %s, Reduction@P %s; the categories give %d new, %d fixed of %d", str(s.Refactor.NewAtP), str(s.Refactor.ReductionAtP), nw, fixed, before)
+	}
+	if c := s.Categories[runner.CategoryStyle]; c.New != 6 {
+		t.Errorf("every session's style alerts = %+v, want 6 new", c)
 	}
 }

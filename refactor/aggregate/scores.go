@@ -64,6 +64,12 @@ type RefactorScores struct {
 	// Session.LintEvalK, the final output after k rounds.
 	LintEval  LintEvalScores `json:"linteval"`
 	LintEvalK LintEvalScores `json:"linteval_k"`
+	// CategoriesAtP splits the @P scores' alerts by category: the alerts
+	// before, fixed and new of the sessions passing by the editor's
+	// definition, so that Σ New / Σ Before is New@P and
+	// Σ (Fixed − New) / Σ Before is Reduction@P. Scores.Categories is
+	// over every session, repair ones and failing ones included.
+	CategoriesAtP map[runner.Category]CategoryCounts `json:"categories_at_p"`
 }
 
 // SampleScores are the scores that the editor's definition and LintEval's

@@ -24,6 +24,7 @@ import {
   mcpEnabled,
   mcpEnv,
   parseRound,
+  progressTitle,
   serverEnv,
 } from './settings';
 
@@ -223,7 +224,7 @@ function trackProgress(c: LanguageClient, token: string | number): void {
       case 'begin':
         update(`${v.title} ${v.message ?? ''}`);
         void vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `fixloop: ${v.title}`, cancellable: !!v.cancellable },
+          { location: vscode.ProgressLocation.Notification, title: progressTitle(v.title), cancellable: !!v.cancellable },
           (progress, cancel) => {
             report = progress;
             if (v.message) progress.report({ message: v.message });

@@ -216,6 +216,20 @@ export function logLevel(cfg: ConfigLike): string {
   return v !== undefined && (LOG_LEVELS as readonly string[]).includes(v) ? v : 'info';
 }
 
+/**
+ * The title of the progress notification for a $/progress begin. The
+ * server's title already names fixloop ("fixloop refactor: cart.go"), and
+ * VS Code shows the notification as "title: message", so it is used as
+ * sent: prefixing "fixloop: " again read "fixloop: fixloop refactor:
+ * cart.go: round 1/3: …" (issue 28). Only a title that does not start with
+ * fixloop's name (or none) gets it.
+ */
+export function progressTitle(title: string | undefined): string {
+  const t = (title ?? '').trim();
+  if (t === '') return 'fixloop';
+  return /^fixloop\b/i.test(t) ? t : `fixloop: ${t}`;
+}
+
 /** Parses "round N/K..." from a $/progress message or title. */
 export function parseRound(text: string | undefined): { round: number; of: number } | undefined {
   if (!text) return undefined;

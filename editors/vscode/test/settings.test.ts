@@ -9,6 +9,7 @@ import {
   mcpEnabled,
   mcpEnv,
   parseRound,
+  progressTitle,
   serverEnv,
 } from '../src/settings';
 
@@ -179,6 +180,22 @@ test('logLevel', () => {
   assert.equal(logLevel(cfg({})), 'info');
   assert.equal(logLevel(cfg({ logLevel: 'debug' })), 'debug');
   assert.equal(logLevel(cfg({ logLevel: 'loud' })), 'info');
+});
+
+test('progressTitle: the server\'s title is shown once, not prefixed again', () => {
+  // What the server sends (editor/sessions: "fixloop <goal>: <file>").
+  const title = progressTitle('fixloop refactor: cart.go');
+  assert.equal(title, 'fixloop refactor: cart.go');
+  // VS Code shows a notification as "title: message".
+  const shown = `${title}: round 1/3: asking fake`;
+  assert.equal(shown, 'fixloop refactor: cart.go: round 1/3: asking fake');
+  assert.equal(shown.match(/fixloop/g)?.length, 1, shown);
+  assert.equal(progressTitle('Fixloop repair: a.py'), 'Fixloop repair: a.py');
+  // A title that does not name fixloop, or none, still says whose it is.
+  assert.equal(progressTitle('checking'), 'fixloop: checking');
+  assert.equal(progressTitle(''), 'fixloop');
+  assert.equal(progressTitle(undefined), 'fixloop');
+  assert.equal(progressTitle('fixloopish: x'), 'fixloop: fixloopish: x');
 });
 
 test('parseRound', () => {
