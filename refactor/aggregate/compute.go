@@ -216,13 +216,7 @@ func compute(sessions []Session) *Scores {
 			}
 			s.VerdictMix[i][v]++
 		}
-		for c, n := range ss.ByCategory {
-			t := s.Categories[c]
-			t.Before += n.Before
-			t.Fixed += n.Fixed
-			t.New += n.New
-			s.Categories[c] = t
-		}
+		addCategories(s.Categories, ss.ByCategory)
 	}
 	s.Repair = repairScores(repair)
 	s.Refactor = refactorScores(refactor)
@@ -312,15 +306,20 @@ func refactorScores(sessions []Session) RefactorScores {
 		if !s.Passed {
 			continue
 		}
-		for c, n := range s.ByCategory {
-			t := r.CategoriesAtP[c]
-			t.Before += n.Before
-			t.Fixed += n.Fixed
-			t.New += n.New
-			r.CategoriesAtP[c] = t
-		}
+		addCategories(r.CategoriesAtP, s.ByCategory)
 	}
 	return r
+}
+
+// addCategories adds the counts of src to dst, category by category.
+func addCategories(dst, src map[runner.Category]CategoryCounts) {
+	for c, n := range src {
+		t := dst[c]
+		t.Before += n.Before
+		t.Fixed += n.Fixed
+		t.New += n.New
+		dst[c] = t
+	}
 }
 
 // editorSample is a session's offered result as a sample: passing when the
