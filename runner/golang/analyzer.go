@@ -69,6 +69,7 @@ type Analyzer struct {
 	mu            sync.Mutex
 	states        map[string]*pkgState    // by package directory
 	settling      map[*pkgState]*settling // states settling in the background (settle.go)
+	unsettled     map[*pkgState]bool      // states whose snapshot is to settle (settle.go)
 	noSettle      bool                    // tests: no settling
 	clock         int64                   // for least-recently-used eviction
 	fallbackKinds map[string]int64
@@ -185,6 +186,7 @@ func newAnalyzerBuilt(opts AnalyzerOptions, built map[string]string) (*Analyzer,
 		sources:       make(map[*analysis.Analyzer]string),
 		states:        make(map[string]*pkgState),
 		settling:      make(map[*pkgState]*settling),
+		unsettled:     make(map[*pkgState]bool),
 		fallbackKinds: make(map[string]int64),
 		checkSets:     make(map[string][]*analysis.Analyzer),
 		builds:        make(map[string]buildConfig),

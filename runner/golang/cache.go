@@ -142,6 +142,7 @@ func (a *Analyzer) state(dir, modRoot string) *pkgState {
 				}
 			}
 			delete(a.states, oldest.dir)
+			delete(a.unsettled, oldest)
 			a.log.Debug("evicted package state", "dir", oldest.dir)
 		}
 	}

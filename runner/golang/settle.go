@@ -23,32 +23,49 @@ import (
 // first); what it had not committed is done again by the pass that needs
 // it, as before.
 
-// startSettle starts settling st's snapshot if its last pass restored
-// roots. st is locked by the caller, which unlocks it after; the settling
-// waits for the lock.
+// startSettle starts settling every state whose last pass left its
+// snapshot unsettled, st's (which its caller has just analysed) and those
+// of other states whose settling a pass of another package cancelled
+// before it was done. st is locked by the caller, which unlocks it after;
+// each settling waits for its state's lock.
 func (a *Analyzer) startSettle(st *pkgState) {
-	s := st.snap
-	if s == nil || !s.unsettled || a.noSettle {
+	unsettled := st.snap != nil && st.snap.unsettled
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if unsettled {
+		a.unsettled[st] = true
+	} else {
+		delete(a.unsettled, st)
+	}
+	if a.noSettle {
 		return
 	}
+	for u := range a.unsettled {
+		if a.settling[u] == nil {
+			a.startSettleLocked(u)
+		}
+	}
+}
+
+// startSettleLocked starts settling u in the background (a.mu is held).
+func (a *Analyzer) startSettleLocked(u *pkgState) {
 	ctx, cancel := context.WithCancel(context.Background())
 	me := &settling{stop: cancel}
-	a.mu.Lock()
-	if prev := a.settling[st]; prev != nil {
-		prev.stop()
-	}
-	a.settling[st] = me
-	a.mu.Unlock()
+	a.settling[u] = me
 	go func() {
 		defer func() {
 			a.mu.Lock()
 			cancel()
-			if a.settling[st] == me {
-				delete(a.settling, st)
+			if a.settling[u] == me {
+				delete(a.settling, u)
 			}
 			a.mu.Unlock()
 		}()
-		a.settle(ctx, st)
+		if a.settle(ctx, u) {
+			a.mu.Lock()
+			delete(a.unsettled, u)
+			a.mu.Unlock()
+		}
 	}()
 }
 
@@ -69,15 +86,19 @@ func (a *Analyzer) stopSettling() {
 }
 
 // settle checks again the nodes of st's snapshot that are not consistent
-// with their imports, unless ctx ends first.
-func (a *Analyzer) settle(ctx context.Context, st *pkgState) {
+// with their imports, unless ctx ends first. It reports whether the
+// snapshot is settled (or gone) when it returns.
+func (a *Analyzer) settle(ctx context.Context, st *pkgState) bool {
 	if err := st.lock(ctx); err != nil {
-		return
+		return false
 	}
 	defer st.unlock()
 	s := st.snap
-	if s == nil || !s.unsettled || ctx.Err() != nil {
-		return
+	if s == nil || !s.unsettled {
+		return true
+	}
+	if ctx.Err() != nil {
+		return false
 	}
 	t0 := time.Now()
 	ps := s.newPass(a, readOverlay(s.overlay))
@@ -114,12 +135,12 @@ func (a *Analyzer) settle(ctx context.Context, st *pkgState) {
 	if err != nil {
 		ps.discard()
 		a.log.Debug("settle pass stopped", "dir", st.dir, "checked", len(ps.rechecked), "error", err)
-		return
+		return st.snap == nil
 	}
 	s.unsettled, s.overlay, s.deferred = false, nil, nil
 	if len(ps.rechecked) == 0 {
 		ps.discard()
-		return
+		return true
 	}
 	// The roots' alerts were made again: the result kept for a call with
 	// unchanged inputs is made again from them.
@@ -131,4 +152,5 @@ func (a *Analyzer) settle(ctx context.Context, st *pkgState) {
 	s.result = res
 	a.nodesSettled.Add(int64(len(ps.rechecked)))
 	a.log.Debug("settle pass", "dir", st.dir, "checked", len(ps.rechecked), "nodes", ps.rechecked, "total", time.Since(t0))
+	return true
 }
