@@ -190,7 +190,7 @@ func (ps *pass) printOf(n *node) (fp fingerprint, fpOK, staged bool) {
 
 // checkShared checks dependency n, or takes the fingerprint of a check of
 // the same inputs that another snapshot made or is making, and makes n
-// provisional (see pass.prov). It reports whether n was checked.
+// provisional (see pass.prov).
 func (ps *pass) checkShared(ctx context.Context, n *node) error {
 	key, deps, ok := ps.printKey(n)
 	if !ok || ps.specs[n] != nil {
@@ -206,18 +206,22 @@ func (ps *pass) checkShared(ctx context.Context, n *node) error {
 	if flight == nil {
 		return ps.recheck(ctx, n)
 	}
-	err := ps.recheck(ctx, n)
-	up := ps.up[n]
-	if err != nil || up == nil || !up.fpOK {
-		ps.a.prints.land(flight, fingerprint{}, nil, false)
+	// Those who wait go on however the check ends, a panic included.
+	var checked fingerprint
+	shared := false
+	defer func() { ps.a.prints.land(flight, checked, deps, shared) }()
+	if err := ps.recheck(ctx, n); err != nil {
 		return err
+	}
+	up := ps.up[n]
+	if up == nil || !up.fpOK {
+		return nil
 	}
 	// A check of n first checks its stale imports again, which may change
 	// what n was checked against: share only what the key describes.
 	if again, _, ok := ps.printKey(n); !ok || again != key {
-		ps.a.prints.land(flight, fingerprint{}, nil, false)
 		return nil
 	}
-	ps.a.prints.land(flight, up.fp, deps, true)
+	checked, shared = up.fp, true
 	return nil
 }

@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"context"
+	"go/types"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,4 +109,59 @@ func (a *Analyzer) settled() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return len(a.unsettled) == 0 && len(a.settling) == 0
+}
+
+// TestSharedPrintsFlights checks the table of fingerprints alone: a
+// lookup finds what a check landed against the same unchanging imports,
+// waits for a check in flight, and checks itself when that check lands
+// nothing, when its imports are other packages, or when its context ends.
+func TestSharedPrintsFlights(t *testing.T) {
+	p1, p2 := types.NewPackage("p1", "p1"), types.NewPackage("p2", "p2")
+	deps := []*types.Package{p1, p2}
+	fp := fingerprint{1, 2, 3}
+	ctx := context.Background()
+	key := func(b byte) printKey { return printKey{b} }
+
+	sh := newSharedPrints()
+	_, found, own := sh.lookup(ctx, key(1), deps)
+	if found || own == nil {
+		t.Fatal("first lookup: want a flight to own")
+	}
+	got := make(chan bool)
+	go func() {
+		f, found, own := sh.lookup(ctx, key(1), deps)
+		got <- found && own == nil && f == fp
+	}()
+	time.Sleep(10 * time.Millisecond) // the waiter waits (or comes after: the same answer)
+	sh.land(own, fp, deps, true)
+	if !<-got {
+		t.Error("a waiter did not get the landed fingerprint")
+	}
+	if f, found, _ := sh.lookup(ctx, key(1), deps); !found || f != fp {
+		t.Error("a later lookup did not find the fingerprint")
+	}
+	if _, found, own := sh.lookup(ctx, key(1), []*types.Package{p1, types.NewPackage("p2", "p2")}); found || own == nil {
+		t.Error("other unchanging imports: want no fingerprint, and a check to make")
+	} else {
+		sh.land(own, fingerprint{}, nil, false)
+	}
+
+	_, _, own = sh.lookup(ctx, key(2), deps)
+	go func() {
+		_, found, own := sh.lookup(ctx, key(2), deps)
+		got <- !found && own == nil
+	}()
+	time.Sleep(10 * time.Millisecond)
+	sh.land(own, fingerprint{}, nil, false)
+	if !<-got {
+		t.Error("a failed check: the waiter should check itself")
+	}
+
+	_, _, own = sh.lookup(ctx, key(3), deps)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, found, mine := sh.lookup(cctx, key(3), deps); found || mine != nil {
+		t.Error("an ended context: the waiter should stop waiting")
+	}
+	sh.land(own, fp, deps, true)
 }
