@@ -91,7 +91,7 @@ func Table(w io.Writer, s *aggregate.Scores) error {
 
 	if len(s.Categories) > 0 {
 		p("\n")
-		p("Alerts by category\tbefore\tfixed\tnew\toffered fixed\toffered new\n")
+		p("Alerts by category, every session\tbefore\tfixed\tnew\toffered fixed\toffered new\n")
 		for _, c := range slices.Sorted(maps.Keys(s.Categories)) {
 			cc, co := s.Categories[c], o.Categories[c]
 			p("  %s\t%d\t%d\t%d\t%d\t%d\n", c, cc.Before, cc.Fixed, cc.New, co.Fixed, co.New)

@@ -54,7 +54,7 @@ func TestTable(t *testing.T) {
 		{"LinePerFix@P", "4.67", "2"},
 		{"Reduction@F", "20.0%", "–"},
 		{"New@F", "100.0%", "–"},
-		{"Alerts", "by", "category", "before", "fixed", "new", "offered", "fixed", "offered", "new"},
+		{"Alerts", "by", "category,", "every", "session", "before", "fixed", "new", "offered", "fixed", "offered", "new"},
 		{"Style", "9", "7", "1", "8", "0"},
 		{"By", "model"},
 		{"model", "sessions", "repair", "pass@1", "ISR@k", "MIS", "refactor", "Pass@1", "Reduction@P", "New@P", "LinePerFix@P",
