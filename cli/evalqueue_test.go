@@ -80,7 +80,9 @@ func TestEvalTwoWorkersOneKilled(t *testing.T) {
 		select {
 		case l := <-doomedLines:
 			log.WriteString("doomed: " + l + "\n")
-			if strings.HasPrefix(l, "pg ") && !strings.Contains(l, "attempt failed") {
+			// A session's line: "[n/N] pg key: outcome".
+			_, rest, counted := strings.Cut(l, "] ")
+			if strings.HasPrefix(l, "[") && counted && strings.HasPrefix(rest, "pg ") && !strings.Contains(l, "attempt failed") {
 				if err := doomed.Process.Signal(syscall.SIGKILL); err != nil {
 					t.Fatal(err)
 				}
