@@ -5,7 +5,7 @@
 # Protocol: one JSON object a line on stdin, one a line on the original
 # stdout (fd 1 is then pointed at stderr, so that nothing a tool prints
 # there can break a response). The first line the worker prints is
-# {"ready": true, ...} once pylint and flake8 are imported, or
+# {"ready": true, "versions": {...}} once pylint and flake8 are imported, or
 # {"error": "..."} when one cannot be.
 #
 # A request: {"id": N, "file": PATH, "dir": DIR, "text": BASE64,
@@ -37,35 +37,39 @@ def main():
     os.dup2(2, 1)
     proto_in = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
     script_dir = sys.argv[1] if len(sys.argv) > 1 else ""
+    tools = (sys.argv[2] if len(sys.argv) > 2 else "pylint,flake8").split(",")
     # A cold run's sys.path starts with the directory of the pylint script
     # (/usr/bin), not the working directory.
     if sys.path and sys.path[0] in ("", "."):
         sys.path.pop(0)
     if script_dir:
         sys.path.insert(0, script_dir)
+    versions = {"python": sys.version.split()[0]}
+    manager = flake8_app = flake8_utils = None
     try:
-        import astroid
-        import pylint
-        import pylint.lint
-        import flake8
-        from flake8.main import application as flake8_app
-        import flake8.utils
+        if "pylint" in tools:
+            import astroid
+            import pylint
+            import pylint.lint
+            manager = astroid.MANAGER
+            versions.update(pylint=pylint.__version__, astroid=astroid.__version__)
+        if "flake8" in tools:
+            import flake8
+            from flake8.main import application as flake8_app
+            import flake8.utils as flake8_utils
+            versions["flake8"] = flake8.__version__
     except Exception as exc:  # noqa: BLE001
-        send(proto_out, {"error": "cannot import pylint and flake8: %s: %s" % (type(exc).__name__, exc)})
+        send(proto_out, {"error": "cannot import %s: %s: %s" % (" and ".join(tools), type(exc).__name__, exc)})
         return 3
-    manager = astroid.MANAGER
-    base = {
-        "path": list(sys.path),
-        "argv": list(sys.argv),
-        "whitelist": set(manager.extension_package_whitelist),
-        "hooks": list(manager._failed_import_hooks),
-        "max_inferable": manager.max_inferable_values,
-        "cache": dict(manager.astroid_cache),
-    }
+    base = {"path": list(sys.path), "argv": list(sys.argv)}
+    if manager is not None:
+        base.update(whitelist=set(manager.extension_package_whitelist),
+                    hooks=list(manager._failed_import_hooks),
+                    max_inferable=manager.max_inferable_values,
+                    cache=dict(manager.astroid_cache))
     lib_dirs = library_dirs()
     keeper = Keeper(lib_dirs, [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)])
-    send(proto_out, {"ready": True, "pylint": pylint.__version__, "flake8": flake8.__version__,
-                     "astroid": astroid.__version__, "python": sys.version.split()[0]})
+    send(proto_out, {"ready": True, "versions": versions})
     for line in proto_in:
         line = line.strip()
         if not line:
@@ -79,11 +83,11 @@ def main():
         try:
             data = base64.b64decode(req.get("text") or "")
             os.chdir(req["dir"])
-            if req.get("pylint") is not None:
+            if req.get("pylint") is not None and manager is not None:
                 resp["pylint"] = lint_pylint(base, lib_dirs, manager, keeper, req["file"], req["pylint"], data)
-            if req.get("flake8") is not None:
+            if req.get("flake8") is not None and flake8_app is not None:
                 resp["flake8"] = isolated(base, lib_dirs, manager,
-                                          lambda: run_flake8(flake8_app, flake8.utils, req["flake8"], data))
+                                          lambda: run_flake8(flake8_app, flake8_utils, req["flake8"], data))
         except Exception as exc:  # noqa: BLE001
             resp = {"id": req.get("id"), "error": "%s: %s" % (type(exc).__name__, exc)}
         resp["rss"] = rss_kib()
@@ -124,16 +128,24 @@ def isolated(base, lib_dirs, manager, run, keeper=None):
         sys.path[:] = base["path"]
         sys.argv[:] = base["argv"]
         for name in set(sys.modules) - modules:
-            mod = sys.modules.get(name)
-            f = getattr(mod, "__file__", None)
-            if not f or not os.path.realpath(f).startswith(lib_dirs):
+            if not from_libraries(sys.modules.get(name), lib_dirs):
                 del sys.modules[name]
         if keeper is not None:
             reset_astroid(manager, base["cache"], keeper)
-        manager.extension_package_whitelist.clear()
-        manager.extension_package_whitelist.update(base["whitelist"])
-        manager._failed_import_hooks[:] = base["hooks"]
-        manager.max_inferable_values = base["max_inferable"]
+            manager.extension_package_whitelist.clear()
+            manager.extension_package_whitelist.update(base["whitelist"])
+            manager._failed_import_hooks[:] = base["hooks"]
+            manager.max_inferable_values = base["max_inferable"]
+
+
+def from_libraries(mod, lib_dirs):
+    """Whether a module was imported from the interpreter's own libraries
+    (or is built in), not from a project (pylint's load-plugins)."""
+    f = getattr(mod, "__file__", None)
+    if f:
+        return os.path.realpath(f).startswith(lib_dirs)
+    paths = list(getattr(mod, "__path__", None) or [])
+    return all(os.path.realpath(p).startswith(lib_dirs) for p in paths)
 
 
 def lint_pylint(base, lib_dirs, manager, keeper, file, args, data):
