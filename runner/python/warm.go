@@ -57,9 +57,25 @@ const (
 // replaced after the call that reports it (a variable for tests).
 var warmMaxRSS int64 = 300 << 10
 
-// errWarmUnavailable says that the worker cannot run here (the
-// interpreter cannot import pylint or flake8): the cold tools are used.
+// errWarmUnavailable says that the worker could not start: the cold tools
+// are used for the check.
 var errWarmUnavailable = errors.New("the warm Python worker cannot start")
+
+// warmStartError is a worker's failure to start. It is errWarmUnavailable;
+// permanent says that it will not start for this configuration (the
+// interpreter cannot import pylint or flake8, the worker exits before it
+// is ready), so it is not tried again.
+type warmStartError struct {
+	msg       string
+	permanent bool
+}
+
+func (e *warmStartError) Error() string        { return errWarmUnavailable.Error() + ": " + e.msg }
+func (e *warmStartError) Is(target error) bool { return target == errWarmUnavailable }
+
+func warmStartErrorf(permanent bool, format string, args ...any) error {
+	return &warmStartError{msg: fmt.Sprintf(format, args...), permanent: permanent}
+}
 
 // warmSpec is how to start a worker; its key identifies it in the pool.
 type warmSpec struct {
@@ -211,7 +227,7 @@ func (p *warmPool) call(ctx context.Context, log *slog.Logger, spec warmSpec, re
 	if e.worker == nil || e.worker.dead() {
 		w, err := startWarm(ctx, log, spec)
 		if err != nil {
-			if errors.Is(err, errWarmUnavailable) {
+			if se := (*warmStartError)(nil); errors.As(err, &se) && se.permanent {
 				e.failed = err
 			}
 			return nil, err
@@ -232,6 +248,7 @@ func (p *warmPool) call(ctx context.Context, log *slog.Logger, spec warmSpec, re
 		w.kill()
 		return nil, err
 	}
+	deadline := time.Now().Add(timeout)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
@@ -243,14 +260,16 @@ func (p *warmPool) call(ctx context.Context, log *slog.Logger, spec warmSpec, re
 		return nil, fmt.Errorf("the warm pylint/flake8 worker did not answer within %s: stopped, a new one starts at the next check", timeout)
 	case <-hctx.Done():
 		// The worker is left to finish; the entry stays busy until it
-		// has, or is stopped at the timeout.
+		// has, or is stopped at the deadline.
 		released = true
 		go func() {
 			defer func() { <-e.sem }()
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
 			select {
 			case r := <-answer:
 				w.touched(r.resp)
-			case <-timer.C:
+			case <-t.C:
 				w.kill()
 			}
 		}()
@@ -287,14 +306,14 @@ type warmAnswer struct {
 func startWarm(ctx context.Context, log *slog.Logger, spec warmSpec) (*warmWorker, error) {
 	scratch, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixPytool))
 	if err != nil {
-		return nil, err
+		return nil, warmStartErrorf(false, "%v", err)
 	}
 	wctx, cancel := context.WithCancel(context.Background())
 	cmd := proc.Command(wctx, scratch, spec.python, "-c", warmWorkerScript, spec.scriptDir, strings.Join(spec.tools, ","))
 	fail := func(err error) (*warmWorker, error) {
 		cancel()
 		os.RemoveAll(scratch)
-		return nil, err
+		return nil, warmStartErrorf(false, "%v", err)
 	}
 	if err := sandbox.ConfineTool(cmd, spec.env, spec.readOnly...); err != nil {
 		return fail(err)
@@ -334,17 +353,17 @@ func startWarm(ctx context.Context, log *slog.Logger, spec warmSpec) (*warmWorke
 		case r.err != nil:
 			w.kill()
 			<-w.done
-			return nil, fmt.Errorf("%w: %s ended before it was ready: %v: %s", errWarmUnavailable, spec.python, r.err, stderrExcerpt(w.stderr.String()))
+			return nil, warmStartErrorf(true, "%s ended before it was ready: %v: %s", spec.python, r.err, stderrExcerpt(w.stderr.String()))
 		case r.resp.Error != "":
 			w.kill()
-			return nil, fmt.Errorf("%w: %s: %s", errWarmUnavailable, spec.python, r.resp.Error)
+			return nil, warmStartErrorf(true, "%s: %s", spec.python, r.resp.Error)
 		case !r.resp.Ready:
 			w.kill()
-			return nil, fmt.Errorf("%w: %s printed no ready line", errWarmUnavailable, spec.python)
+			return nil, warmStartErrorf(true, "%s printed no ready line", spec.python)
 		}
 	case <-timer.C:
 		w.kill()
-		return nil, fmt.Errorf("the warm pylint/flake8 worker did not start within %s", warmStartTimeout)
+		return nil, warmStartErrorf(false, "it did not start within %s", warmStartTimeout)
 	case <-ctx.Done():
 		w.kill()
 		return nil, ctx.Err()

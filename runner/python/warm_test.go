@@ -1,6 +1,7 @@
 package python
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -327,6 +328,42 @@ func TestWarmRestarts(t *testing.T) {
 		t.Errorf("the worker past the memory bound still runs")
 	}
 	check("after the memory bound")
+}
+
+// TestWarmCancelledKeepsWorker: a check whose context ends while the
+// worker runs it returns at once; the worker finishes the run unobserved
+// and serves the next check.
+func TestWarmCancelledKeepsWorker(t *testing.T) {
+	requireWarm(t)
+	CloseWarm()
+	t.Cleanup(CloseWarm)
+	file := filepath.Join(exampleDir(t), "stats.py")
+	l, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Lint(t.Context(), file, nil); err != nil {
+		t.Fatal(err)
+	}
+	ws := warmWorkers()
+	if len(ws) != 1 {
+		t.Fatalf("%d workers, want 1", len(ws))
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Millisecond)
+	defer cancel()
+	if _, err := l.Lint(ctx, file, nil); err == nil {
+		t.Log("the check finished within 5 ms")
+	}
+	res, err := l.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Alerts) == 0 || res.Alerts[0].Source == "fixloop" {
+		t.Errorf("after a cancelled check, got %v", keys(res.Alerts))
+	}
+	if now := warmWorkers(); len(now) != 1 || now[0] != ws[0] {
+		t.Errorf("the worker was replaced after a cancelled check")
+	}
 }
 
 // TestWarmFallsBackToCold: where the interpreter of the pylint script
