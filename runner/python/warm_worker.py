@@ -194,9 +194,15 @@ class Keeper:
     def before(self, manager, file):
         """Drops the kept modules a cold run on file would not find, and
         returns the names of those it keeps."""
-        from pylint.lint.expand_modules import get_python_path
         self.dirs.add(os.path.dirname(os.path.realpath(file)))
-        self.dirs.add(get_python_path(file))
+        try:  # the directory pylint puts first on sys.path
+            from pylint.lint.expand_modules import get_python_path
+            self.dirs.add(get_python_path(file))
+        except ImportError:
+            d = os.path.dirname(os.path.realpath(file))
+            while os.path.exists(os.path.join(d, "__init__.py")) and os.path.dirname(d) != d:
+                d = os.path.dirname(d)
+            self.dirs.add(d)
         if len(self.dirs) > 512:
             self.dirs = set(list(self.dirs)[-64:])
             self.stamps.clear()
@@ -257,23 +263,38 @@ def reset_astroid(manager, baseline, keeper):
     ones it had built before the first run, and those the keeper keeps),
     where it found modules, and its inference caches. Unlike astroid's
     clear_cache it does not rebuild the builtins and reload its brain
-    plugins, which costs more than a run and leaks memory."""
-    from astroid import context
-    from astroid._cache import CACHE_MANAGER
-    from astroid.inference_tip import clear_inference_tip_cache
-    from astroid.interpreter._import import util as import_util
-    from astroid.interpreter.objectmodel import ObjectModel
-    from astroid.nodes.node_classes import LookupMixIn
-    from astroid.nodes.scoped_nodes import ClassDef
-    from astroid import modutils
+    plugins, which costs more than a run and leaks memory.
+
+    The caches cleared are astroid 2's (2.14 was compared with cold runs);
+    with another astroid, or when one of them is missing, astroid's own
+    clear_cache runs instead and nothing is kept."""
+    import astroid
+    try:
+        if not astroid.__version__.startswith("2."):
+            raise ImportError("astroid " + astroid.__version__)
+        from astroid import context
+        from astroid._cache import CACHE_MANAGER
+        from astroid.inference_tip import clear_inference_tip_cache
+        from astroid.interpreter._import import util as import_util
+        from astroid.interpreter.objectmodel import ObjectModel
+        from astroid.nodes.node_classes import LookupMixIn
+        from astroid.nodes.scoped_nodes import ClassDef
+        from astroid import modutils
+        lru = (LookupMixIn.lookup, modutils._cache_normalize_path_, import_util.is_namespace,
+               ObjectModel.attributes, ClassDef._metaclass_lookup_attribute)
+        inference = context._INFERENCE_CACHE
+    except (ImportError, AttributeError):
+        keeper.stamps.clear()
+        manager.clear_cache()
+        manager._mod_file_cache.clear()
+        return
 
     keeper.after(manager, baseline)
     manager._mod_file_cache.clear()
     clear_inference_tip_cache()
-    context._INFERENCE_CACHE.clear()
+    inference.clear()
     CACHE_MANAGER.clear_all_caches()
-    for fn in (LookupMixIn.lookup, modutils._cache_normalize_path_, import_util.is_namespace,
-               ObjectModel.attributes, ClassDef._metaclass_lookup_attribute):
+    for fn in lru:
         fn.cache_clear()
 
 
