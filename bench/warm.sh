@@ -2,8 +2,8 @@
 # The warm Python worker against the cold tools: Linter.Lint with pylint and
 # flake8 on testdata/pyexample/stats.py, one check of each design per
 # round, alternated in one process (BenchmarkPythonLint), N rounds. Prints
-# the mean time of each and the ratio warm/cold; the issue's goal is at most
-# 0.3.
+# the mean time of each, the ratio warm/cold (the issue's goal: at most
+# 0.3) and the worker's peak resident memory (goal: at most 300 MB).
 #
 #   bench/warm.sh          # N=30
 #   N=60 bench/warm.sh
@@ -17,6 +17,7 @@ printf '%s\n' "$line" | awk -v n="$N" '{
     if ($i == "cold-s/op") cold = $(i-1)
     if ($i == "warm-s/op") warm = $(i-1)
     if ($i == "warm/cold") ratio = $(i-1)
+    if ($i == "worker-peak-MB") rss = $(i-1)
   }
-  printf "| Python pylint+flake8, stats.py, %d rounds alternated | cold %.0f ms | warm %.0f ms | warm/cold %.2f |\n", n, cold*1000, warm*1000, ratio
+  printf "| Python pylint+flake8, stats.py, %d rounds alternated | cold %.0f ms | warm %.0f ms | warm/cold %.2f | worker peak RSS %.0f MB |\n", n, cold*1000, warm*1000, ratio, rss
 }'

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fixloop/fixloop/runner"
@@ -289,6 +290,10 @@ type warmWorker struct {
 	scratch string
 	idle    *time.Timer
 
+	// peakRSS is the largest resident memory, in KiB, the worker
+	// reported.
+	peakRSS atomic.Int64
+
 	mu     sync.Mutex
 	id     uint64
 	killed bool
@@ -446,6 +451,9 @@ func (w *warmWorker) ended(err error) error {
 // touched restarts the idle timer after a call and retires a worker whose
 // memory passed warmMaxRSS.
 func (w *warmWorker) touched(resp *warmResponse) {
+	if resp != nil && resp.RSS > w.peakRSS.Load() {
+		w.peakRSS.Store(resp.RSS) // one call at a time
+	}
 	if resp != nil && resp.RSS > warmMaxRSS {
 		w.log.Debug("python warm worker retired", "rss_kib", resp.RSS, "limit_kib", warmMaxRSS)
 		w.kill()

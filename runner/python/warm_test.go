@@ -410,7 +410,8 @@ func TestWarmFallsBackToCold(t *testing.T) {
 
 // BenchmarkPythonLint alternates the cold and the warm design on
 // testdata/pyexample/stats.py, one check of each per round, and reports
-// the ratio of their mean times (warm/cold).
+// the ratio of their mean times (warm/cold), and the worker's peak
+// resident memory.
 func BenchmarkPythonLint(b *testing.B) {
 	requireWarm(b)
 	_, this, _, _ := runtime.Caller(0)
@@ -444,4 +445,7 @@ func BenchmarkPythonLint(b *testing.B) {
 	b.ReportMetric(coldTime.Seconds()/float64(b.N), "cold-s/op")
 	b.ReportMetric(warmTime.Seconds()/float64(b.N), "warm-s/op")
 	b.ReportMetric(warmTime.Seconds()/coldTime.Seconds(), "warm/cold")
+	if ws := warmWorkers(); len(ws) == 1 {
+		b.ReportMetric(float64(ws[0].peakRSS.Load())/1024, "worker-peak-MB")
+	}
 }
