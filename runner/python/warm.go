@@ -145,8 +145,8 @@ type warmEntry struct {
 	sem     chan struct{}
 	worker  *warmWorker // nil or dead: start one
 	failed  error       // errWarmUnavailable: do not try again
-	lastUse time.Time
-	logged  bool
+	closed  bool        // stopped and out of the pool (under sem)
+	lastUse time.Time   // under the pool's mu
 }
 
 func (p *warmPool) entry(spec warmSpec) *warmEntry {
@@ -197,6 +197,7 @@ func (p *warmPool) close() {
 // stop waits for the entry's call to end and stops its worker.
 func (e *warmEntry) stop() {
 	e.sem <- struct{}{}
+	e.closed = true
 	if e.worker != nil {
 		e.worker.kill()
 	}
@@ -208,11 +209,18 @@ func (e *warmEntry) stop() {
 // out kills the worker: the next call starts a new one. When ctx ends
 // first, the worker finishes the request unobserved and stays.
 func (p *warmPool) call(ctx context.Context, log *slog.Logger, spec warmSpec, req *warmRequest, timeout time.Duration) (*warmResponse, error) {
-	e := p.entry(spec)
-	select {
-	case e.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	var e *warmEntry
+	for {
+		e = p.entry(spec)
+		select {
+		case e.sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if !e.closed {
+			break
+		}
+		<-e.sem // evicted or closed while this call waited: a new entry
 	}
 	released := false
 	release := func() {

@@ -449,3 +449,40 @@ func BenchmarkPythonLint(b *testing.B) {
 		b.ReportMetric(float64(ws[0].peakRSS.Load())/1024, "worker-peak-MB")
 	}
 }
+
+// TestWarmPoolBound: a fifth configuration stops the worker used least
+// recently; the pool never holds more than warmMaxWorkers.
+func TestWarmPoolBound(t *testing.T) {
+	requireWarm(t)
+	CloseWarm()
+	t.Cleanup(CloseWarm)
+	l, err := NewLinter(LinterOptions{Linters: []string{Flake8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *warmWorker
+	for i := range warmMaxWorkers + 1 {
+		dir := project(t, map[string]string{"mod.py": "import os\n"})
+		res, err := l.Lint(t.Context(), filepath.Join(dir, "mod.py"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := findAlert(res.Alerts, SourceFlake8, "F401", 1); !ok {
+			t.Fatalf("project %d: want F401, got %v", i, keys(res.Alerts))
+		}
+		if i == 0 {
+			first = warmWorkers()[0]
+		}
+	}
+	sharedWarm.mu.Lock()
+	n := len(sharedWarm.entries)
+	sharedWarm.mu.Unlock()
+	if n != warmMaxWorkers {
+		t.Errorf("%d pool entries, want %d", n, warmMaxWorkers)
+	}
+	select {
+	case <-first.done:
+	case <-time.After(10 * time.Second):
+		t.Errorf("the worker used least recently still runs")
+	}
+}
