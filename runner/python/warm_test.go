@@ -486,3 +486,19 @@ func TestWarmPoolBound(t *testing.T) {
 		t.Errorf("the worker used least recently still runs")
 	}
 }
+
+// TestNewLinterTools: Tools is warm, cold or empty (warm).
+func TestNewLinterTools(t *testing.T) {
+	for tools, warm := range map[string]bool{"": true, ToolsWarm: true, ToolsCold: false} {
+		l, err := NewLinter(LinterOptions{Tools: tools})
+		if err != nil {
+			t.Fatalf("Tools %q: %v", tools, err)
+		}
+		if (l.warm != nil) != warm {
+			t.Errorf("Tools %q: warm %v, want %v", tools, l.warm != nil, warm)
+		}
+	}
+	if _, err := NewLinter(LinterOptions{Tools: "tepid"}); err == nil || !strings.Contains(err.Error(), "warm or cold") {
+		t.Errorf("Tools tepid: %v, want an error naming warm and cold", err)
+	}
+}
