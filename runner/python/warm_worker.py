@@ -306,8 +306,34 @@ def reset_astroid(manager, baseline, keeper):
     clear_inference_tip_cache()
     inference.clear()
     CACHE_MANAGER.clear_all_caches()
-    for fn in lru:
+    for fn in lru + tool_caches():
         fn.cache_clear()
+
+
+_tool_caches = {"modules": -1, "caches": ()}
+
+
+def tool_caches():
+    """The functools caches of pylint's and isort's modules: pylint keeps
+    results on astroid nodes (overridden_method,
+    unimplemented_abstract_methods), isort its configuration files and
+    where a module is placed (first party or not), which a later run must
+    not see. Listed again when modules were imported."""
+    if _tool_caches["modules"] == len(sys.modules):
+        return _tool_caches["caches"]
+    caches = []
+    for name, mod in list(sys.modules.items()):
+        if not (name.split(".", 1)[0] in ("pylint", "isort") and mod is not None):
+            continue
+        for obj in list(vars(mod).values()):
+            if getattr(obj, "__module__", None) != name:
+                continue
+            if hasattr(obj, "cache_clear"):
+                caches.append(obj)
+            elif isinstance(obj, type):
+                caches.extend(v for v in vars(obj).values() if hasattr(v, "cache_clear"))
+    _tool_caches.update(modules=len(sys.modules), caches=tuple(caches))
+    return _tool_caches["caches"]
 
 
 def redirect(data):
