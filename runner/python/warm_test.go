@@ -502,3 +502,28 @@ func TestNewLinterTools(t *testing.T) {
 		t.Errorf("Tools tepid: %v, want an error naming warm and cold", err)
 	}
 }
+
+// TestWarmMatchesColdAfterChanges: the project changes between checks (a
+// module appears that shadows the standard library's, a sibling
+// appears, the pylintrc and flake8's configuration change); after each
+// change the warm worker still reports what the cold tools do.
+func TestWarmMatchesColdAfterChanges(t *testing.T) {
+	requireWarm(t)
+	dir := project(t, map[string]string{
+		// isort places helper as first party once helper.py exists:
+		// then zzz_third, a third party import, should come first.
+		"main.py": "\"\"\"Main.\"\"\"\nimport os\nimport helper\nimport zzz_third\nimport sys\nimport json\n\nprint(os.sep, sys.argv, helper.VALUE, zzz_third, json.dumps(json.loads('1')))\n",
+	})
+	file := filepath.Join(dir, "main.py")
+	steps := []map[string]string{
+		{},
+		{"helper.py": "\"\"\"Helper.\"\"\"\nVALUE = 1\n"},
+		{"json.py": "\"\"\"Shadows json.\"\"\"\n\n\ndef dumps(value):\n    \"\"\"Dump.\"\"\"\n    return str(value)\n"},
+		{".pylintrc": "[MESSAGES CONTROL]\ndisable=wrong-import-order\n"},
+		{"setup.cfg": "[flake8]\nextend-ignore = E401\n[isort]\nknown_third_party = helper\n"},
+	}
+	for i, files := range steps {
+		writeFiles(t, dir, files)
+		t.Run(fmt.Sprint(i), func(t *testing.T) { compareWarmCold(t, []string{file}) })
+	}
+}
