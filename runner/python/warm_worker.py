@@ -122,6 +122,7 @@ def library_dirs():
 def isolated(base, lib_dirs, manager, run, keeper=None):
     """Runs run() and puts the process back as a cold run finds it; with a
     keeper (pylint's runs), astroid too (reset_astroid)."""
+    import linecache
     import warnings
     modules = set(sys.modules)
     stdin, stdout, stderr = sys.stdin, sys.stdout, sys.stderr
@@ -137,6 +138,7 @@ def isolated(base, lib_dirs, manager, run, keeper=None):
             os.environ.update(environ)
         warnings.filters[:] = filters
         sys.setrecursionlimit(recursion)
+        linecache.clearcache()
         sys.path[:] = base["path"]
         sys.argv[:] = base["argv"]
         for name in set(sys.modules) - modules:
