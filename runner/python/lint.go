@@ -184,14 +184,13 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			for k, i := range warm {
 				names[k] = l.linters[i]
 			}
-			if alerts, ok := l.lintWarm(ctx, job, names); ok {
-				for k, i := range warm {
-					results[i+1] = alerts[k]
-				}
-				return
-			}
+			ran := l.lintWarm(ctx, job, names)
 			var cold sync.WaitGroup
 			for _, i := range warm {
+				if alerts, ok := ran[l.linters[i]]; ok {
+					results[i+1] = alerts
+					continue
+				}
 				cold.Go(func() { results[i+1] = l.runOne(ctx, l.linters[i], job) })
 			}
 			cold.Wait()

@@ -494,39 +494,40 @@ func (w *warmWorker) dead() bool {
 }
 
 // warmSpecFor works out how to run the selected tools (pylint, flake8)
-// warm for job: the interpreter their scripts name, which must be the
-// same one. ok is false when they cannot run warm: a tool is missing (the
-// cold run then says so), or its script is no Python script.
-func (l *Linter) warmSpecFor(ctx context.Context, job *lintJob, names []string) (warmSpec, bool) {
-	spec := warmSpec{tools: names}
+// warm for job: on the interpreter their scripts name. spec.tools are
+// those that can: a missing tool (the cold run then says so), a script
+// that is no Python script, or one on another interpreter than the first
+// runs cold. ok is false when none can.
+func (l *Linter) warmSpecFor(ctx context.Context, job *lintJob, names []string) (spec warmSpec, ok bool) {
 	var readOnly []string
 	for _, name := range names {
 		prog, err := toolNamed(name).Resolve(ctx, l.log, job.dir)
 		if err != nil {
-			return spec, false
+			continue
 		}
+		var ro []string
 		py := shebang(prog.Path)
 		if py != "" && !filepath.IsAbs(py) && strings.HasPrefix(py, "python") {
 			p, err := interp.Resolve(ctx, l.log, job.dir, py)
 			if err != nil {
-				return spec, false
+				continue
 			}
-			readOnly = append(readOnly, p.ReadOnly...)
+			ro = p.ReadOnly
 			py = p.Path
 		}
 		if !filepath.IsAbs(py) || !strings.HasPrefix(filepath.Base(py), "python") {
-			return spec, false
+			continue
 		}
 		if spec.python == "" {
 			spec.python = py
 			spec.scriptDir = filepath.Dir(prog.Path)
 		} else if !samePython(spec.python, py) {
-			return spec, false
+			continue
 		}
-		readOnly = append(readOnly, installDirs(prog.Path)...)
-		readOnly = append(readOnly, prog.ReadOnly...)
+		spec.tools = append(spec.tools, name)
+		readOnly = slices.Concat(readOnly, ro, installDirs(prog.Path), prog.ReadOnly)
 	}
-	if spec.python == "" {
+	if len(spec.tools) == 0 {
 		return spec, false
 	}
 	readOnly = append(readOnly, interp.ResolveFound(ctx, l.log, job.dir, spec.python).ReadOnly...)
@@ -554,16 +555,16 @@ func outermost(paths []string) []string {
 	return out
 }
 
-// lintWarm runs the selected ones of pylint and flake8 (names) in a warm
-// worker and returns their alerts, one list per name; ok is false when
-// they must run cold instead (the worker cannot run here).
-func (l *Linter) lintWarm(ctx context.Context, job *lintJob, names []string) (results [][]runner.Alert, ok bool) {
+// lintWarm runs those of names (pylint, flake8) that can run warm in a
+// warm worker and returns their alerts by name; the others, and all of
+// them when the worker cannot start, are left to run cold.
+func (l *Linter) lintWarm(ctx context.Context, job *lintJob, names []string) map[string][]runner.Alert {
 	spec, ok := l.warmSpecFor(ctx, job, names)
 	if !ok {
-		return nil, false
+		return nil
 	}
 	req := &warmRequest{File: job.file, Dir: job.dir, Text: job.text}
-	for _, name := range names {
+	for _, name := range spec.tools {
 		switch name {
 		case Pylint:
 			req.Pylint = pylintArgs(job)
@@ -577,37 +578,37 @@ func (l *Linter) lintWarm(ctx context.Context, job *lintJob, names []string) (re
 	}
 	start := time.Now()
 	resp, err := l.warm.call(ctx, l.log, spec, req, timeout)
-	l.log.Debug("python lint", "tool", "warm "+strings.Join(names, "+"), "file", job.file, "took", time.Since(start), "err", err)
+	l.log.Debug("python lint", "tool", "warm "+strings.Join(spec.tools, "+"), "file", job.file, "took", time.Since(start), "err", err)
 	if errors.Is(err, errWarmUnavailable) {
 		l.warnOnce.Do(func() {
 			l.log.Debug("python: running pylint and flake8 cold", "reason", err)
 		})
-		return nil, false
+		return nil
 	}
-	results = make([][]runner.Alert, len(names))
-	if err != nil {
-		if ctx.Err() != nil {
-			return results, true
+	results := make(map[string][]runner.Alert, len(spec.tools))
+	for _, name := range spec.tools {
+		if err != nil {
+			if ctx.Err() == nil {
+				results[name] = []runner.Alert{tool.Note(job.file, fmt.Errorf("running %s: %w", name, err))}
+			} else {
+				results[name] = nil
+			}
+			continue
 		}
-		for i, name := range names {
-			results[i] = []runner.Alert{tool.Note(job.file, fmt.Errorf("running %s: %w", name, err))}
-		}
-		return results, true
-	}
-	for i, name := range names {
 		var alerts []runner.Alert
+		var perr error
 		switch {
 		case name == Pylint && resp.Pylint != nil:
-			alerts, err = pylintAlerts(job, resp.Pylint.output())
+			alerts, perr = pylintAlerts(job, resp.Pylint.output())
 		case name == Flake8 && resp.Flake8 != nil:
-			alerts, err = flake8Alerts(job, resp.Flake8.output())
+			alerts, perr = flake8Alerts(job, resp.Flake8.output())
 		default:
-			err = fmt.Errorf("running %s: the warm worker did not run it", name)
+			perr = fmt.Errorf("running %s: the warm worker did not run it", name)
 		}
-		if err != nil {
-			alerts = []runner.Alert{tool.Note(job.file, err)}
+		if perr != nil {
+			alerts = []runner.Alert{tool.Note(job.file, perr)}
 		}
-		results[i] = alerts
+		results[name] = alerts
 	}
-	return results, true
+	return results
 }

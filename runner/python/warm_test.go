@@ -527,3 +527,35 @@ func TestWarmMatchesColdAfterChanges(t *testing.T) {
 		t.Run(fmt.Sprint(i), func(t *testing.T) { compareWarmCold(t, []string{file}) })
 	}
 }
+
+// TestWarmWithAMissingTool: when flake8 is missing, pylint still runs
+// warm and flake8's note says it is missing.
+func TestWarmWithAMissingTool(t *testing.T) {
+	requireWarm(t)
+	pylint, _ := toolNamed(Pylint).Find()
+	t.Setenv("PATH", pathWith(t, map[string]string{"pylint": pylint}))
+	CloseWarm()
+	t.Cleanup(CloseWarm)
+	dir := project(t, map[string]string{"mod.py": "import os\n"})
+	l, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Lint(t.Context(), filepath.Join(dir, "mod.py"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := findAlert(res.Alerts, SourcePylint, "W0611", 1); !ok {
+		t.Errorf("want pylint's W0611, got %v", keys(res.Alerts))
+	}
+	missing := false
+	for _, a := range res.Alerts {
+		missing = missing || a.Source == "fixloop" && strings.Contains(a.Message, "flake8 is not installed")
+	}
+	if !missing {
+		t.Errorf("want a note that flake8 is missing, got %v", keys(res.Alerts))
+	}
+	if ws := warmWorkers(); len(ws) != 1 {
+		t.Errorf("%d warm workers, want 1 for pylint", len(ws))
+	}
+}
