@@ -183,10 +183,13 @@ func TestWarmMatchesColdOnExamples(t *testing.T) {
 }
 
 // TestWarmMatchesColdOnStdlib: the same on a copy of the standard
-// library's top-level modules and ten of its packages (about 250 files,
-// which import one another and shadow the modules the worker keeps). It
-// takes several minutes, mostly cold pylint on large files: run it with
-// `go test -run TestWarmMatchesColdOnStdlib -timeout 30m ./runner/python/`.
+// library's top-level modules and nine of its packages (226 files of
+// Python 3.11, which import one another and shadow the modules the worker
+// keeps). On this 2-core machine, shared with other jobs, it took 9 min 45 s
+// (cold 5 min 45 s, warm 4 min 0 s; 29,780 alerts, all identical), mostly
+// pylint on large files: run it with
+// `go test -run TestWarmMatchesColdOnStdlib -timeout 40m ./runner/python/`
+// (FIXLOOP_WARM_CORPUS=20 checks 20 of the files, in about a minute).
 func TestWarmMatchesColdOnStdlib(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the standard library corpus takes minutes")
