@@ -38,6 +38,7 @@ type evalFlags struct {
 	run            string
 	store          string
 	sandbox        string
+	tools          string
 	replayDir      string
 	sessionTimeout time.Duration
 	rpm            int
@@ -119,6 +120,7 @@ and nothing runs; any other answer, a 404 included, lets the run start. With
 	fl.StringVar(&f.run, "run", "", "the run's name; running it again resumes it (default: the dataset's base name)")
 	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL (default: store.dsn from .fixloop.yaml, else the SQLite file in the state directory)")
 	fl.StringVar(&f.sandbox, "sandbox", "", "how candidates run: bubblewrap (the default) or none")
+	fl.StringVar(&f.tools, "tools", "", "how pylint and flake8 run: warm (one long-lived worker) or cold (the command line tools for every check, as pinned runs did); default: python.tools, else warm")
 	fl.StringVar(&f.replayDir, "replay-dir", "", "with --provider replay: the directory of PROBLEM.json records")
 	fl.DurationVar(&f.sessionTimeout, "session-timeout", 0, "stop a session after this long (it is stored, stopped as time_limit); 0: no limit")
 	fl.IntVar(&f.rpm, "rpm", 0, "at most this many model requests per minute to the endpoint (0: no limit)")
@@ -149,11 +151,14 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 	if err := checkSandboxFlag(f.sandbox); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
+	if err := checkToolsFlag(f.tools); err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
 	settings := runSettings{
 		Run:      cmp.Or(f.run, strings.TrimSuffix(filepath.Base(filepath.Clean(dataset)), filepath.Ext(dataset))),
 		Store:    cmp.Or(f.store, store.DefaultDSN()),
 		Provider: f.provider, Models: f.models, BaseURL: f.baseURL, APIKeyEnv: f.apiKeyEnv, Temperature: f.temperature,
-		Goal: f.goal, Rounds: f.rounds, Sandbox: f.sandbox, ReplayDir: f.replayDir, SessionTimeout: f.sessionTimeout,
+		Goal: f.goal, Rounds: f.rounds, Sandbox: f.sandbox, Tools: f.tools, ReplayDir: f.replayDir, SessionTimeout: f.sessionTimeout,
 		RPM: f.rpm, TPM: f.tpm, Rules: f.rules,
 	}
 	if settings.ReplayDir != "" {

@@ -26,16 +26,18 @@ import (
 // runSettings are how a run's sessions run. A queued job carries them, so
 // that a worker on another machine runs the session as eval would have.
 type runSettings struct {
-	Run            string        `json:"run"`
-	Store          string        `json:"store"`
-	Provider       string        `json:"provider,omitempty"`
-	Models         []string      `json:"models,omitempty"`
-	BaseURL        string        `json:"base_url,omitempty"`
-	APIKeyEnv      string        `json:"api_key_env,omitempty"`
-	Temperature    float32       `json:"temperature"`
-	Goal           string        `json:"goal,omitempty"`
-	Rounds         int           `json:"rounds,omitempty"`
-	Sandbox        string        `json:"sandbox,omitempty"`
+	Run         string   `json:"run"`
+	Store       string   `json:"store"`
+	Provider    string   `json:"provider,omitempty"`
+	Models      []string `json:"models,omitempty"`
+	BaseURL     string   `json:"base_url,omitempty"`
+	APIKeyEnv   string   `json:"api_key_env,omitempty"`
+	Temperature float32  `json:"temperature"`
+	Goal        string   `json:"goal,omitempty"`
+	Rounds      int      `json:"rounds,omitempty"`
+	Sandbox     string   `json:"sandbox,omitempty"`
+	// Tools is --tools: how pylint and flake8 run (python.tools).
+	Tools          string        `json:"tools,omitempty"`
 	ReplayDir      string        `json:"replay_dir,omitempty"`
 	SessionTimeout time.Duration `json:"session_timeout,omitempty"`
 	RPM            int           `json:"rpm,omitempty"`
@@ -148,6 +150,9 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	}
 	if r.s.Sandbox != "" {
 		cfg.Sandbox = config.SandboxMode(r.s.Sandbox)
+	}
+	if r.s.Tools != "" {
+		cfg.Python.Tools = config.PythonTools(r.s.Tools)
 	}
 	r.s.Rules.apply(&cfg)
 	if cfg.Sandbox == config.SandboxNone {

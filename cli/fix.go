@@ -349,6 +349,15 @@ func checkSandboxFlag(v string) error {
 	return fmt.Errorf("--sandbox %q: want %s or %s", v, config.SandboxBubblewrap, config.SandboxNone)
 }
 
+// checkToolsFlag validates --tools: how pylint and flake8 run.
+func checkToolsFlag(v string) error {
+	switch config.PythonTools(v) {
+	case "", config.PythonWarm, config.PythonCold:
+		return nil
+	}
+	return fmt.Errorf("--tools %q: want %s or %s", v, config.PythonWarm, config.PythonCold)
+}
+
 func describeProvider(name, model string) string {
 	if model == "" {
 		return "the " + name + " provider"

@@ -51,6 +51,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (int, erro
 	logger = slog.New(red.Handler(logger.Handler()))
 	opts.Logger, opts.Redactor = logger, red
 	tools := toolset.New(logger, red)
+	defer tools.Close()
 	if opts.NewLinter == nil {
 		opts.NewLinter = tools.Linter
 	}

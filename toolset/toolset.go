@@ -87,6 +87,13 @@ func New(logger *slog.Logger, redactor *redact.Redactor) *Toolset {
 	}
 }
 
+// Close stops the tool processes kept warm for the linters (the warm
+// Python workers, which every Toolset of the process shares). Linters
+// built later start them again.
+func (t *Toolset) Close() {
+	python.CloseWarm()
+}
+
 // goAnalyzer returns the Go analyzer for cfg, reusing the last one when its
 // settings did not change.
 func (t *Toolset) goAnalyzer(cfg config.Config) (runner.Linter, error) {
@@ -122,7 +129,7 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	if !cfg.Trusted {
 		return &langs.Linter{ByLanguage: map[string]runner.Linter{langs.Go: goLinter}, Redactor: t.redactor}, nil
 	}
-	py, err := python.NewLinter(python.LinterOptions{Linters: cfg.Python.Linters, PylintCategories: cfg.Python.PylintCategories, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	py, err := python.NewLinter(python.LinterOptions{Linters: cfg.Python.Linters, PylintCategories: cfg.Python.PylintCategories, Tools: string(cfg.Python.Tools), Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Python linters: %w", err)
 	}

@@ -19,7 +19,21 @@ type Python struct {
 	// [error, performance, refactor, convention] is the LintEval paper's
 	// choice. Nil means pylint's own defaults; fatal messages always show.
 	PylintCategories []string
+	// Tools chooses how pylint and flake8 run (key "tools"): PythonWarm
+	// (the default, also "") in a long-lived worker process that runs
+	// their Python APIs on the text, or PythonCold, their command line
+	// programs started for every check.
+	Tools PythonTools
 }
+
+// PythonTools is how pylint and flake8 run: python.tools.
+type PythonTools string
+
+// The values of python.tools.
+const (
+	PythonWarm PythonTools = "warm"
+	PythonCold PythonTools = "cold"
+)
 
 // Python linter names.
 const (

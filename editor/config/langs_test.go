@@ -272,7 +272,7 @@ func TestLanguageMistakes(t *testing.T) {
 		want      []string // substrings of the message
 	}{
 		// python
-		{"python not a map", "python: [pylint]\n", 1, 9, "python", []string{"must be a map with keys linters, pylintCategories, not a list"}},
+		{"python not a map", "python: [pylint]\n", 1, 9, "python", []string{"must be a map with keys linters, pylintCategories, tools, not a list"}},
 		{"unknown pylint category", "python:\n  pylintCategories: [error, style]\n", 2, 29, "python.pylintCategories[1]",
 			[]string{`"style" is not one of convention, error, info, performance, refactor, warning`}},
 		{"no pylint categories", "python:\n  pylintCategories: []\n", 2, 21, "python.pylintCategories",

@@ -424,6 +424,11 @@ var configSettings = []setting[Config]{
 		rule: to(typed("list of names", jsonStrings, pylintCategoryNames(), (*applier).pylintCategories), func(c *Config) *[]string { return &c.Python.PylintCategories }),
 	},
 	{
+		Key: "python.tools", Default: string(PythonWarm),
+		Doc:  "How pylint and flake8 run: `warm`, in one long-lived worker process that runs them on the text (the command line tools where it cannot start), or `cold`, their command line programs started for every check.",
+		rule: to(choiceOf(false, PythonWarm, PythonCold), func(c *Config) *PythonTools { return &c.Python.Tools }),
+	},
+	{
 		Key:  "cpp.checks",
 		Doc:  "clang-tidy's `-checks`, e.g. `\"-*,bugprone-*\"`, or a list joined with \",\". Absent or \"\": the project's .clang-tidy, else bugprone, performance, modernize and readability minus the noisiest.",
 		rule: to(typed("list of checks", jsonStrings, nil, (*applier).clangChecks), func(c *Config) *string { return &c.Cpp.Checks }),

@@ -21,6 +21,7 @@ func TestDefaultFromTable(t *testing.T) {
 		Stuck:           Stuck{Repeats: 2, SameFeedback: 3},
 		ApplyMode:       ApplyAtOnce,
 		Store:           Store{Mode: "full"},
+		Python:          Python{Tools: PythonWarm},
 		Java:            Java{Checkstyle: CheckstyleSun},
 		Judge: Judge{
 			Dir:         DefaultJudgeDir,

@@ -100,3 +100,69 @@ func TestLintSeesConfigurationAbove(t *testing.T) {
 		t.Errorf("alert %s:%s %s, want none: setup.cfg allows 120 columns", a.Source, a.Code, a.Message)
 	}
 }
+
+// TestWarmWorkerIsConfined: the warm worker runs in the sandbox too. A
+// project's pylintrc runs code in the worker (init-hook); it can neither
+// read a file outside the project nor write outside the worker's scratch
+// directory, the project's directory included.
+func TestWarmWorkerIsConfined(t *testing.T) {
+	sandboxtest.NeedConfinement(t)
+	requireWarm(t)
+	CloseWarm()
+	t.Cleanup(CloseWarm)
+	base := t.TempDir()
+	secret := filepath.Join(base, "home", "secret.txt")
+	outside := filepath.Join(base, "outside")
+	project := filepath.Join(base, "project")
+	file := filepath.Join(project, "mod.py")
+	body := fmt.Sprintf(`for p in (%q, %q):
+    try:
+        open(p, "w").write("pwned")
+        r.append("wrote " + p)
+    except OSError:
+        pass
+try:
+    open(%q).read()
+    r.append("read the secret")
+except OSError:
+    pass
+`, filepath.Join(outside, "pwned"), filepath.Join(project, "pwned"), secret)
+	hook := fmt.Sprintf(`import sys; r = ["hook ran"]; exec(compile(%q, "hook", "exec"), {"r": r}); sys.__stderr__.write("; ".join(r)); sys.__stderr__.flush()`, body)
+	writeFiles(t, base, map[string]string{
+		"home/secret.txt": "secret\n", "project/mod.py": "x = 1\n", "outside/keep": "",
+		"project/.pylintrc": "[MAIN]\ninit-hook=" + hook + "\n",
+	})
+	before := snapshot(t, project)
+	l, err := NewLinter(LinterOptions{Linters: []string{Pylint}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Alerts {
+		if a.Source == "fixloop" {
+			t.Errorf("note: %s", a.Message)
+		}
+	}
+	ws := warmWorkers()
+	if len(ws) != 1 {
+		t.Fatalf("%d warm workers, want 1 (did the worker run?)", len(ws))
+	}
+	got := ws[0].stderr.String()
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(got, "hook ran") && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond) // stderr is copied from a pipe
+		got = ws[0].stderr.String()
+	}
+	if !strings.Contains(got, "hook ran") {
+		t.Errorf("the init-hook did not run: the worker's stderr is %q", got)
+	}
+	if strings.Contains(got, "wrote") || strings.Contains(got, "read the secret") {
+		t.Errorf("the worker's init-hook: %s", got)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "pwned")); err == nil {
+		t.Errorf("the worker wrote outside its directory")
+	}
+	sameSnapshot(t, before, snapshot(t, project))
+}

@@ -18,6 +18,15 @@
 //     pyright runs from the file's directory, which makes that directory
 //     the execution root against which sibling imports resolve.
 //
+// pylint and flake8 run warm by default (LinterOptions.Tools, the
+// configuration key python.tools): one long-lived worker process, started
+// confined like the tools and shared by every Linter, runs their Python
+// APIs on the text with the same arguments and returns what the command
+// line tools would have printed (see warm.go and warm_worker.py for its
+// restart rules and what it resets between checks). ToolsCold starts the
+// command line tools for every check; they also run where the worker cannot
+// start.
+//
 // The selected linters run concurrently. Nothing is ever written into the
 // user's tree. A linter that is not installed contributes one "fixloop"
 // note naming it and how to install it (see tool.Note); the others still

@@ -16,11 +16,21 @@ const flake8Format = "%(row)d:%(col)d:%(code)s:%(text)s"
 // runFlake8 lints text as file with flake8 reading stdin, from the file's
 // directory (where flake8 looks for its configuration).
 func runFlake8(ctx context.Context, prog interp.Program, job *lintJob) ([]runner.Alert, error) {
-	out, err := runLinter(ctx, job, job.text, nil, prog,
-		"--format="+flake8Format, "--stdin-display-name", job.file, "-")
+	out, err := runLinter(ctx, job, job.text, nil, prog, flake8Args(job)...)
 	if err != nil {
 		return nil, fmt.Errorf("running flake8: %w", err)
 	}
+	return flake8Alerts(job, out)
+}
+
+// flake8Args are flake8's arguments for job, the text read from stdin.
+func flake8Args(job *lintJob) []string {
+	return []string{"--format=" + flake8Format, "--stdin-display-name", job.file, "-"}
+}
+
+// flake8Alerts reads what flake8 run with flake8Args printed, cold or in
+// the warm worker.
+func flake8Alerts(job *lintJob, out *toolOutput) ([]runner.Alert, error) {
 	if out.exitCode != 0 && out.exitCode != 1 { // 1: there are findings
 		return nil, fmt.Errorf("running flake8: exit status %d: %s", out.exitCode, excerpt(out.stderr+out.stdout, 5))
 	}

@@ -42,16 +42,26 @@ type LinterOptions struct {
 	// LintEvalPylintCategories()); nil means pylint's defaults. Fatal
 	// messages are always reported.
 	PylintCategories []string
+	// Tools chooses how pylint and flake8 run: ToolsWarm (or "") in a
+	// long-lived worker process per interpreter, project and arguments,
+	// which runs their Python APIs on the text (see warm.go); ToolsCold
+	// starts their command line programs for every check. The warm worker
+	// falls back to the cold tools where it cannot start.
+	Tools string
 }
 
 // Linter checks Python files with python3's compiler and the selected
-// linters. It keeps no cache and is safe for concurrent use.
+// linters. It keeps no cache but the warm workers (shared by every
+// Linter, see CloseWarm) and is safe for concurrent use.
 type Linter struct {
 	linters     []string
 	log         *slog.Logger
 	maxFileSize int
 	toolTimeout time.Duration
 	pylintArgs  []string // see pylintSelection
+	// warm is the pool of warm workers; nil runs the tools cold.
+	warm     *warmPool
+	warnOnce sync.Once
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -84,7 +94,15 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Linter{linters: selected, log: log, maxFileSize: size, toolTimeout: opts.ToolTimeout, pylintArgs: pylintArgs}, nil
+	l := &Linter{linters: selected, log: log, maxFileSize: size, toolTimeout: opts.ToolTimeout, pylintArgs: pylintArgs}
+	switch opts.Tools {
+	case "", ToolsWarm:
+		l.warm = sharedWarm
+	case ToolsCold:
+	default:
+		return nil, fmt.Errorf("unknown Python tools design %q: choose %s or %s", opts.Tools, ToolsWarm, ToolsCold)
+	}
+	return l, nil
 }
 
 // Linters returns the names of the linters l runs.
@@ -152,8 +170,31 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	// each tool's alerts, or one note saying why there are none.
 	results := make([][]runner.Alert, len(l.linters)+1)
 	var wg sync.WaitGroup
+	var warm []int // the indices of pylint and flake8 when they run warm
 	for i, name := range l.linters {
+		if l.warm != nil && (name == Pylint || name == Flake8) {
+			warm = append(warm, i)
+			continue
+		}
 		wg.Go(func() { results[i+1] = l.runOne(ctx, name, job) })
+	}
+	if len(warm) > 0 {
+		wg.Go(func() {
+			names := make([]string, len(warm))
+			for k, i := range warm {
+				names[k] = l.linters[i]
+			}
+			ran := l.lintWarm(ctx, job, names)
+			var cold sync.WaitGroup
+			for _, i := range warm {
+				if alerts, ok := ran[l.linters[i]]; ok {
+					results[i+1] = alerts
+					continue
+				}
+				cold.Go(func() { results[i+1] = l.runOne(ctx, l.linters[i], job) })
+			}
+			cold.Wait()
+		})
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {

@@ -45,11 +45,22 @@ var pylintRuneColumns = map[string]bool{
 // runPylint lints text as file with pylint --from-stdin from the file's
 // directory.
 func runPylint(ctx context.Context, prog interp.Program, job *lintJob) ([]runner.Alert, error) {
-	args := append([]string{"--output-format=json", "--score=n", "--persistent=n"}, job.pylintArgs...)
-	out, err := runLinter(ctx, job, job.text, nil, prog, append(args, "--from-stdin", job.file)...)
+	out, err := runLinter(ctx, job, job.text, nil, prog, pylintArgs(job)...)
 	if err != nil {
 		return nil, fmt.Errorf("running pylint: %w", err)
 	}
+	return pylintAlerts(job, out)
+}
+
+// pylintArgs are pylint's arguments for job, the text read from stdin.
+func pylintArgs(job *lintJob) []string {
+	args := append([]string{"--output-format=json", "--score=n", "--persistent=n"}, job.pylintArgs...)
+	return append(args, "--from-stdin", job.file)
+}
+
+// pylintAlerts reads what pylint run with pylintArgs printed, cold or in
+// the warm worker.
+func pylintAlerts(job *lintJob, out *toolOutput) ([]runner.Alert, error) {
 	if out.exitCode > pylintMaxStatus {
 		return nil, fmt.Errorf("running pylint: it ended with exit status %d, which is no pylint status (a crash?): %s",
 			out.exitCode, stderrExcerpt(out.stderr))
