@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/fixloop/fixloop/runner"
 	"github.com/fixloop/fixloop/runner/interp"
 	"github.com/fixloop/fixloop/runner/proc"
@@ -124,16 +126,26 @@ type warmResponse struct {
 	Error    string            `json:"error"`
 }
 
-// warmPool keeps one worker per warmSpec key.
+// warmPool keeps one worker per warmSpec key, at most warmMaxWorkers:
+// starting one more stops the one used least recently (a call it is
+// serving then fails).
 type warmPool struct {
-	mu      sync.Mutex
-	entries map[string]*warmEntry
+	mu      sync.Mutex // makes finding or adding an entry one step
+	entries *lru.Cache[string, *warmEntry]
 }
 
 // sharedWarm is the pool every Linter uses: workers outlive the Linters
 // (a configuration change, an eval session) and are stopped when idle or
 // by CloseWarm.
-var sharedWarm = &warmPool{}
+var sharedWarm = newWarmPool()
+
+func newWarmPool() *warmPool {
+	c, err := lru.NewWithEvict(warmMaxWorkers, func(_ string, e *warmEntry) { go e.stop() })
+	if err != nil {
+		panic(err) // only for a size below 1
+	}
+	return &warmPool{entries: c}
+}
 
 // CloseWarm stops every warm Python worker. Later checks start new ones.
 func CloseWarm() { sharedWarm.close() }
@@ -142,52 +154,29 @@ func CloseWarm() { sharedWarm.close() }
 type warmEntry struct {
 	spec warmSpec
 	// sem is held by the call using the worker, and while it starts.
-	sem     chan struct{}
-	worker  *warmWorker // nil or dead: start one
-	failed  error       // errWarmUnavailable: do not try again
-	closed  bool        // stopped and out of the pool (under sem)
-	lastUse time.Time   // under the pool's mu
+	sem    chan struct{}
+	worker *warmWorker // nil or dead: start one
+	failed error       // errWarmUnavailable: do not try again
+	closed bool        // stopped and out of the pool (under sem)
 }
 
 func (p *warmPool) entry(spec warmSpec) *warmEntry {
 	key := spec.key()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.entries == nil {
-		p.entries = make(map[string]*warmEntry)
+	if e, ok := p.entries.Get(key); ok {
+		return e
 	}
-	e := p.entries[key]
-	if e == nil {
-		if len(p.entries) >= warmMaxWorkers {
-			p.evictLocked()
-		}
-		e = &warmEntry{spec: spec, sem: make(chan struct{}, 1)}
-		p.entries[key] = e
-	}
-	e.lastUse = time.Now()
+	e := &warmEntry{spec: spec, sem: make(chan struct{}, 1)}
+	p.entries.Add(key, e)
 	return e
 }
 
-// evictLocked drops the entry used least recently, stopping its worker
-// (a call it is serving then fails).
-func (p *warmPool) evictLocked() {
-	var oldKey string
-	var old *warmEntry
-	for k, e := range p.entries {
-		if old == nil || e.lastUse.Before(old.lastUse) {
-			oldKey, old = k, e
-		}
-	}
-	if old != nil {
-		delete(p.entries, oldKey)
-		go old.stop()
-	}
-}
-
+// close stops every worker of the pool and empties it.
 func (p *warmPool) close() {
 	p.mu.Lock()
-	entries := p.entries
-	p.entries = nil
+	entries := p.entries.Values()
+	p.entries.Purge() // stops them in the background; wait for each here
 	p.mu.Unlock()
 	for _, e := range entries {
 		e.stop()

@@ -247,7 +247,7 @@ func warmWorkers() []*warmWorker {
 	sharedWarm.mu.Lock()
 	defer sharedWarm.mu.Unlock()
 	var out []*warmWorker
-	for _, e := range sharedWarm.entries {
+	for _, e := range sharedWarm.entries.Values() {
 		e.sem <- struct{}{}
 		if e.worker != nil && !e.worker.dead() {
 			out = append(out, e.worker)
@@ -401,10 +401,10 @@ func TestWarmFallsBackToCold(t *testing.T) {
 	}
 	sharedWarm.mu.Lock()
 	defer sharedWarm.mu.Unlock()
-	if len(sharedWarm.entries) != 1 {
-		t.Fatalf("%d pool entries, want 1", len(sharedWarm.entries))
+	if sharedWarm.entries.Len() != 1 {
+		t.Fatalf("%d pool entries, want 1", sharedWarm.entries.Len())
 	}
-	for _, e := range sharedWarm.entries {
+	for _, e := range sharedWarm.entries.Values() {
 		if e.failed == nil {
 			t.Errorf("the entry did not record that the worker cannot start")
 		}
@@ -478,7 +478,7 @@ func TestWarmPoolBound(t *testing.T) {
 		}
 	}
 	sharedWarm.mu.Lock()
-	n := len(sharedWarm.entries)
+	n := sharedWarm.entries.Len()
 	sharedWarm.mu.Unlock()
 	if n != warmMaxWorkers {
 		t.Errorf("%d pool entries, want %d", n, warmMaxWorkers)
