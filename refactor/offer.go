@@ -28,6 +28,39 @@ type Minimize struct {
 	// the candidates): each search may take what is left of it. 0 means
 	// DefaultMinimizeShare; a negative share, no such bound.
 	Share float64 `json:"share,omitempty"`
+	// Hunking is how a candidate's diff is cut into hunks, and so what a
+	// record's trials index: HunkingAligned (the default for a session),
+	// or HunkingLines, which a record without Hunking used.
+	Hunking string `json:"hunking,omitempty"`
+}
+
+// The hunkings of Minimize.
+const (
+	// HunkingLines cuts the diff into the line diff's changes, and its
+	// search guesses no extras.
+	HunkingLines = "lines"
+	// HunkingAligned cuts each change further where its lines do not
+	// correspond (metrics.AlignedHunks), and its search first tries the
+	// candidate without what looks like a verbose model's extras:
+	// comments, moves and renames nothing else needs.
+	HunkingAligned = "aligned"
+)
+
+// hunking is Hunking with its default.
+func (m Minimize) hunking() string {
+	if m.Hunking == "" {
+		return HunkingAligned
+	}
+	return m.Hunking
+}
+
+// hunksOf cuts the diff of original and candidate into hunks as hunking
+// says; kinds is nil for HunkingLines.
+func hunksOf(hunking, original, candidate string) ([]metrics.Hunk, []metrics.HunkKind) {
+	if hunking == HunkingLines {
+		return metrics.Hunks(original, candidate), nil
+	}
+	return metrics.AlignedHunks(original, candidate)
 }
 
 // The defaults of Minimize. The share keeps a session within 1.5 times
@@ -41,7 +74,7 @@ const (
 // recorded is m with its defaults filled in, as a record keeps it.
 func (m Minimize) recorded() *Minimize {
 	l := m.limits()
-	m.MaxChecks, m.Budget, m.Share = l.MaxChecks, l.Budget, m.share()
+	m.MaxChecks, m.Budget, m.Share, m.Hunking = l.MaxChecks, l.Budget, m.share(), m.hunking()
 	return &m
 }
 
@@ -214,7 +247,7 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 	if !whole && rd.Metrics.Compiles && rd.Metrics.KeepsTests && rd.Metrics.Fixed == 0 {
 		return // it builds and keeps the tests but fixes nothing: no part will
 	}
-	hunks := metrics.Hunks(s.rec.Original, rd.Candidate)
+	hunks, kinds := hunksOf(s.opts.Minimize.hunking(), s.rec.Original, rd.Candidate)
 	if len(hunks) == 0 || whole && len(hunks) == 1 {
 		return
 	}
@@ -237,7 +270,7 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 	}
 	start := time.Now()
 	defer func() { s.searched, s.hasSearched = s.searched+time.Since(start), true }()
-	sr := &subsets{s: s, rd: rd, hunks: hunks, salvage: !whole, byKey: map[string]int{}}
+	sr := &subsets{s: s, rd: rd, hunks: hunks, kinds: kinds, salvage: !whole, byKey: map[string]int{}}
 	var (
 		res minimize.Result
 		err error
@@ -247,7 +280,7 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 		// The hunks on the lines of the targets it fixed are taken as
 		// needed, those that add an alert as droppable: the others are
 		// searched.
-		hint := minimize.Hint{Need: sr.hint(sr.want.fixed, false), Drop: sr.adding()}
+		hint := sr.hints(sr.want.fixed)
 		res, err = minimize.Minimize(ctx, len(hunks), hint, sr.test, lim)
 	} else {
 		// Find a part that may be offered, then reduce it as a whole
@@ -257,7 +290,7 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 			found := sr.trials[sr.byKey[key(res.Keep)]]
 			sr.salvage = false
 			sr.want = s.wantOf(metrics.Apply(s.rec.Original, rd.Candidate, hunks, res.Keep), found.Check)
-			need := minimize.Hint{Need: sr.hint(sr.want.fixed, false), Drop: sr.adding()}
+			need := sr.hints(sr.want.fixed)
 			more, err2 := minimize.Reduce(ctx, res.Keep, need, sr.test, lim.Less(res, time.Since(start)))
 			sr.salvage = true
 			res, err = minimize.Result{Keep: more.Keep, Checks: res.Checks + more.Checks, Bound: more.Bound}, err2
@@ -323,6 +356,7 @@ type subsets struct {
 	s       *session
 	rd      *Round
 	hunks   []metrics.Hunk
+	kinds   []metrics.HunkKind // nil for HunkingLines
 	want    want
 	salvage bool
 	trials  []Trial
@@ -356,6 +390,27 @@ func (sr *subsets) hint(targets []runner.Alert, insertions bool) []int {
 		}
 	}
 	return out
+}
+
+// hints are a minimisation's hints, fixed being the targets the candidate
+// (or the part of it found) fixed: the hunks on their lines are needed,
+// those that add an alert droppable. With the aligned hunking, the search
+// first tries the candidate without its extras (see extras.guess), keeping
+// the needed hunks and those on the lines of the original's compile
+// errors.
+func (sr *subsets) hints(fixed []runner.Alert) minimize.Hint {
+	h := minimize.Hint{Need: sr.hint(fixed, false), Drop: sr.adding()}
+	if sr.kinds == nil {
+		return h
+	}
+	s := sr.s
+	keep := append(slices.Clone(h.Need), sr.hint(s.rec.Baseline.CompileErrors, false)...)
+	x := classify(s.rec.File, s.rec.Original, sr.rd.Candidate, sr.hunks, sr.kinds)
+	h.Try = x.guess(s.rec.Original, sr.rd.Candidate, sr.hunks, keep, h.Drop)
+	if h.Try == nil {
+		h.Try = []int{}
+	}
+	return h
 }
 
 // adding lists the hunks that hold a line of a new alert of the whole

@@ -30,7 +30,7 @@ func RecordedChecker(rec *Record) *Checker {
 		}
 		if r.Search != nil && r.Check != nil {
 			// The subsets of its hunks that the round checked.
-			hunks := metrics.Hunks(rec.Original, r.Candidate)
+			hunks, _ := hunksOf(rec.hunking(), rec.Original, r.Candidate)
 			for _, t := range r.Search.Trials {
 				put(metrics.Apply(rec.Original, r.Candidate, hunks, t.Keep), t.Check)
 			}
@@ -39,6 +39,15 @@ func RecordedChecker(rec *Record) *Checker {
 	tools := recordedTools{file: rec.File, checks: checks}
 	return &Checker{Linter: tools, Tester: tools, TestTimeout: time.Duration(rec.Settings.TestTimeoutMS) * time.Millisecond,
 		TestWallTimeout: time.Duration(rec.Settings.TestWallTimeoutMS) * time.Millisecond}
+}
+
+// hunking is how rec's searches cut candidates into hunks: a record made
+// before Minimize.Hunking existed used HunkingLines.
+func (rec *Record) hunking() string {
+	if m := rec.Settings.Minimize; m != nil && m.Hunking != "" {
+		return m.Hunking
+	}
+	return HunkingLines
 }
 
 // recorded reports whether c only plays back recorded checks: it runs
@@ -111,6 +120,7 @@ func Rerun(ctx context.Context, rec *Record, provider model.Provider, checker *C
 	}
 	if m := rec.Settings.Minimize; m != nil {
 		opts.Minimize = *m
+		opts.Minimize.Hunking = rec.hunking()
 		opts.replayChecks = make(map[int]int, len(rec.Rounds))
 		for _, r := range rec.Rounds {
 			n := 0

@@ -89,10 +89,10 @@ func Minimize(ctx context.Context, n int, hint Hint, test Test, lim Limits) (Res
 }
 
 // Reduce returns the smallest subset of set (ascending hunk indices) that
-// passes, set itself being known to pass. With hint.Need, the needed
-// hunks alone are tried first; then, with hint.Drop, the set without the
-// hunks to drop; and then the others reduced with the needed ones always
-// kept. Without hint.Need, hint.Try (else the set without hint.Drop),
+// passes, set itself being known to pass. With hint.Need, hint.Try (the
+// needed hunks with it) is tried first when it is given; then the needed
+// hunks alone; then, with hint.Drop, what is left without the hunks to
+// drop; and then the others reduced with the needed ones always kept. Without hint.Need, hint.Try (else the set without hint.Drop),
 // when it is a proper non-empty subset of set, is tried first, and then
 // the whole set reduced.
 func Reduce(ctx context.Context, set []int, hint Hint, test Test, lim Limits) (Result, error) {
@@ -105,6 +105,21 @@ func Reduce(ctx context.Context, set []int, hint Hint, test Test, lim Limits) (R
 			return s.result(need), nil // known to pass: the whole set
 		}
 		s.base = need
+		if hint.Try != nil {
+			// A first guess at the answer, the needed hunks with it.
+			if try := within(hint.Try, rest); len(try) < len(rest) {
+				ok, err := s.try(try)
+				if err != nil {
+					return s.result(cur), stopped(err)
+				}
+				if ok {
+					if len(try) == 0 {
+						return s.result(need), nil
+					}
+					rest = try
+				}
+			}
+		}
 		ok, err := s.try(nil)
 		switch {
 		case err != nil:
