@@ -13,6 +13,8 @@
 #   FIXLOOP_MINIMIZE_PROBLEMS=go-calc,py-sum-wrong bench/minimize.sh
 #   FIXLOOP_MINIMIZE_MAX_CHECKS=1 bench/minimize.sh   # another bound than
 #                                     # refactor.DefaultMinimizeChecks
+#   FIXLOOP_MINIMIZE_RECORDS=DIR bench/minimize.sh     # also write each
+#                                     # session's record to DIR/RUN-PROBLEM.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-1}"

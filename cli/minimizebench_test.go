@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -152,6 +153,13 @@ func (m *minimizeRunner) sessionRecord(ctx context.Context, j evalJob) (*refacto
 	}
 	took := time.Since(t0)
 	rec, err := m.st.Record(ctx, m.r.s.sessionID(j))
+	if dir := os.Getenv("FIXLOOP_MINIMIZE_RECORDS"); dir != "" && err == nil {
+		// The records, to see what a search tried.
+		data, _ := json.MarshalIndent(rec, "", "  ")
+		if err := os.WriteFile(filepath.Join(dir, m.r.s.Run+"-"+j.Problem.ID+".json"), data, 0o644); err != nil {
+			return nil, 0, err
+		}
+	}
 	return rec, took, err
 }
 

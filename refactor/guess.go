@@ -25,7 +25,8 @@ const minMoveSimilarity = 0.6
 // extras classifies the hunks of a candidate (AlignedHunks of the original
 // and the candidate, in file): for each, the kind of extra it looks like,
 // or "" for a hunk that changes code. moves pairs each moved deletion with
-// its addition, both ways; renames holds each rename hunk's new names.
+// its addition, and each deletion with the addition that replaces it, both
+// ways; renames holds each rename hunk's new names.
 type extras struct {
 	kind    []string
 	moves   map[int]int
@@ -66,6 +67,20 @@ func classify(file, original, candidate string, hunks []metrics.Hunk, kinds []me
 		if best >= 0 {
 			x.kind[i], x.kind[best] = extraMove, extraMove
 			x.moves[i], x.moves[best] = best, i
+		}
+	}
+	// A deletion followed at once by an addition unlike it replaces
+	// something (a comment by another): its halves go together too.
+	for i := 0; i+1 < len(hunks); i++ {
+		j := i + 1
+		if kinds[i] != metrics.KindDelete || kinds[j] != metrics.KindInsert || hunks[j].ALine != hunks[i].ALine+hunks[i].ALines {
+			continue
+		}
+		if _, moved := x.moves[i]; moved {
+			continue
+		}
+		if _, moved := x.moves[j]; !moved {
+			x.moves[i], x.moves[j] = j, i
 		}
 	}
 	return x
@@ -136,8 +151,8 @@ func renamed(old, new []string) ([]string, bool) {
 		if old[k] == new[k] {
 			continue
 		}
-		if !isIdent(old[k]) || !isIdent(new[k]) {
-			return nil, false
+		if !isIdent(old[k]) || !isIdent(new[k]) || k > 0 && old[k-1] == "." {
+			return nil, false // not a name, or a field or method
 		}
 		if n, ok := to[old[k]]; ok && n != new[k] {
 			return nil, false

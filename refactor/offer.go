@@ -3,6 +3,7 @@ package refactor
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -320,11 +321,15 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 type want struct {
 	fixed  []runner.Alert // targets the candidate fixed
 	maxNew int
-	passed []string // tests that passed with the candidate
+	// newKeys are the keys of the candidate's new alerts, with their
+	// counts: with the aligned hunking, a subset's new alerts must be
+	// among them (not only as many).
+	newKeys map[metrics.Key]int
+	passed  []string // tests that passed with the candidate
 }
 
 // wantOf is what a minimised candidate keeps: every test that passed, at
-// least the targets fixed, and no more new alerts.
+// least the targets fixed, and no new alert but the candidate's.
 func (s *session) wantOf(text string, chk *Check) want {
 	cmp := metrics.Compare(s.rec.Original, s.rec.Baseline.Alerts, text, chk.Alerts)
 	var fixed []runner.Alert
@@ -333,7 +338,35 @@ func (s *session) wantOf(text string, chk *Check) want {
 			fixed = append(fixed, a)
 		}
 	}
-	return want{fixed: fixed, maxNew: cmp.New, passed: chk.passed()}
+	w := want{fixed: fixed, maxNew: cmp.New, passed: chk.passed()}
+	if s.opts.Minimize.hunking() != HunkingLines {
+		w.newKeys = map[metrics.Key]int{}
+		for _, a := range cmp.NewAlerts {
+			w.newKeys[metrics.KeyOf(a)]++
+		}
+	}
+	return w
+}
+
+// newBeyond reports whether alerts, a subset's new alerts, are more than
+// the candidate's: more of them, or (with the aligned hunking) one the
+// candidate did not add.
+func (w want) newBeyond(alerts []runner.Alert) bool {
+	if len(alerts) > w.maxNew {
+		return true
+	}
+	if w.newKeys == nil {
+		return false
+	}
+	left := maps.Clone(w.newKeys)
+	for _, a := range alerts {
+		k := metrics.KeyOf(a)
+		if left[k] == 0 {
+			return true
+		}
+		left[k]--
+	}
+	return false
 }
 
 // measure computes the round metrics of a checked text, as judge does.
@@ -396,7 +429,8 @@ func (sr *subsets) hint(targets []runner.Alert, insertions bool) []int {
 // (or the part of it found) fixed: the hunks on their lines are needed,
 // those that add an alert droppable. With the aligned hunking, the search
 // first tries the candidate without its extras (see extras.guess), keeping
-// the needed hunks and those on the lines of the original's compile
+// the hunks on or beside the fixed targets' lines (a docstring after its
+// function's line) and those on the lines of the original's compile
 // errors.
 func (sr *subsets) hints(fixed []runner.Alert) minimize.Hint {
 	h := minimize.Hint{Need: sr.hint(fixed, false), Drop: sr.adding()}
@@ -404,7 +438,7 @@ func (sr *subsets) hints(fixed []runner.Alert) minimize.Hint {
 		return h
 	}
 	s := sr.s
-	keep := append(slices.Clone(h.Need), sr.hint(s.rec.Baseline.CompileErrors, false)...)
+	keep := append(sr.hint(fixed, true), sr.hint(s.rec.Baseline.CompileErrors, false)...)
 	x := classify(s.rec.File, s.rec.Original, sr.rd.Candidate, sr.hunks, sr.kinds)
 	h.Try = x.guess(s.rec.Original, sr.rd.Candidate, sr.hunks, keep, h.Drop)
 	if h.Try == nil {
@@ -495,7 +529,7 @@ func (sr *subsets) judgeLint(text string, chk *Check) string {
 			return reasonFixesLess
 		}
 	}
-	if cmp.New > sr.want.maxNew {
+	if sr.want.newBeyond(cmp.NewAlerts) {
 		return ReasonNewAlert
 	}
 	return ""

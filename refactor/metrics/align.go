@@ -26,16 +26,17 @@ const maxAlignCells = 40000
 const minSimilarity = 0.5
 
 // AlignedHunks returns the hunks of the line diff of a and b (those of
-// Hunks), each cut further where its lines do not correspond: the lines
+// Hunks, with insertions and deletions slid up to meet the hunk above them
+// where the diff allows it), each cut further where its lines do not correspond: the lines
 // of a change are aligned with the lines that replace them (by the tokens
 // they share), and each run of aligned pairs, of deleted lines and of
 // added lines is a hunk of its own. So a fix that shares a change with a
 // function moved away (its deletion) gives two hunks, which a search can
 // keep or drop apart. Kinds gives each hunk's kind.
 func AlignedHunks(a, b string) (hunks []Hunk, kinds []HunkKind) {
-	aLines, _ := splitLines(a)
-	bLines, _ := splitLines(b)
-	for _, h := range Hunks(a, b) {
+	aLines, aOffsets := splitLines(a)
+	bLines, bOffsets := splitLines(b)
+	for _, h := range slide(Hunks(a, b), aLines, bLines, aOffsets, bOffsets) {
 		switch {
 		case h.ALines == 0:
 			hunks, kinds = append(hunks, h), append(kinds, KindInsert)
@@ -50,6 +51,44 @@ func AlignedHunks(a, b string) (hunks []Hunk, kinds []HunkKind) {
 		}
 	}
 	return hunks, kinds
+}
+
+// slide moves each insertion and deletion up while the line above it is
+// the same as its last line (the diff is the same, the block's place
+// ambiguous), and merges hunks that then meet. So a comment added with a
+// blank line after it is one hunk, not a comment here and a blank line
+// two lines down, which left alone would leave a blank line too many.
+func slide(hunks []Hunk, aLines, bLines []string, aOffsets, bOffsets []int) []Hunk {
+	var out []Hunk
+	for _, h := range hunks {
+		floorA, floorB := 0, 0
+		if n := len(out); n > 0 {
+			floorA, floorB = out[n-1].ALine+out[n-1].ALines, out[n-1].BLine+out[n-1].BLines
+		}
+		switch {
+		case h.ALines == 0:
+			for h.ALine > floorA && h.BLine > floorB && aLines[h.ALine-1] == bLines[h.BLine+h.BLines-1] {
+				h.ALine--
+				h.BLine--
+			}
+		case h.BLines == 0:
+			for h.ALine > floorA && h.BLine > floorB && aLines[h.ALine-1] == aLines[h.ALine+h.ALines-1] {
+				h.ALine--
+				h.BLine--
+			}
+		}
+		if n := len(out); n > 0 && h.ALine == floorA && h.BLine == floorB {
+			prev := &out[n-1]
+			prev.ALines += h.ALines
+			prev.BLines += h.BLines
+			h = *prev
+			out = out[:n-1]
+		}
+		h.aStart, h.aEnd = aOffsets[h.ALine], aOffsets[h.ALine+h.ALines]
+		h.bStart, h.bEnd = bOffsets[h.BLine], bOffsets[h.BLine+h.BLines]
+		out = append(out, h)
+	}
+	return out
 }
 
 // op is one step of an alignment: a line of a paired with one of b, or
