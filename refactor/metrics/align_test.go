@@ -49,7 +49,6 @@ func TestAlignedHunks(t *testing.T) {
 	}
 }
 
-
 func TestAlignedHunksApplyEverySubset(t *testing.T) {
 	cases := []struct{ a, b string }{
 		{"x\ny\nz\n", "x2\nnew\ny\n"},
