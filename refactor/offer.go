@@ -268,6 +268,9 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 			return // the session's share of search time is spent
 		}
 		lim.Budget = min(lim.Budget, max(left, time.Nanosecond))
+		// A subset's check costs at least what the candidate's linters
+		// took: a check the budget would cut off is not started.
+		lim.Cost = time.Duration(rd.Check.LintMS) * time.Millisecond
 	}
 	start := time.Now()
 	defer func() { s.searched, s.hasSearched = s.searched+time.Since(start), true }()

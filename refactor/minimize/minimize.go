@@ -38,10 +38,15 @@ type Limits struct {
 	// Budget is the most time; a Test running when it ends is cancelled
 	// through its context.
 	Budget time.Duration
-	// Free is how many calls of Test the Budget does not bound: its time
-	// counts from the end of the Free-th call, so that a search makes
-	// those whatever the time (MaxChecks still bounds them).
+	// Free is how many calls of Test the Budget does not bound: they are
+	// made even when it has run out (MaxChecks still bounds them). Its
+	// time counts from the search's start all the same, so the calls
+	// after them are made only if time is left.
 	Free int
+	// Cost is the least time a call of Test is expected to take: a call
+	// is not started when less of the Budget is left, since it would be
+	// cancelled before it could answer.
+	Cost time.Duration
 }
 
 // Bound names the limit that stopped a search.
@@ -209,10 +214,11 @@ type search struct {
 	// Budget's deadline yet (see Limits.Free).
 	parent context.Context
 	timed  bool
+	begin  time.Time
 }
 
 func newSearch(ctx context.Context, test Test, lim Limits) *search {
-	s := &search{test: test, lim: lim, seen: make(map[string]bool), parent: ctx}
+	s := &search{test: test, lim: lim, seen: make(map[string]bool), parent: ctx, begin: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.timed = lim.Budget <= 0 || lim.Free <= 0
 	if lim.Budget > 0 && lim.Free <= 0 {
@@ -222,14 +228,25 @@ func newSearch(ctx context.Context, test Test, lim Limits) *search {
 	return s
 }
 
-// startClock starts the Budget once the Free calls are made.
+// startClock puts the Budget's deadline, counted from the search's start,
+// on the calls after the Free ones.
 func (s *search) startClock() {
 	if s.timed || s.checks < s.lim.Free {
 		return
 	}
 	s.timed = true
 	s.cancel()
-	s.ctx, s.cancel = context.WithTimeout(s.parent, s.lim.Budget)
+	s.ctx, s.cancel = context.WithDeadline(s.parent, s.begin.Add(s.lim.Budget))
+}
+
+// late reports whether the Budget, once its clock runs, leaves less than
+// a call's Cost.
+func (s *search) late() bool {
+	if !s.timed || s.lim.Cost <= 0 {
+		return false
+	}
+	deadline, ok := s.ctx.Deadline()
+	return ok && time.Until(deadline) < s.lim.Cost
 }
 
 // errStop ends a search at a bound.
@@ -261,7 +278,7 @@ func (s *search) try(keep []int) (bool, error) {
 		return false, errStop
 	}
 	s.startClock()
-	if s.ctx.Err() != nil {
+	if s.ctx.Err() != nil || s.late() {
 		s.bound = BoundTime
 		return false, errStop
 	}

@@ -248,4 +248,22 @@ func TestFree(t *testing.T) {
 	if err != nil || !slices.Equal(r.Keep, []int{1}) || r.Checks != 2 {
 		t.Errorf("kept %v in %d checks (bound %q), %v; want [1] in the 2 free checks", r.Keep, r.Checks, r.Bound, err)
 	}
+	// The budget counts the free checks' time: none is left after them.
+	r, err = Minimize(context.Background(), 4, Hint{}, slowFirst, Limits{Budget: time.Nanosecond, Free: 1})
+	if err != nil || r.Checks != 1 || r.Bound != BoundTime {
+		t.Errorf("after the free check: %d checks (bound %q), %v; want 1 and the time bound", r.Checks, r.Bound, err)
+	}
+}
+
+// TestCost: a check the budget would cut off is not started.
+func TestCost(t *testing.T) {
+	calls := 0
+	test := func(ctx context.Context, keep []int) (bool, error) {
+		calls++
+		return needs([][]int{{1}})(ctx, keep)
+	}
+	r, err := Minimize(context.Background(), 4, Hint{}, test, Limits{Budget: time.Hour, Cost: 2 * time.Hour})
+	if err != nil || calls != 0 || r.Bound != BoundTime || len(r.Keep) != 4 {
+		t.Errorf("kept %v in %d calls (bound %q), %v; want all 4 and no call", r.Keep, calls, r.Bound, err)
+	}
 }
