@@ -90,7 +90,7 @@ func (m Minimize) share() float64 {
 // firstFreeChecks are the checks of a session's first search that the
 // share does not bound, so that a model that answers at once still gets
 // its first candidate cut down.
-const firstFreeChecks = 2
+const firstFreeChecks = 1
 
 // searchBudget is what the share leaves for a search now: the share of
 // the session's time so far that was not spent searching (the baseline's

@@ -121,7 +121,7 @@ func Reduce(ctx context.Context, set []int, hint Hint, test Test, lim Limits) (R
 					if len(try) == 0 {
 						return s.result(need), nil
 					}
-					rest = try
+					rest, cur = try, s.with(try)
 				}
 			}
 		}
@@ -139,7 +139,7 @@ func Reduce(ctx context.Context, set []int, hint Hint, test Test, lim Limits) (R
 				return s.result(cur), stopped(err)
 			}
 			if ok {
-				rest = kept
+				rest, cur = kept, s.with(kept)
 			}
 		}
 		rest, err = s.ddmin(rest)

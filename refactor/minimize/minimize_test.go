@@ -267,3 +267,17 @@ func TestCost(t *testing.T) {
 		t.Errorf("kept %v in %d calls (bound %q), %v; want all 4 and no call", r.Keep, calls, r.Bound, err)
 	}
 }
+
+// TestGuessWithNeed: a first guess that passes stands when a bound stops
+// the search right after it.
+func TestGuessWithNeed(t *testing.T) {
+	test := needs([][]int{{2}})
+	r, err := Minimize(context.Background(), 6, Hint{Need: []int{2}, Try: []int{3}}, test, Limits{MaxChecks: 1})
+	if err != nil || !slices.Equal(r.Keep, []int{2, 3}) || r.Bound != BoundChecks {
+		t.Errorf("kept %v (bound %q), %v; want the guess [2 3] at the checks bound", r.Keep, r.Bound, err)
+	}
+	r, err = Minimize(context.Background(), 6, Hint{Need: []int{2}, Try: []int{3}}, test, Limits{})
+	if err != nil || !slices.Equal(r.Keep, []int{2}) {
+		t.Errorf("kept %v, %v; want [2]", r.Keep, err)
+	}
+}
