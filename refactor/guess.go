@@ -31,6 +31,9 @@ type extras struct {
 	kind    []string
 	moves   map[int]int
 	renames map[int][]string
+	// code holds each hunk's tokens without comments: [0] those it
+	// removes, [1] those it adds.
+	code [][2][]string
 }
 
 // classify classifies the hunks.
@@ -83,14 +86,16 @@ func classify(file, original, candidate string, hunks []metrics.Hunk, kinds []me
 			x.moves[i], x.moves[j] = j, i
 		}
 	}
+	x.code = code
 	return x
 }
 
 // guess is the subset of the hunks a search tries first: all but the
 // extras (and the hunks in drop, those that add an alert), with the hunks
 // in keep kept whatever they look like, a move's two halves kept or left
-// together, and every rename kept whose new names a kept hunk uses.
-func (x extras) guess(original, candidate string, hunks []metrics.Hunk, keep, drop []int) []int {
+// together, and every rename kept whose new names a kept hunk's code (not
+// its comments) uses.
+func (x extras) guess(hunks []metrics.Hunk, keep, drop []int) []int {
 	on := make([]bool, len(hunks))
 	for i := range hunks {
 		on[i] = x.kind[i] == ""
@@ -104,10 +109,9 @@ func (x extras) guess(original, candidate string, hunks []metrics.Hunk, keep, dr
 	for changed := true; changed; {
 		changed = false
 		used := map[string]bool{}
-		for i, h := range hunks {
+		for i := range hunks {
 			if on[i] {
-				_, new := h.Texts(original, candidate)
-				for _, t := range metrics.Tokens(new) {
+				for _, t := range x.code[i][1] {
 					used[t] = true
 				}
 			}

@@ -443,7 +443,7 @@ func (sr *subsets) hints(fixed []runner.Alert) minimize.Hint {
 	s := sr.s
 	keep := append(sr.hint(fixed, true), sr.hint(s.rec.Baseline.CompileErrors, false)...)
 	x := classify(s.rec.File, s.rec.Original, sr.rd.Candidate, sr.hunks, sr.kinds)
-	h.Try = x.guess(s.rec.Original, sr.rd.Candidate, sr.hunks, keep, h.Drop)
+	h.Try = x.guess(sr.hunks, keep, h.Drop)
 	if h.Try == nil {
 		h.Try = []int{}
 	}
