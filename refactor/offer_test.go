@@ -1,6 +1,7 @@
 package refactor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -224,10 +225,38 @@ func TestMinimizeBound(t *testing.T) {
 	}
 }
 
+// TestMinimisedSessionReplays: a replay makes the recorded searches again,
+// with either hunking; a record made before Minimize.Hunking existed (no
+// hunking recorded) replays with the line diff's hunks.
 func TestMinimisedSessionReplays(t *testing.T) {
-	for _, breaks := range []bool{false, true} {
-		t.Run(fmt.Sprint("breaks=", breaks), func(t *testing.T) {
-			rec, _ := runToy(t, []string{toyVerbose(breaks), toyOriginal}, Options{Rounds: 2})
+	for _, c := range []struct {
+		breaks  bool
+		hunking string
+		old     bool // the record's hunking cleared, as in older records
+	}{
+		{false, "", false}, {true, "", false},
+		{false, HunkingLines, true}, {true, HunkingLines, true},
+	} {
+		t.Run(fmt.Sprintf("breaks=%v,hunking=%q", c.breaks, c.hunking), func(t *testing.T) {
+			// "two" deleted with b's fix: one hunk of the line diff, two
+			// aligned ones.
+			cand := strings.Replace(toyVerbose(c.breaks), "fixed b\ntwo\n", "fixed b\n", 1)
+			lines, _ := hunksOf(HunkingLines, toyOriginal, cand)
+			if aligned, _ := hunksOf(HunkingAligned, toyOriginal, cand); len(aligned) == len(lines) {
+				t.Fatalf("%d hunks either way", len(lines))
+			}
+			rec, _ := runToy(t, []string{cand, toyOriginal}, Options{Rounds: 2, Minimize: Minimize{Hunking: c.hunking}})
+			if want := cmp.Or(c.hunking, HunkingAligned); rec.Settings.Minimize.Hunking != want {
+				t.Errorf("recorded hunking %q, want %q", rec.Settings.Minimize.Hunking, want)
+			}
+			if s := rec.Rounds[0].Search; s == nil || len(s.Trials) == 0 {
+				t.Fatalf("round 1's search %+v", s)
+			}
+			if c.old {
+				m := *rec.Settings.Minimize
+				m.Hunking = ""
+				rec.Settings.Minimize = &m
+			}
 			got, err := Replay(context.Background(), rec, RecordedChecker(rec))
 			if err != nil {
 				t.Fatal(err)
@@ -328,9 +357,8 @@ func TestSalvageFixAndNewAlert(t *testing.T) {
 }
 
 // TestMinimizeShare: a session's searches take at most their share of its
-// other time, but for the first search's two free checks: with no share
-// to speak of, round 1's search makes at most two checks, and round 2's
-// none.
+// other time, but for the first search's free check: with no share to
+// speak of, round 1's search makes one check, and round 2's none.
 func TestMinimizeShare(t *testing.T) {
 	second := strings.Replace(toyVerbose(false), "// a comment\n", "// another comment\n", 1)
 	rec, _ := runToy(t, []string{toyVerbose(false), second}, Options{Rounds: 2, Minimize: Minimize{Share: 1e-12}})
@@ -338,7 +366,7 @@ func TestMinimizeShare(t *testing.T) {
 		t.Fatalf("%d rounds", len(rec.Rounds))
 	}
 	if s := rec.Rounds[0].Search; s == nil || len(s.Trials) == 0 || len(s.Trials) > firstFreeChecks {
-		t.Errorf("round 1's search %+v, want one or two free checks", s)
+		t.Errorf("round 1's search %+v, want the free check", s)
 	}
 	if s := rec.Rounds[1].Search; s != nil {
 		t.Errorf("round 2 searched with no share left: %+v", s)

@@ -1,8 +1,10 @@
 package metrics
 
 import (
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // HunkKind says what a hunk of AlignedHunks does to the lines it covers.
@@ -189,14 +191,30 @@ func cut(h Hunk, ops []op, aLines, bLines []string) ([]Hunk, []HunkKind) {
 	return hunks, kinds
 }
 
-// lineSimilarity is the Similarity of two lines' tokens, with two blank
-// lines alike and a blank line like no other.
+// lineSimilarity is the Similarity of two lines' tokens; but a line
+// without words ("}", a docstring's closing quotes) is like the same line
+// only, so that punctuation alone does not pair lines.
 func lineSimilarity(a, b []string) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 1
+	if !hasWord(a) || !hasWord(b) {
+		if slices.Equal(a, b) {
+			return 1
+		}
+		return 0
 	}
 	return Similarity(a, b)
 }
+
+// hasWord reports whether tokens hold a word, not only single other
+// characters.
+func hasWord(tokens []string) bool {
+	for _, t := range tokens {
+		if r, _ := utf8.DecodeRuneInString(t); r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
 
 // Similarity is the Dice coefficient of two token lists (counted with
 // repeats): 1 for the same tokens, 0 for none shared or both empty.
