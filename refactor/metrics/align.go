@@ -215,7 +215,6 @@ func hasWord(tokens []string) bool {
 	return false
 }
 
-
 // Similarity is the Dice coefficient of two token lists (counted with
 // repeats): 1 for the same tokens, 0 for none shared or both empty.
 func Similarity(a, b []string) float64 {
