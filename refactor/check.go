@@ -74,7 +74,14 @@ type Checker struct {
 // come from a record: the linters run the tools they would run in
 // fixloop's own process (go list and cgo) confined.
 func (c *Checker) Check(ctx context.Context, file, text string) (*Check, error) {
-	return c.check(runner.WithCandidate(ctx), file, text)
+	return c.check(runner.WithCandidate(ctx), file, text, nil)
+}
+
+// CheckThen checks text as Check does, and hands afterLint the linters'
+// check (a copy, without the tests) as soon as the linters are done, while
+// the tests may still run. afterLint runs on the linters' goroutine.
+func (c *Checker) CheckThen(ctx context.Context, file, text string, afterLint func(*Check)) (*Check, error) {
+	return c.check(runner.WithCandidate(ctx), file, text, afterLint)
 }
 
 // CheckOriginal checks text as Check does, where text is the user's own,
@@ -82,10 +89,10 @@ func (c *Checker) Check(ctx context.Context, file, text string) (*Check, error) 
 // before a session): the linters treat it as they treat the user's files
 // (`fixloop check`), in fixloop's process, also where no sandbox runs.
 func (c *Checker) CheckOriginal(ctx context.Context, file, text string) (*Check, error) {
-	return c.check(ctx, file, text)
+	return c.check(ctx, file, text, nil)
 }
 
-func (c *Checker) check(ctx context.Context, file, text string) (*Check, error) {
+func (c *Checker) check(ctx context.Context, file, text string, afterLint func(*Check)) (*Check, error) {
 	start := time.Now()
 	var (
 		wg      sync.WaitGroup
@@ -97,6 +104,11 @@ func (c *Checker) check(ctx context.Context, file, text string) (*Check, error) 
 	go func() {
 		defer wg.Done()
 		chk, lintErr = c.lint(ctx, file, text)
+		if lintErr == nil && afterLint != nil {
+			cp := *chk
+			cp.Alerts, cp.CompileErrors = slices.Clone(chk.Alerts), slices.Clone(chk.CompileErrors)
+			afterLint(&cp)
+		}
 	}()
 	go func() {
 		defer wg.Done()

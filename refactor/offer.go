@@ -69,7 +69,7 @@ func hunksOf(hunking, original, candidate string) ([]metrics.Hunk, []metrics.Hun
 const (
 	DefaultMinimizeChecks = 12
 	DefaultMinimizeBudget = 2 * time.Minute
-	DefaultMinimizeShare  = 0.5
+	DefaultMinimizeShare  = 0.4
 )
 
 // recorded is m with its defaults filled in, as a record keeps it.
@@ -183,6 +183,9 @@ type Trial struct {
 	// Check is its check: the linters', with tests only when the linters
 	// did not already reject it.
 	Check *Check `json:"check"`
+	// Early is set when the subset was checked while the candidate's
+	// tests ran, before the search asked for it (see precheck).
+	Early bool `json:"early,omitempty"`
 }
 
 // HunksNote says what the round's minimisation dropped, for people: "2 of
@@ -481,6 +484,16 @@ func (sr *subsets) test(ctx context.Context, keep []int) (bool, error) {
 		f(sr.rd.Round, len(sr.trials)+1)
 	}
 	text := metrics.Apply(s.rec.Original, sr.rd.Candidate, sr.hunks, keep)
+	if chk := s.pre.take(text); chk != nil {
+		// Checked already, while the candidate's tests ran.
+		tr := Trial{Keep: keep, Check: chk, Early: true}
+		if tr.Result = sr.judgeLint(text, chk); tr.Result == "" {
+			tr.Result = sr.judgeTests(text, chk)
+		}
+		sr.trials = append(sr.trials, tr)
+		sr.byKey[key(keep)] = len(sr.trials) - 1
+		return tr.Result == resultPass, nil
+	}
 	// The tests start with the linters, as in a candidate's check, and
 	// stop when the linters already reject the subset. A check cut short
 	// (the budget ran out) is not recorded.

@@ -164,6 +164,22 @@ func TestMinimisedOffer(t *testing.T) {
 	if rd.Search.Bound != "" || len(rd.Search.Trials) > DefaultMinimizeChecks {
 		t.Errorf("search %+v", rd.Search)
 	}
+	// The first guess (the fixes alone: without the comment, the new
+	// alert and the rename, whose new name nothing else uses) was checked
+	// while the candidate's tests ran; no other subset was.
+	for i, tr := range rd.Search.Trials {
+		if tr.Early != (i == 0) {
+			t.Errorf("trial %d %v: early %v", i+1, tr.Keep, tr.Early)
+		}
+	}
+	if tr := rd.Search.Trials[0]; !slices.Equal(tr.Keep, []int{1, 2}) || tr.Result != resultPass {
+		t.Errorf("first trial %v %s, want the guess [1 2], passing", tr.Keep, tr.Result)
+	}
+	// Off, no precheck either.
+	rec, tools := runToy(t, []string{toyVerbose(false)}, Options{Minimize: Minimize{Off: true}})
+	if rec.Rounds[0].Search != nil || tools.lints.Load() != 2 {
+		t.Errorf("minimisation off: search %+v, %d lint checks (want the baseline's and the candidate's)", rec.Rounds[0].Search, tools.lints.Load())
+	}
 }
 
 func TestSalvagedOffer(t *testing.T) {

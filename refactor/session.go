@@ -127,6 +127,7 @@ type session struct {
 	stuck          stuckState
 	searched       time.Duration // the time the hunk searches took so far
 	hasSearched    bool          // a hunk search was made
+	pre            *precheck     // the round's precheck, or nil
 }
 
 func newSession(ctx context.Context, file, original string, opts Options) (*session, error) {
@@ -321,8 +322,11 @@ func (s *session) round(ctx context.Context, n int) (*Round, Stop) {
 	default:
 		rd.Candidate = code
 		checkStart := time.Now()
-		chk, err := s.opts.Checker.Check(ctx, s.rec.File, code)
+		chk, err := s.opts.Checker.CheckThen(ctx, s.rec.File, code, func(lint *Check) {
+			s.pre = s.startPrecheck(ctx, n, code, lint)
+		})
 		rd.CheckMS = time.Since(checkStart).Milliseconds()
+		defer func() { s.pre.stop(); s.pre = nil }()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, StopCancelled
