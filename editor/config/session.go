@@ -149,12 +149,19 @@ func (a *applier) str(v *value, path string) (string, bool) {
 	return v.text, true
 }
 
+// float reads a number from lo to hi as a float32.
 func (a *applier) float(v *value, path string, lo, hi float64) (float32, bool) {
+	f, ok := a.number(v, path, lo, hi)
+	return float32(f), ok
+}
+
+// number reads a number from lo to hi.
+func (a *applier) number(v *value, path string, lo, hi float64) (float64, bool) {
 	if v.kind != kindNumber || v.num < lo || v.num > hi || math.IsNaN(v.num) {
 		a.problemf(v.line, v.col, path, "%s is not a number from %g to %g", v.show(), lo, hi)
 		return 0, false
 	}
-	return float32(v.num), true
+	return v.num, true
 }
 
 func (a *applier) count(v *value, path string, lo, hi int64) (int, bool) {

@@ -206,8 +206,7 @@ func floatOf(lo, hi float64) parser[*float32] {
 func shareOf(lo, hi float64) parser[float64] {
 	return parser[float64]{valueType{"number", []string{"number"}, nil, lo, hi},
 		func(a *applier, v *value, path string) (float64, bool) {
-			f, ok := a.float(v, path, lo, hi)
-			return float64(f), ok
+			return a.number(v, path, lo, hi)
 		}}
 }
 
@@ -384,7 +383,7 @@ var configSettings = []setting[Config]{
 		rule: to(durationOf(minimizeBudgetSpec()), func(c *Config) *time.Duration { return &c.Minimize.Budget }),
 	},
 	{
-		Key: "minimize.share", Default: "0.5",
+		Key: "minimize.share", Default: "0.4",
 		Doc:  "The searches of a session take at most this share of the session's other time (the model's answers and the candidates' checks), 0 to 10; 0: no such bound. The default keeps a session within 1.5 times its time without minimisation.",
 		rule: to(shareOf(0, 10), func(c *Config) *float64 { return &c.Minimize.Share }),
 	},

@@ -17,7 +17,7 @@ func TestDefaultFromTable(t *testing.T) {
 		MaxDocumentSize: DefaultMaxDocumentSize,
 		Model:           Model{APIKeyEnv: DefaultAPIKeyEnv, Timeout: DefaultModelTimeout},
 		Rounds:          Rounds{Repair: 10, Refactor: 3},
-		Minimize:        Minimize{Enabled: true, MaxChecks: 12, Budget: 2 * time.Minute, Share: 0.5},
+		Minimize:        Minimize{Enabled: true, MaxChecks: 12, Budget: 2 * time.Minute, Share: 0.4},
 		Stuck:           Stuck{Repeats: 2, SameFeedback: 3},
 		ApplyMode:       ApplyAtOnce,
 		Store:           Store{Mode: "full"},
