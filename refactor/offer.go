@@ -294,7 +294,7 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 		// candidate is: keeping what that part achieves.
 		res, err = minimize.Find(ctx, len(hunks), minimize.Hint{Try: sr.hint(s.rec.Targets, true)}, sr.test, lim)
 		if err == nil && res.Found() && res.Bound == "" {
-			found := sr.trials[sr.byKey[key(res.Keep)]]
+			found := sr.trials[sr.byKey[minimize.Key(res.Keep)]]
 			sr.salvage = false
 			sr.want = s.wantOf(metrics.Apply(s.rec.Original, rd.Candidate, hunks, res.Keep), found.Check)
 			need := sr.hints(sr.want.fixed)
@@ -311,7 +311,7 @@ func (s *session) offer(ctx context.Context, rd *Round) {
 	if !res.Found() || len(res.Keep) == len(hunks) {
 		return
 	}
-	i, ok := sr.byKey[key(res.Keep)]
+	i, ok := sr.byKey[minimize.Key(res.Keep)]
 	if !ok || sr.trials[i].Result != resultPass {
 		return
 	}
@@ -491,7 +491,7 @@ func (sr *subsets) test(ctx context.Context, keep []int) (bool, error) {
 			tr.Result = sr.judgeTests(text, chk)
 		}
 		sr.trials = append(sr.trials, tr)
-		sr.byKey[key(keep)] = len(sr.trials) - 1
+		sr.byKey[minimize.Key(keep)] = len(sr.trials) - 1
 		return tr.Result == resultPass, nil
 	}
 	// The tests start with the linters, as in a candidate's check, and
@@ -520,7 +520,7 @@ func (sr *subsets) test(ctx context.Context, keep []int) (bool, error) {
 		tr.Result = sr.judgeTests(text, chk)
 	}
 	sr.trials = append(sr.trials, *tr)
-	sr.byKey[key(keep)] = len(sr.trials) - 1
+	sr.byKey[minimize.Key(keep)] = len(sr.trials) - 1
 	return tr.Result == resultPass, nil
 }
 
@@ -649,6 +649,3 @@ func subset(a, b []int) bool {
 	}
 	return true
 }
-
-// key names a subset.
-func key(keep []int) string { return fmt.Sprint(keep) }

@@ -269,7 +269,7 @@ func (s *search) try(keep []int) (bool, error) {
 	if len(keep) == 0 {
 		return false, nil // no hunk at all is the original
 	}
-	k := key(keep)
+	k := Key(keep)
 	if ok, done := s.seen[k]; done {
 		return ok, nil
 	}
@@ -452,8 +452,8 @@ func complement(s, c []int) []int {
 	return out
 }
 
-// key names a subset for the answers already had.
-func key(keep []int) string {
+// Key names a subset: its hunks' indices, comma-separated.
+func Key(keep []int) string {
 	var b strings.Builder
 	for i, k := range keep {
 		if i > 0 {
