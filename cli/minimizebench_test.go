@@ -116,6 +116,22 @@ func BenchmarkMinimize(b *testing.B) {
 	}
 	t := minimizeTable(runs)
 	fmt.Println(t.text)
+	// Every record replays exactly from itself: the searches' trials
+	// included, with no tool run.
+	replayed := 0
+	for _, r := range runs {
+		for _, rec := range []*refactor.Record{r.on, r.off} {
+			got, err := refactor.Replay(ctx, rec, refactor.RecordedChecker(rec))
+			if err != nil {
+				b.Fatalf("%s: replaying the record: %v", r.id, err)
+			}
+			if d := refactor.Diff(rec, got); len(d) > 0 {
+				b.Fatalf("%s: the replay differs from the record:\n%s", r.id, strings.Join(d, "\n"))
+			}
+			replayed++
+		}
+	}
+	fmt.Printf("Replayed from their records alone: %d of %d sessions, no difference.\n\n", replayed, 2*len(runs))
 	b.ReportMetric(t.wallRatio, "wall-on/off")
 	if t.dlineRatio >= 0 {
 		b.ReportMetric(t.dlineRatio, "dline-offered/model")
