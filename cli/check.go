@@ -85,6 +85,7 @@ names no package).`,
 			}
 			logs.addProjectSecrets(logger, args...)
 			ts := toolset.New(logger, logs.redactor)
+			defer ts.Close()
 			newTester := func(cfg config.Config) runner.Tester {
 				tests, _ := ts.Testers(cfg)
 				return tests

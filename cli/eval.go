@@ -185,7 +185,9 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 			jobs = append(jobs, evalJob{Problem: p, Model: m})
 		}
 	}
-	pool := newWorkerPool(logger, toolset.New(logger, logs.redactor), "")
+	ts := toolset.New(logger, logs.redactor)
+	defer ts.Close()
+	pool := newWorkerPool(logger, ts, "")
 	runner := pool.adopt(settings, st)
 	done, err := runner.finished(ctx, jobs)
 	if err != nil {

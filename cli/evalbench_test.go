@@ -61,7 +61,9 @@ func BenchmarkEvalQueue(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer st.Close()
-		r := newEvalRunner(settings, st, logger, toolset.New(logger, logs.redactor), newEndpointLimits(0, 0))
+		ts := toolset.New(logger, logs.redactor)
+		defer ts.Close()
+		r := newEvalRunner(settings, st, logger, ts, newEndpointLimits(0, 0))
 		t0 := time.Now()
 		for _, p := range loaded {
 			if _, err := r.session(ctx, evalJob{Problem: p}); err != nil {

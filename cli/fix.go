@@ -102,6 +102,7 @@ the store (and the store did not take it).`,
 			logs.redactor.AddEnv(f.apiKeyEnv)
 			logs.addProjectSecrets(logger, args[0])
 			ts := toolset.New(logger, logs.redactor)
+			defer ts.Close()
 			rec, err := runFix(cmd.Context(), args[0], f, cmd.OutOrStdout(), cmd.ErrOrStderr(), ts.Linter, func(cfg config.Config) runner.Tester {
 				_, candidates := ts.Testers(cfg)
 				return candidates

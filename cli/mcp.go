@@ -89,8 +89,10 @@ repositories of its roots, as fix does: the commands of their
 			}
 			logs.addProjectSecrets(logger, roots...)
 			sweepLeftovers(logger)
+			ts := toolset.New(logger, logs.redactor)
+			defer ts.Close()
 			srv, err := mcpserver.New(mcpserver.Options{
-				Roots: roots, Toolset: toolset.New(logger, logs.redactor), Redactor: logs.redactor, Logger: logger,
+				Roots: roots, Toolset: ts, Redactor: logs.redactor, Logger: logger,
 				Sandbox: config.SandboxMode(f.sandbox), Version: Version, Tools: toolVersions(),
 				StoreDSN: f.store, QueueDir: toolset.DefaultQueueDir(),
 				Provider: func(cfg config.Config) provider.Settings { return providerSettings(cfg, f) },

@@ -163,6 +163,7 @@ func newMinimizeRunner(b *testing.B, run, url string, mz refactor.Minimize, logg
 // own, so that neither mode finds the other's checks cached.
 func (m *minimizeRunner) sessionRecord(ctx context.Context, j evalJob) (*refactor.Record, time.Duration, error) {
 	m.r.toolset = toolset.New(m.r.logger, redact.New(os.Environ()))
+	defer m.r.toolset.Close()
 	t0 := time.Now()
 	if _, err := m.r.session(ctx, j); err != nil {
 		return nil, 0, err

@@ -98,6 +98,7 @@ every replay agrees with its record, 1 when any differs, 2 on errors.`,
 				items = append(items, fromStore...)
 			}
 			ts := toolset.New(logger, logs.redactor)
+			defer ts.Close()
 			newChecker := func(file string) (*refactor.Checker, error) {
 				// The settings of the recorded file's project, as fix
 				// used them (judge cases, linters, checks).

@@ -74,7 +74,9 @@ func runWorker(ctx context.Context, f workerFlags, logger *slog.Logger, logs *lo
 		return &exitError{code: ExitUsage, err: err}
 	}
 	defer q.Close()
-	pool := newWorkerPool(logger, toolset.New(logger, logs.redactor), f.store)
+	ts := toolset.New(logger, logs.redactor)
+	defer ts.Close()
+	pool := newWorkerPool(logger, ts, f.store)
 	defer pool.closeStores()
 	wlog := newWorkerLog(stderr, f.rescueAfter)
 	pool.onDone = wlog.done

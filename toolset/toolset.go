@@ -60,6 +60,9 @@ type Toolset struct {
 	javaKey   string
 	// maven is the Maven class paths the Java linter and tester share.
 	maven *java.MavenCache
+	// pythonWarm keeps the warm Python workers of every Python linter
+	// the toolset builds.
+	pythonWarm *python.WarmPool
 }
 
 // goSettings are the settings the Go analyzer is built from.
@@ -84,14 +87,14 @@ func New(logger *slog.Logger, redactor *redact.Redactor) *Toolset {
 		goTests:      gotest.New(logger),
 		goCandidates: gotest.NewSandboxed(logger, gotest.CandidateSandbox()),
 		maven:        &java.MavenCache{},
+		pythonWarm:   python.NewWarmPool(),
 	}
 }
 
-// Close stops the tool processes kept warm for the linters (the warm
-// Python workers, which every Toolset of the process shares). Linters
-// built later start them again.
+// Close stops the tool processes kept warm for the toolset's linters (the
+// warm Python workers). Linters built later start them again.
 func (t *Toolset) Close() {
-	python.CloseWarm()
+	t.pythonWarm.Close()
 }
 
 // goAnalyzer returns the Go analyzer for cfg, reusing the last one when its
@@ -129,7 +132,7 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	if !cfg.Trusted {
 		return &langs.Linter{ByLanguage: map[string]runner.Linter{langs.Go: goLinter}, Redactor: t.redactor}, nil
 	}
-	py, err := python.NewLinter(python.LinterOptions{Linters: cfg.Python.Linters, PylintCategories: cfg.Python.PylintCategories, Tools: string(cfg.Python.Tools), Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	py, err := python.NewLinter(python.LinterOptions{Linters: cfg.Python.Linters, PylintCategories: cfg.Python.PylintCategories, Tools: string(cfg.Python.Tools), Warm: t.pythonWarm, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Python linters: %w", err)
 	}

@@ -142,7 +142,7 @@ func TestLintBadToolOutput(t *testing.T) {
 				badinput.FakeTools(t, map[string]string{tl.name: strings.ReplaceAll(b.script, "%d", strconv.Itoa(tl.findings))})
 				file := filepath.Join(t.TempDir(), "mod.py")
 				writeFiles(t, filepath.Dir(file), map[string]string{"mod.py": "stale text on disk\n"})
-				l, err := NewLinter(LinterOptions{Linters: tl.linters})
+				l, err := NewLinter(LinterOptions{Warm: testPool, Linters: tl.linters})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -218,7 +218,7 @@ func TestLintEmptyReports(t *testing.T) {
 		t.Run(tt.tool+"/"+tt.script, func(t *testing.T) {
 			badinput.FakeTools(t, map[string]string{tt.tool: tt.script})
 			file := filepath.Join(t.TempDir(), "mod.py")
-			l, err := NewLinter(LinterOptions{Linters: tt.linters})
+			l, err := NewLinter(LinterOptions{Warm: testPool, Linters: tt.linters})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +249,7 @@ func TestLintHangingTool(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			badinput.FakeTools(t, map[string]string{Pylint: tt.script})
-			pl, err := NewLinter(LinterOptions{})
+			pl, err := NewLinter(LinterOptions{Warm: testPool})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,7 +280,7 @@ func TestLintHangingTool(t *testing.T) {
 func TestLintHangingToolKeepsTheOthers(t *testing.T) {
 	requireTools(t, Flake8)
 	const timeout = 30 * time.Second
-	l, err := NewLinter(LinterOptions{ToolTimeout: timeout})
+	l, err := NewLinter(LinterOptions{Warm: testPool, ToolTimeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}

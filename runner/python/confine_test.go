@@ -43,7 +43,7 @@ echo pwned > "$PWD/written-by-$(basename "$0")"
 	})
 	file := filepath.Join(project, "mod.py")
 	before := snapshot(t, project)
-	l, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}})
+	l, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{Pylint, Flake8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestLintSeesConfigurationAbove(t *testing.T) {
 		"elsewhere/ignored/x.txt": "not shown\n",
 	})
 	file := filepath.Join(base, "repo", "pkg", "mod.py")
-	l, err := NewLinter(LinterOptions{Linters: []string{Flake8}})
+	l, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{Flake8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +108,8 @@ func TestLintSeesConfigurationAbove(t *testing.T) {
 func TestWarmWorkerIsConfined(t *testing.T) {
 	sandboxtest.NeedConfinement(t)
 	requireWarm(t)
-	CloseWarm()
-	t.Cleanup(CloseWarm)
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
 	base := t.TempDir()
 	secret := filepath.Join(base, "home", "secret.txt")
 	outside := filepath.Join(base, "outside")
@@ -133,7 +133,7 @@ except OSError:
 		"project/.pylintrc": "[MAIN]\ninit-hook=" + hook + "\n",
 	})
 	before := snapshot(t, project)
-	l, err := NewLinter(LinterOptions{Linters: []string{Pylint}})
+	l, err := NewLinter(LinterOptions{Warm: pool, Linters: []string{Pylint}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ except OSError:
 			t.Errorf("note: %s", a.Message)
 		}
 	}
-	ws := warmWorkers()
+	ws := warmWorkers(pool)
 	if len(ws) != 1 {
 		t.Fatalf("%d warm workers, want 1 (did the worker run?)", len(ws))
 	}

@@ -48,19 +48,26 @@ type LinterOptions struct {
 	// starts their command line programs for every check. The warm worker
 	// falls back to the cold tools where it cannot start.
 	Tools string
+	// Warm is the pool the warm workers run in, shared by the Linters of
+	// one owner (a toolset), which closes it; nil gives the Linter a pool
+	// of its own, which Linter.Close closes.
+	Warm *WarmPool
 }
 
 // Linter checks Python files with python3's compiler and the selected
-// linters. It keeps no cache but the warm workers (shared by every
-// Linter, see CloseWarm) and is safe for concurrent use.
+// linters. It keeps no cache but the warm workers (in the WarmPool it was
+// given, shared with its owner's other Linters) and is safe for concurrent
+// use.
 type Linter struct {
 	linters     []string
 	log         *slog.Logger
 	maxFileSize int
 	toolTimeout time.Duration
 	pylintArgs  []string // see pylintSelection
-	// warm is the pool of warm workers; nil runs the tools cold.
-	warm     *warmPool
+	// warm is the pool of warm workers; nil runs the tools cold. ownPool
+	// is set when the Linter made it (Close closes it).
+	warm     *WarmPool
+	ownPool  bool
 	warnOnce sync.Once
 }
 
@@ -97,12 +104,23 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	l := &Linter{linters: selected, log: log, maxFileSize: size, toolTimeout: opts.ToolTimeout, pylintArgs: pylintArgs}
 	switch opts.Tools {
 	case "", ToolsWarm:
-		l.warm = sharedWarm
+		l.warm = opts.Warm
+		if l.warm == nil {
+			l.warm, l.ownPool = NewWarmPool(), true
+		}
 	case ToolsCold:
 	default:
 		return nil, fmt.Errorf("unknown Python tools design %q: choose %s or %s", opts.Tools, ToolsWarm, ToolsCold)
 	}
 	return l, nil
+}
+
+// Close stops the warm workers of a pool the Linter made itself (none was
+// given it); a given pool is its owner's to close.
+func (l *Linter) Close() {
+	if l.ownPool {
+		l.warm.Close()
+	}
 }
 
 // Linters returns the names of the linters l runs.

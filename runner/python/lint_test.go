@@ -27,7 +27,7 @@ func TestNewLinter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := NewLinter(LinterOptions{Linters: tt.linters})
+			l, err := NewLinter(LinterOptions{Warm: testPool, Linters: tt.linters})
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("NewLinter error = %v, want %q", err, tt.wantErr)
@@ -69,7 +69,7 @@ func TestTools(t *testing.T) {
 func TestLintNoLinters(t *testing.T) {
 	requireTools(t, Python3)
 	t.Parallel()
-	l, err := NewLinter(LinterOptions{Linters: []string{}})
+	l, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestLintExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, dir)
-	l, err := NewLinter(LinterOptions{})
+	l, err := NewLinter(LinterOptions{Warm: testPool})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestLintOverlay(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(exampleDir(t), "stats.py")
 	overlay := []byte("\"\"\"Overlay.\"\"\"\nimport sys\n")
-	l, _ := NewLinter(LinterOptions{})
+	l, _ := NewLinter(LinterOptions{Warm: testPool})
 	res, err := l.Lint(t.Context(), file, map[string][]byte{file: overlay})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +220,7 @@ func TestLintColumns(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "cols.py")
 	text := []byte("\"\"\"Columns.\"\"\"\n\n\ndef func():\n    \"\"\"Doc.\"\"\"\n    word = \"éé😀\"; unused = 1\n    return word\n")
-	l, _ := NewLinter(LinterOptions{})
+	l, _ := NewLinter(LinterOptions{Warm: testPool})
 	res, err := l.Lint(t.Context(), file, map[string][]byte{file: text})
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +263,7 @@ func TestLintSyntaxError(t *testing.T) {
 		{"bad def", "\"\"\"Doc.\"\"\"\n\n\ndef f(:\n    pass\n", 4, 7, ":", "invalid syntax"},
 		{"indentation", "\"\"\"Doc.\"\"\"\nx = 1\n    y = 2\n", 3, 4, "", "IndentationError: unexpected indent"},
 	}
-	l, _ := NewLinter(LinterOptions{})
+	l, _ := NewLinter(LinterOptions{Warm: testPool})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := []byte(tt.text)
@@ -320,7 +320,7 @@ func TestLintMissingTool(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("PATH", pathWith(t, tt.links))
-			l, _ := NewLinter(LinterOptions{})
+			l, _ := NewLinter(LinterOptions{Warm: testPool})
 			res, err := l.Lint(t.Context(), file, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -353,7 +353,7 @@ func TestLintPyright(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"helper.py": "def twice(x: int) -> int:\n    return 2 * x\n"})
 	file := filepath.Join(dir, "main.py")
 	text := []byte("import helper\n\nlabel = \"😀é\"; count: int = \"a\"\nhelper.twice(\"no\")\nhelper.nothing()\n")
-	l, err := NewLinter(LinterOptions{Linters: []string{"pyright"}})
+	l, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{"pyright"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +396,7 @@ func TestLintPyright(t *testing.T) {
 func TestLintMaxFileSize(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "big.py")
-	l, _ := NewLinter(LinterOptions{MaxFileSize: 10})
+	l, _ := NewLinter(LinterOptions{Warm: testPool, MaxFileSize: 10})
 	res, err := l.Lint(t.Context(), file, map[string][]byte{file: []byte("x = 1\ny = 2\nz = 3\n")})
 	if err != nil {
 		t.Fatal(err)
@@ -411,7 +411,7 @@ func TestLintCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	file := filepath.Join(exampleDir(t), "stats.py")
-	l, _ := NewLinter(LinterOptions{})
+	l, _ := NewLinter(LinterOptions{Warm: testPool})
 	if _, err := l.Lint(ctx, file, nil); err == nil {
 		t.Error("Lint with a cancelled context succeeded")
 	}
@@ -419,7 +419,7 @@ func TestLintCancelled(t *testing.T) {
 
 func TestLintUnreadableFile(t *testing.T) {
 	t.Parallel()
-	l, _ := NewLinter(LinterOptions{})
+	l, _ := NewLinter(LinterOptions{Warm: testPool})
 	if _, err := l.Lint(t.Context(), filepath.Join(t.TempDir(), "absent.py"), nil); err == nil {
 		t.Error("Lint of a missing file succeeded")
 	}
@@ -431,7 +431,7 @@ func TestLintSyntaxErrorNeedsPython3(t *testing.T) {
 	requireTools(t, Pylint, Flake8)
 	t.Setenv("PATH", pathWith(t, map[string]string{"pylint": lookPath(t, "pylint"), "flake8": lookPath(t, "flake8")}))
 	file := filepath.Join(t.TempDir(), "broken.py")
-	l, _ := NewLinter(LinterOptions{})
+	l, _ := NewLinter(LinterOptions{Warm: testPool})
 	res, err := l.Lint(t.Context(), file, map[string][]byte{file: []byte("def f(:\n    pass\n")})
 	if err != nil {
 		t.Fatal(err)
@@ -458,7 +458,7 @@ func TestLintPyrightRelativeImports(t *testing.T) {
 	})
 	file := filepath.Join(dir, "a.py")
 	text := []byte("from . import helper\nfrom .helper import helper as h\n\nprint(helper, h())\n")
-	l, err := NewLinter(LinterOptions{Linters: []string{"pyright"}})
+	l, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{"pyright"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +493,7 @@ exit 3
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", filepath.Join(base, "shims")+string(os.PathListSeparator)+os.Getenv("PATH"))
-	l, err := NewLinter(LinterOptions{Linters: []string{}})
+	l, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,10 +44,10 @@ func TestPylintSelection(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewLinter(LinterOptions{PylintCategories: []string{"nope"}}); err == nil {
+	if _, err := NewLinter(LinterOptions{Warm: testPool, PylintCategories: []string{"nope"}}); err == nil {
 		t.Error("NewLinter accepted an unknown pylint category")
 	}
-	if _, err := NewLinter(LinterOptions{PylintCategories: []string{}}); err == nil {
+	if _, err := NewLinter(LinterOptions{Warm: testPool, PylintCategories: []string{}}); err == nil {
 		t.Error("NewLinter accepted no pylint categories")
 	}
 	// "performance" enables message ids: each must be in a category pylint
@@ -93,7 +93,7 @@ func TestLintPylintCategories(t *testing.T) {
 	t.Parallel()
 	codes := func(t *testing.T, file string, categories []string) map[string]bool {
 		t.Helper()
-		l, err := NewLinter(LinterOptions{Linters: []string{Pylint}, PylintCategories: categories})
+		l, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{Pylint}, PylintCategories: categories})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -126,29 +126,25 @@ type warmResponse struct {
 	Error    string            `json:"error"`
 }
 
-// warmPool keeps one worker per warmSpec key, at most warmMaxWorkers:
-// starting one more stops the one used least recently (a call it is
-// serving then fails).
-type warmPool struct {
+// WarmPool keeps the warm Python workers of the Linters given it: one per
+// interpreter, project and pylint arguments, at most warmMaxWorkers
+// (starting one more stops the one used least recently; a call it is
+// serving then fails). Workers outlive the Linters (a configuration
+// change, an eval session) and stop when idle or by Close. Its owner (a
+// toolset) closes it when it is done.
+type WarmPool struct {
 	mu      sync.Mutex // makes finding or adding an entry one step
 	entries *lru.Cache[string, *warmEntry]
 }
 
-// sharedWarm is the pool every Linter uses: workers outlive the Linters
-// (a configuration change, an eval session) and are stopped when idle or
-// by CloseWarm.
-var sharedWarm = newWarmPool()
-
-func newWarmPool() *warmPool {
+// NewWarmPool returns an empty pool.
+func NewWarmPool() *WarmPool {
 	c, err := lru.NewWithEvict(warmMaxWorkers, func(_ string, e *warmEntry) { go e.stop() })
 	if err != nil {
 		panic(err) // only for a size below 1
 	}
-	return &warmPool{entries: c}
+	return &WarmPool{entries: c}
 }
-
-// CloseWarm stops every warm Python worker. Later checks start new ones.
-func CloseWarm() { sharedWarm.close() }
 
 // warmEntry is a pool's slot for one key.
 type warmEntry struct {
@@ -160,7 +156,7 @@ type warmEntry struct {
 	closed bool        // stopped and out of the pool (under sem)
 }
 
-func (p *warmPool) entry(spec warmSpec) *warmEntry {
+func (p *WarmPool) entry(spec warmSpec) *warmEntry {
 	key := spec.key()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -172,8 +168,9 @@ func (p *warmPool) entry(spec warmSpec) *warmEntry {
 	return e
 }
 
-// close stops every worker of the pool and empties it.
-func (p *warmPool) close() {
+// Close stops every worker of the pool and empties it. Later checks start
+// new ones.
+func (p *WarmPool) Close() {
 	p.mu.Lock()
 	entries := p.entries.Values()
 	p.entries.Purge() // stops them in the background; wait for each here
@@ -197,7 +194,7 @@ func (e *warmEntry) stop() {
 // (or it died), and waits up to timeout for the answer. A call that times
 // out kills the worker: the next call starts a new one. When ctx ends
 // first, the worker finishes the request unobserved and stays.
-func (p *warmPool) call(ctx context.Context, log *slog.Logger, spec warmSpec, req *warmRequest, timeout time.Duration) (*warmResponse, error) {
+func (p *WarmPool) call(ctx context.Context, log *slog.Logger, spec warmSpec, req *warmRequest, timeout time.Duration) (*warmResponse, error) {
 	var e *warmEntry
 	for {
 		e = p.entry(spec)

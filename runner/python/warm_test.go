@@ -110,10 +110,11 @@ func alertKey(a runner.Alert) string {
 // whose alerts differ.
 func compareWarmCold(t *testing.T, files []string) {
 	t.Helper()
-	warm, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}, Tools: ToolsWarm, ToolTimeout: 5 * time.Minute})
+	warm, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{Pylint, Flake8}, Tools: ToolsWarm, ToolTimeout: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(warm.Close)
 	cold, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}, Tools: ToolsCold, ToolTimeout: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +220,7 @@ func TestWarmEditedSibling(t *testing.T) {
 		"helper.py": "\"\"\"Helper.\"\"\"\n\n\ndef old():\n    \"\"\"Old.\"\"\"\n",
 		"main.py":   "\"\"\"Main.\"\"\"\nimport helper\n\nhelper.new()\n",
 	})
-	l, err := NewLinter(LinterOptions{Linters: []string{Pylint}})
+	l, err := NewLinter(LinterOptions{Warm: testPool, Linters: []string{Pylint}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,11 +244,11 @@ func TestWarmEditedSibling(t *testing.T) {
 
 // warmWorkerFor returns the running worker of the only pool entry for
 // file's directory.
-func warmWorkers() []*warmWorker {
-	sharedWarm.mu.Lock()
-	defer sharedWarm.mu.Unlock()
+func warmWorkers(pool *WarmPool) []*warmWorker {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
 	var out []*warmWorker
-	for _, e := range sharedWarm.entries.Values() {
+	for _, e := range pool.entries.Values() {
 		e.sem <- struct{}{}
 		if e.worker != nil && !e.worker.dead() {
 			out = append(out, e.worker)
@@ -262,11 +263,11 @@ func warmWorkers() []*warmWorker {
 // past the memory bound.
 func TestWarmRestarts(t *testing.T) {
 	requireWarm(t)
-	CloseWarm()
-	t.Cleanup(CloseWarm)
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
 	dir := project(t, map[string]string{"mod.py": "import os\nx = 1\n"})
 	file := filepath.Join(dir, "mod.py")
-	good, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}})
+	good, err := NewLinter(LinterOptions{Warm: pool, Linters: []string{Pylint, Flake8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,14 +285,14 @@ func TestWarmRestarts(t *testing.T) {
 		}
 	}
 	check("first")
-	ws := warmWorkers()
+	ws := warmWorkers(pool)
 	if len(ws) != 1 {
 		t.Fatalf("%d workers, want 1", len(ws))
 	}
 	first := ws[0]
 
 	// Timeout: the worker is killed, the call gets notes.
-	hasty, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}, ToolTimeout: time.Millisecond})
+	hasty, err := NewLinter(LinterOptions{Warm: pool, Linters: []string{Pylint, Flake8}, ToolTimeout: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +315,7 @@ func TestWarmRestarts(t *testing.T) {
 	check("after the timeout")
 
 	// A crash: the next call starts another worker.
-	ws = warmWorkers()
+	ws = warmWorkers(pool)
 	if len(ws) != 1 || ws[0] == first {
 		t.Fatalf("want one new worker, got %v", ws)
 	}
@@ -327,7 +328,7 @@ func TestWarmRestarts(t *testing.T) {
 	warmMaxRSS = 1
 	check("over the memory bound")
 	warmMaxRSS = old
-	if ws := warmWorkers(); len(ws) != 0 {
+	if ws := warmWorkers(pool); len(ws) != 0 {
 		t.Errorf("the worker past the memory bound still runs")
 	}
 	check("after the memory bound")
@@ -338,17 +339,17 @@ func TestWarmRestarts(t *testing.T) {
 // and serves the next check.
 func TestWarmCancelledKeepsWorker(t *testing.T) {
 	requireWarm(t)
-	CloseWarm()
-	t.Cleanup(CloseWarm)
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
 	file := filepath.Join(exampleDir(t), "stats.py")
-	l, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}})
+	l, err := NewLinter(LinterOptions{Warm: pool, Linters: []string{Pylint, Flake8}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := l.Lint(t.Context(), file, nil); err != nil {
 		t.Fatal(err)
 	}
-	ws := warmWorkers()
+	ws := warmWorkers(pool)
 	if len(ws) != 1 {
 		t.Fatalf("%d workers, want 1", len(ws))
 	}
@@ -364,7 +365,7 @@ func TestWarmCancelledKeepsWorker(t *testing.T) {
 	if len(res.Alerts) == 0 || res.Alerts[0].Source == "fixloop" {
 		t.Errorf("after a cancelled check, got %v", keys(res.Alerts))
 	}
-	if now := warmWorkers(); len(now) != 1 || now[0] != ws[0] {
+	if now := warmWorkers(pool); len(now) != 1 || now[0] != ws[0] {
 		t.Errorf("the worker was replaced after a cancelled check")
 	}
 }
@@ -377,8 +378,8 @@ func TestWarmFallsBackToCold(t *testing.T) {
 	if out, err := runTool(t.Context(), "", nil, py.run, "-c", "import pylint"); err != nil || out.exitCode == 0 {
 		t.Skipf("%s imports pylint", py.run)
 	}
-	CloseWarm()
-	t.Cleanup(CloseWarm)
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
 	bin := t.TempDir()
 	writeFiles(t, bin, map[string]string{"pylint": "#!" + py.run + "\nprint('[]')\n"})
 	if err := os.Chmod(filepath.Join(bin, "pylint"), 0o755); err != nil {
@@ -386,7 +387,7 @@ func TestWarmFallsBackToCold(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	dir := project(t, map[string]string{"mod.py": "x = 1\n"})
-	l, err := NewLinter(LinterOptions{Linters: []string{Pylint}})
+	l, err := NewLinter(LinterOptions{Warm: pool, Linters: []string{Pylint}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,12 +400,12 @@ func TestWarmFallsBackToCold(t *testing.T) {
 			t.Errorf("want no alert from the fake pylint run cold, got %v", keys(res.Alerts))
 		}
 	}
-	sharedWarm.mu.Lock()
-	defer sharedWarm.mu.Unlock()
-	if sharedWarm.entries.Len() != 1 {
-		t.Fatalf("%d pool entries, want 1", sharedWarm.entries.Len())
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	if pool.entries.Len() != 1 {
+		t.Fatalf("%d pool entries, want 1", pool.entries.Len())
 	}
-	for _, e := range sharedWarm.entries.Values() {
+	for _, e := range pool.entries.Values() {
 		if e.failed == nil {
 			t.Errorf("the entry did not record that the worker cannot start")
 		}
@@ -420,7 +421,9 @@ func BenchmarkPythonLint(b *testing.B) {
 	_, this, _, _ := runtime.Caller(0)
 	file := filepath.Join(filepath.Dir(this), "..", "..", "testdata", "pyexample", "stats.py")
 	file, _ = filepath.Abs(file)
-	warm, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}, Tools: ToolsWarm})
+	pool := NewWarmPool()
+	b.Cleanup(pool.Close)
+	warm, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}, Tools: ToolsWarm, Warm: pool})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -448,7 +451,7 @@ func BenchmarkPythonLint(b *testing.B) {
 	b.ReportMetric(coldTime.Seconds()/float64(b.N), "cold-s/op")
 	b.ReportMetric(warmTime.Seconds()/float64(b.N), "warm-s/op")
 	b.ReportMetric(warmTime.Seconds()/coldTime.Seconds(), "warm/cold")
-	if ws := warmWorkers(); len(ws) == 1 {
+	if ws := warmWorkers(pool); len(ws) == 1 {
 		b.ReportMetric(float64(ws[0].peakRSS.Load())/1024, "worker-peak-MB")
 	}
 }
@@ -457,9 +460,9 @@ func BenchmarkPythonLint(b *testing.B) {
 // recently; the pool never holds more than warmMaxWorkers.
 func TestWarmPoolBound(t *testing.T) {
 	requireWarm(t)
-	CloseWarm()
-	t.Cleanup(CloseWarm)
-	l, err := NewLinter(LinterOptions{Linters: []string{Flake8}})
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
+	l, err := NewLinter(LinterOptions{Warm: pool, Linters: []string{Flake8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,12 +477,12 @@ func TestWarmPoolBound(t *testing.T) {
 			t.Fatalf("project %d: want F401, got %v", i, keys(res.Alerts))
 		}
 		if i == 0 {
-			first = warmWorkers()[0]
+			first = warmWorkers(pool)[0]
 		}
 	}
-	sharedWarm.mu.Lock()
-	n := sharedWarm.entries.Len()
-	sharedWarm.mu.Unlock()
+	pool.mu.Lock()
+	n := pool.entries.Len()
+	pool.mu.Unlock()
 	if n != warmMaxWorkers {
 		t.Errorf("%d pool entries, want %d", n, warmMaxWorkers)
 	}
@@ -503,6 +506,16 @@ func TestNewLinterTools(t *testing.T) {
 	}
 	if _, err := NewLinter(LinterOptions{Tools: "tepid"}); err == nil || !strings.Contains(err.Error(), "warm or cold") {
 		t.Errorf("Tools tepid: %v, want an error naming warm and cold", err)
+	}
+	// A given pool is its owner's; without one the Linter has its own,
+	// which its Close closes.
+	pool := NewWarmPool()
+	defer pool.Close()
+	if l, _ := NewLinter(LinterOptions{Warm: pool}); l.warm != pool || l.ownPool {
+		t.Errorf("a given pool: used %v, owned %v", l.warm == pool, l.ownPool)
+	}
+	if l, _ := NewLinter(LinterOptions{}); l.warm == nil || !l.ownPool {
+		t.Errorf("no pool given: warm %v, owned %v", l.warm != nil, l.ownPool)
 	}
 }
 
@@ -537,10 +550,10 @@ func TestWarmWithAMissingTool(t *testing.T) {
 	requireWarm(t)
 	pylint, _ := toolNamed(Pylint).Find()
 	t.Setenv("PATH", pathWith(t, map[string]string{"pylint": pylint}))
-	CloseWarm()
-	t.Cleanup(CloseWarm)
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
 	dir := project(t, map[string]string{"mod.py": "import os\n"})
-	l, err := NewLinter(LinterOptions{Linters: []string{Pylint, Flake8}})
+	l, err := NewLinter(LinterOptions{Warm: pool, Linters: []string{Pylint, Flake8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +571,7 @@ func TestWarmWithAMissingTool(t *testing.T) {
 	if !missing {
 		t.Errorf("want a note that flake8 is missing, got %v", keys(res.Alerts))
 	}
-	if ws := warmWorkers(); len(ws) != 1 {
+	if ws := warmWorkers(pool); len(ws) != 1 {
 		t.Errorf("%d warm workers, want 1 for pylint", len(ws))
 	}
 }
