@@ -8,7 +8,10 @@
 // clangd publishes that version's diagnostics. It also compares what each
 // reports of clang-tidy's checks: the check, the line and the message
 // (clangd starts messages with a capital and appends " (fix available)",
-// which are undone here), and the column.
+// which are undone here), and the column. The cold linter's other half,
+// g++ -fsyntax-only, is timed as it runs and with the file's #include
+// lines precompiled once (a kept preamble, a .gch), the two halves of a
+// warm design.
 //
 //	go run ./bench/cppwarm [-n 5] [FILE.cc ...]   (bench/cppwarm.sh)
 //
@@ -27,7 +30,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -78,28 +80,33 @@ func run(ctx context.Context, files []string, n int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("| file | cold Lint median ms | clangd edit median ms | ratio | clangd open ms | clang-tidy alerts | same check, line, message | same column |\n")
-	fmt.Printf("|---|---|---|---|---|---|---|---|\n")
-	var ratios []float64
+	fmt.Printf("| file | cold Lint ms | clangd edit ms | clangd/cold | g++ ms | g++ with kept PCH ms | warm design / cold | clangd open ms | clang-tidy alerts | same check, line, message | same column |\n")
+	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	var ratios, designs []float64
 	for _, f := range files {
 		r, err := measure(ctx, lin, f, n)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
 		ratio := r.warm / r.cold
-		ratios = append(ratios, ratio)
-		fmt.Printf("| %s | %.0f | %.0f | %.3f | %.0f | %d | %d of %d | %d |\n", f, r.cold, r.warm, ratio, r.open, len(r.coldAlerts), r.same, max(len(r.coldAlerts), len(r.warmAlerts)), r.sameColumn)
+		// The warm design runs clangd and g++ (with the kept preamble)
+		// at once, as the cold one runs clang-tidy and g++.
+		design := max(r.warm, r.gxxPCH) / r.cold
+		ratios, designs = append(ratios, ratio), append(designs, design)
+		fmt.Printf("| %s | %.0f | %.0f | %.3f | %.0f | %.0f | %.3f | %.0f | %d | %d of %d | %d |\n", f, r.cold, r.warm, ratio, r.gxx, r.gxxPCH, design,
+			r.open, len(r.coldAlerts), r.same, max(len(r.coldAlerts), len(r.warmAlerts)), r.sameColumn)
 		for _, d := range r.diffs {
-			fmt.Printf("|  | %s | | | | | | |\n", d)
+			fmt.Printf("|  | %s | | | | | | | | | |\n", d)
 		}
 	}
-	sort.Float64s(ratios)
-	fmt.Printf("\nmedian ratio clangd edit / cold Lint: %.3f over %d files, %d rounds each\n", ratios[len(ratios)/2], len(files), n)
+	fmt.Printf("\nMedians over %d files, %d rounds each (medians per file): clangd edit / cold Lint %.3f; "+
+		"max(clangd edit, g++ with a kept PCH) / cold Lint %.3f.\n", len(files), n, median(ratios), median(designs))
 	return nil
 }
 
 type result struct {
 	cold, warm, open       float64 // ms
+	gxx, gxxPCH            float64 // ms
 	coldAlerts, warmAlerts []alert
 	same, sameColumn       int
 	diffs                  []string
@@ -135,7 +142,11 @@ func measure(ctx context.Context, lin *cpp.Linter, file string, n int) (*result,
 		return nil, err
 	}
 	r.open = ms(time.Since(t0))
-	var colds, warms []float64
+	pch, err := precompile(ctx, dir, string(text))
+	if err != nil {
+		return nil, err
+	}
+	var colds, warms, gxxs, pchs []float64
 	for i := range n {
 		edited := string(text) + fmt.Sprintf("\n// edit %d\n", i)
 		t := time.Now()
@@ -156,6 +167,18 @@ func measure(ctx context.Context, lin *cpp.Linter, file string, n int) (*result,
 			return nil, err
 		}
 		warms = append(warms, ms(time.Since(t)))
+		if err := os.WriteFile(copyPath, []byte(edited), 0o644); err != nil {
+			return nil, err
+		}
+		d, err := gxx(ctx, dir, copyPath)
+		if err != nil {
+			return nil, err
+		}
+		gxxs = append(gxxs, d)
+		if d, err = gxx(ctx, dir, copyPath, "-include", pch, "-Winvalid-pch"); err != nil {
+			return nil, err
+		}
+		pchs = append(pchs, d)
 		r.warmAlerts = r.warmAlerts[:0]
 		for _, d := range diags {
 			if d.Source == "clang-tidy" {
@@ -164,6 +187,7 @@ func measure(ctx context.Context, lin *cpp.Linter, file string, n int) (*result,
 		}
 	}
 	r.cold, r.warm = median(colds), median(warms)
+	r.gxx, r.gxxPCH = median(gxxs), median(pchs)
 	r.compare()
 	return r, nil
 }
@@ -195,6 +219,41 @@ func (r *result) compare() {
 		}
 	}
 	slices.Sort(r.diffs)
+}
+
+// precompile writes the file's #include lines to pre.h in dir and
+// precompiles it (pre.h.gch), as a kept preamble for g++; it returns the
+// header's path.
+func precompile(ctx context.Context, dir, text string) (string, error) {
+	var includes []string
+	for line := range strings.Lines(text) {
+		if strings.HasPrefix(strings.TrimSpace(line), "#include") {
+			includes = append(includes, line)
+		}
+	}
+	h := filepath.Join(dir, "pre.h")
+	if err := os.WriteFile(h, []byte(strings.Join(includes, "")), 0o644); err != nil {
+		return "", err
+	}
+	args := slices.Concat(cpp.DefaultFlags, []string{"-x", "c++-header", h, "-o", h + ".gch"})
+	if out, err := exec.CommandContext(ctx, "g++", args...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("precompiling the includes: %v: %s", err, out)
+	}
+	return h, nil
+}
+
+// gxx times g++ -fsyntax-only on file, with the cold linter's flags and
+// extra; a failed compile is a result too.
+func gxx(ctx context.Context, dir, file string, extra ...string) (float64, error) {
+	args := slices.Concat(cpp.DefaultFlags, extra, []string{"-fsyntax-only", file})
+	cmd := exec.CommandContext(ctx, "g++", args...)
+	cmd.Dir = dir
+	t := time.Now()
+	err := cmd.Run()
+	if _, exit := err.(*exec.ExitError); err != nil && !exit {
+		return 0, err
+	}
+	return ms(time.Since(t)), nil
 }
 
 // unclangd undoes clangd's changes to clang-tidy's messages.
