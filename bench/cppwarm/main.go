@@ -11,7 +11,8 @@
 // which are undone here), and the column. The cold linter's other half,
 // g++ -fsyntax-only, is timed as it runs and with the file's #include
 // lines precompiled once (a kept preamble, a .gch), the two halves of a
-// warm design.
+// warm design; and clang-tidy alone, as it runs and with the includes
+// precompiled by its own LLVM's clang++ (-include-pch).
 //
 //	go run ./bench/cppwarm [-n 5] [FILE.cc ...]   (bench/cppwarm.sh)
 //
@@ -80,8 +81,8 @@ func run(ctx context.Context, files []string, n int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("| file | cold Lint ms | clangd edit ms | clangd/cold | g++ ms | g++ with kept PCH ms | warm design / cold | clangd open ms | clang-tidy alerts | same check, line, message | same column |\n")
-	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| file | cold Lint ms | clangd edit ms | clangd/cold | clang-tidy ms | clang-tidy with kept PCH ms | g++ ms | g++ with kept PCH ms | warm design / cold | clangd open ms | clang-tidy alerts | same check, line, message | same column |\n")
+	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var ratios, designs []float64
 	for _, f := range files {
 		r, err := measure(ctx, lin, f, n)
@@ -93,10 +94,10 @@ func run(ctx context.Context, files []string, n int) error {
 		// at once, as the cold one runs clang-tidy and g++.
 		design := max(r.warm, r.gxxPCH) / r.cold
 		ratios, designs = append(ratios, ratio), append(designs, design)
-		fmt.Printf("| %s | %.0f | %.0f | %.3f | %.0f | %.0f | %.3f | %.0f | %d | %d of %d | %d |\n", f, r.cold, r.warm, ratio, r.gxx, r.gxxPCH, design,
+		fmt.Printf("| %s | %.0f | %.0f | %.3f | %.0f | %.0f | %.0f | %.0f | %.3f | %.0f | %d | %d of %d | %d |\n", f, r.cold, r.warm, ratio, r.tidy, r.tidyPCH, r.gxx, r.gxxPCH, design,
 			r.open, len(r.coldAlerts), r.same, max(len(r.coldAlerts), len(r.warmAlerts)), r.sameColumn)
 		for _, d := range r.diffs {
-			fmt.Printf("|  | %s | | | | | | | | | |\n", d)
+			fmt.Printf("|  | %s | | | | | | | | | | | |\n", d)
 		}
 	}
 	fmt.Printf("\nMedians over %d files, %d rounds each (medians per file): clangd edit / cold Lint %.3f; "+
@@ -107,6 +108,7 @@ func run(ctx context.Context, files []string, n int) error {
 type result struct {
 	cold, warm, open       float64 // ms
 	gxx, gxxPCH            float64 // ms
+	tidy, tidyPCH          float64 // ms
 	coldAlerts, warmAlerts []alert
 	same, sameColumn       int
 	diffs                  []string
@@ -146,7 +148,11 @@ func measure(ctx context.Context, lin *cpp.Linter, file string, n int) (*result,
 	if err != nil {
 		return nil, err
 	}
-	var colds, warms, gxxs, pchs []float64
+	tidyPCH, err := precompileClang(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var colds, warms, gxxs, pchs, tidies, tidyPCHs []float64
 	for i := range n {
 		edited := string(text) + fmt.Sprintf("\n// edit %d\n", i)
 		t := time.Now()
@@ -179,6 +185,14 @@ func measure(ctx context.Context, lin *cpp.Linter, file string, n int) (*result,
 			return nil, err
 		}
 		pchs = append(pchs, d)
+		if d, err = tidy(ctx, dir, copyPath); err != nil {
+			return nil, err
+		}
+		tidies = append(tidies, d)
+		if d, err = tidy(ctx, dir, copyPath, "-include-pch", tidyPCH); err != nil {
+			return nil, err
+		}
+		tidyPCHs = append(tidyPCHs, d)
 		r.warmAlerts = r.warmAlerts[:0]
 		for _, d := range diags {
 			if d.Source == "clang-tidy" {
@@ -188,6 +202,7 @@ func measure(ctx context.Context, lin *cpp.Linter, file string, n int) (*result,
 	}
 	r.cold, r.warm = median(colds), median(warms)
 	r.gxx, r.gxxPCH = median(gxxs), median(pchs)
+	r.tidy, r.tidyPCH = median(tidies), median(tidyPCHs)
 	r.compare()
 	return r, nil
 }
@@ -240,6 +255,39 @@ func precompile(ctx context.Context, dir, text string) (string, error) {
 		return "", fmt.Errorf("precompiling the includes: %v: %s", err, out)
 	}
 	return h, nil
+}
+
+// precompileClang precompiles dir's pre.h with the clang++ of clang-tidy's
+// LLVM (pre.pch), for clang-tidy's -include-pch.
+func precompileClang(ctx context.Context, dir string) (string, error) {
+	tidyPath, err := exec.LookPath("clang-tidy")
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(tidyPath); err == nil {
+		tidyPath = real
+	}
+	clang := filepath.Join(filepath.Dir(tidyPath), "clang++")
+	h := filepath.Join(dir, "pre.h")
+	args := slices.Concat(cpp.DefaultFlags, []string{"-x", "c++-header", h, "-o", filepath.Join(dir, "pre.pch")})
+	if out, err := exec.CommandContext(ctx, clang, args...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("precompiling the includes with %s: %v: %s", clang, err, out)
+	}
+	return filepath.Join(dir, "pre.pch"), nil
+}
+
+// tidy times clang-tidy on file with the cold linter's checks and flags,
+// and extra compile flags.
+func tidy(ctx context.Context, dir, file string, extra ...string) (float64, error) {
+	args := slices.Concat([]string{"-quiet", "-checks=" + cpp.DefaultChecks, file, "--"}, cpp.DefaultFlags, extra)
+	cmd := exec.CommandContext(ctx, "clang-tidy", args...)
+	cmd.Dir = dir
+	t := time.Now()
+	err := cmd.Run()
+	if _, exit := err.(*exec.ExitError); err != nil && !exit {
+		return 0, err
+	}
+	return ms(time.Since(t)), nil
 }
 
 // gxx times g++ -fsyntax-only on file, with the cold linter's flags and
