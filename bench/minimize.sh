@@ -13,13 +13,14 @@
 #   FIXLOOP_MINIMIZE_PROBLEMS=go-calc,py-sum-wrong bench/minimize.sh
 #   FIXLOOP_MINIMIZE_MAX_CHECKS=1 bench/minimize.sh   # another bound than
 #                                     # refactor.DefaultMinimizeChecks
+#   NAME=aligned bench/minimize.sh    # save as minimize-DATE-aligned.md
 #   FIXLOOP_MINIMIZE_RECORDS=DIR bench/minimize.sh     # also write each
 #                                     # session's record to DIR/RUN-PROBLEM.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-1}"
 mkdir -p bench/results
-out="bench/results/minimize-$(date -u +%F)${FIXLOOP_MINIMIZE_MAX_CHECKS:+-checks$FIXLOOP_MINIMIZE_MAX_CHECKS}.md"
+out="bench/results/minimize-$(date -u +%F)${FIXLOOP_MINIMIZE_MAX_CHECKS:+-checks$FIXLOOP_MINIMIZE_MAX_CHECKS}${NAME:+-$NAME}.md"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 go test -run '^$' -count=1 -timeout 60m -benchtime "${N}x" -bench '^BenchmarkMinimize$' ./cli/ 2>&1 | grep -v 'analyzer panicked' | tee "$log"
