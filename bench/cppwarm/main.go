@@ -236,13 +236,14 @@ func (r *result) compare() {
 	slices.Sort(r.diffs)
 }
 
-// precompile writes the file's #include lines to pre.h in dir and
+// precompile writes the file's #include <...> lines (the system headers;
+// a project's own may change with the edit) to pre.h in dir and
 // precompiles it (pre.h.gch), as a kept preamble for g++; it returns the
 // header's path.
 func precompile(ctx context.Context, dir, text string) (string, error) {
 	var includes []string
 	for line := range strings.Lines(text) {
-		if strings.HasPrefix(strings.TrimSpace(line), "#include") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "#include") && strings.Contains(l, "<") {
 			includes = append(includes, line)
 		}
 	}
