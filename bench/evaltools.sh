@@ -19,11 +19,11 @@ go build -o "$bin/fixloop" .
 export XDG_STATE_HOME="$bin/state" FIXLOOP_MODEL=
 run() { # run TOOLS I: prints the wall time in seconds
   local start end
-  start=$(date +%s.%N)
+  start=${EPOCHREALTIME/./}
   "$bin/fixloop" eval --provider rules --rounds 1 --tools "$1" --run "$1-$2" --store "$bin/$1-$2.db" testdata/eval >/dev/null 2>"$bin/$1-$2.log" ||
     { cat "$bin/$1-$2.log" >&2; exit 1; }
-  end=$(date +%s.%N)
-  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f\n", e - s }'
+  end=${EPOCHREALTIME/./}
+  printf '%d.%02d\n' $(( (end - start) / 1000000 )) $(( (end - start) % 1000000 / 10000 ))
 }
 warm=() cold=()
 for i in $(seq "$N"); do
