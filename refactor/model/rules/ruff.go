@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -151,4 +152,22 @@ func ruffStatus() tool.Status {
 	}
 	st.Path, st.Version = r.Dir, "ruff "+r.Version+" (WebAssembly)"
 	return st
+}
+
+// RuffFix applies Ruff's safe fixes to text, the text of file, once and
+// nothing else, confined as the rules provider runs it: `ruff check --fix`
+// run directly, the baseline LintEval's rule-based row is measured
+// against.
+func RuffFix(ctx context.Context, file, text string) (string, error) {
+	for _, f := range fieldFixers["python"] {
+		if f.name != "ruff" {
+			continue
+		}
+		fc, err := f.find(file)
+		if err != nil {
+			return "", err
+		}
+		return runFieldFixer(ctx, f, fc, text)
+	}
+	return "", fmt.Errorf("rules: no Ruff fixer")
 }

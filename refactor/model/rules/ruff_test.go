@@ -201,3 +201,17 @@ func fakeRuffPackage(t *testing.T) string {
 	}
 	return prefix
 }
+
+// TestRuffFixAlone: RuffFix applies Ruff's safe fixes and nothing else
+// (autopep8's spacing stays).
+func TestRuffFixAlone(t *testing.T) {
+	t.Parallel()
+	needRuff(t)
+	got, err := RuffFix(context.Background(), "/p/a.py", "import os\nx=1\nif x==1 :\n    print( x )\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "x=1\nif x==1 :\n    print( x )\n"; got != want {
+		t.Errorf("RuffFix = %q, want %q", got, want)
+	}
+}
