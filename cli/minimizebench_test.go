@@ -49,12 +49,7 @@ func BenchmarkMinimize(b *testing.B) {
 	if testing.Short() {
 		b.Skip("runs sessions")
 	}
-	b.Setenv("FIXLOOP_MODEL", "")
-	b.Setenv("XDG_STATE_HOME", b.TempDir())
-	problems, err := eval.Load(bundledDataset)
-	if err != nil {
-		b.Fatal(err)
-	}
+	problems := benchProblems(b)
 	if only := os.Getenv("FIXLOOP_MINIMIZE_PROBLEMS"); only != "" {
 		// A few problems, for a quick look: "go-calc,py-sum-wrong".
 		problems = slices.DeleteFunc(problems, func(p eval.Problem) bool { return !slices.Contains(strings.Split(only, ","), p.ID) })
@@ -137,6 +132,19 @@ func BenchmarkMinimize(b *testing.B) {
 		b.ReportMetric(t.dlineRatio, "dline-offered/model")
 	}
 	b.ReportMetric(t.offeredNewAtP, "offered-new@P")
+}
+
+// benchProblems readies a benchmark of sessions (no model configured, a
+// state directory of its own) and loads the bundled dataset.
+func benchProblems(b *testing.B) []eval.Problem {
+	b.Helper()
+	b.Setenv("FIXLOOP_MODEL", "")
+	b.Setenv("XDG_STATE_HOME", b.TempDir())
+	problems, err := eval.Load(bundledDataset)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return problems
 }
 
 // minimizeRunner runs one mode's sessions.

@@ -32,14 +32,8 @@ func BenchmarkRulesAgainstRuff(b *testing.B) {
 	if testing.Short() {
 		b.Skip("runs sessions")
 	}
-	b.Setenv("FIXLOOP_MODEL", "")
-	b.Setenv("XDG_STATE_HOME", b.TempDir())
-	problems, err := eval.Load(bundledDataset)
-	if err != nil {
-		b.Fatal(err)
-	}
 	var python []eval.Problem
-	for _, p := range problems {
+	for _, p := range benchProblems(b) {
 		if p.Language == "python" {
 			python = append(python, p)
 		}

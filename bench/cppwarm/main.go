@@ -280,22 +280,19 @@ func precompileClang(ctx context.Context, dir string) (string, error) {
 // tidy times clang-tidy on file with the cold linter's checks and flags,
 // and extra compile flags.
 func tidy(ctx context.Context, dir, file string, extra ...string) (float64, error) {
-	args := slices.Concat([]string{"-quiet", "-checks=" + cpp.DefaultChecks, file, "--"}, cpp.DefaultFlags, extra)
-	cmd := exec.CommandContext(ctx, "clang-tidy", args...)
-	cmd.Dir = dir
-	t := time.Now()
-	err := cmd.Run()
-	if _, exit := err.(*exec.ExitError); err != nil && !exit {
-		return 0, err
-	}
-	return ms(time.Since(t)), nil
+	return timed(ctx, dir, "clang-tidy", slices.Concat([]string{"-quiet", "-checks=" + cpp.DefaultChecks, file, "--"}, cpp.DefaultFlags, extra)...)
 }
 
 // gxx times g++ -fsyntax-only on file, with the cold linter's flags and
-// extra; a failed compile is a result too.
+// extra.
 func gxx(ctx context.Context, dir, file string, extra ...string) (float64, error) {
-	args := slices.Concat(cpp.DefaultFlags, extra, []string{"-fsyntax-only", file})
-	cmd := exec.CommandContext(ctx, "g++", args...)
+	return timed(ctx, dir, "g++", slices.Concat(cpp.DefaultFlags, extra, []string{"-fsyntax-only", file})...)
+}
+
+// timed runs a program in dir and returns its wall time in milliseconds;
+// a run that fails (alerts, a failed compile) is a result too.
+func timed(ctx context.Context, dir, program string, args ...string) (float64, error) {
+	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir = dir
 	t := time.Now()
 	err := cmd.Run()
