@@ -203,7 +203,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker, Baseline: baseline,
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
 		Minimize: toolset.Minimize(cfg), Stuck: toolset.Stuck(cfg),
-		Tools:  toolVersions(),
+		Tools:  toolset.SessionTools(toolVersions(), cfg, abs),
 		Logger: r.logger,
 		ID:     r.s.sessionID(j),
 		Eval:   &refactor.EvalRef{Run: r.s.Run, Problem: j.ID},

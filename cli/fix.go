@@ -221,7 +221,7 @@ func runFix(ctx context.Context, path string, f fixFlags, stdout, stderr io.Writ
 		Goal: goal, Rounds: rounds, Provider: prov, Checker: checker, Baseline: baseline,
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
 		Minimize: toolset.Minimize(cfg), Stuck: toolset.Stuck(cfg),
-		Tools: toolVersions(),
+		Tools: toolset.SessionTools(toolVersions(), cfg, abs),
 		Observer: refactor.Observer{
 			Baseline: func(c *refactor.Check) {
 				fmt.Fprintf(progress, "baseline: builds %v, tests %d/%d, %d alerts\n", c.Compiles(), c.TestsPassed(), c.TestsTotal(), len(c.Alerts))

@@ -164,6 +164,10 @@ func runVerbose(t *testing.T, c verboseCase) {
 	if len(rec.Rounds) != 1 || rec.Rounds[0].Candidate != string(answer) {
 		t.Fatalf("want one round whose candidate is the answer; %d rounds\n%s%s", len(rec.Rounds), out, errOut)
 	}
+	// The record says how the Python linters ran (python.tools).
+	if got, want := rec.Tools["python.tools"], map[bool]string{true: "warm"}[c.lang == "python"]; got != want {
+		t.Errorf("recorded python.tools %q, want %q", got, want)
+	}
 	rd := rec.Rounds[0]
 	raw := rd.Metrics
 	if raw.LinesEdited != c.rawEdited || raw.Fixed != c.rawFixed || raw.New != 1 || !raw.Compiles || !raw.KeepsTests {

@@ -94,7 +94,7 @@ func (s *Server) startSession(goal refactor.Goal, raw []protocol.LSPAny) error {
 		Checker:  &refactor.Checker{Linter: linter, Tester: candidates, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout},
 		Settings: refactor.Settings{BaseURL: cfg.Model.BaseURL, Temperature: cfg.Model.Temperature, TopP: cfg.Model.TopP, MaxTokens: cfg.Model.MaxTokens},
 		Minimize: toolset.Minimize(cfg), Stuck: toolset.Stuck(cfg),
-		Tools:  s.toolVersions(),
+		Tools:  toolset.SessionTools(s.toolVersions(), cfg, doc.Path),
 		Logger: s.logger,
 	}
 	if note != "" {

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"maps"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -166,7 +165,7 @@ func (s *Server) runAgentSession(ctx context.Context, a *agentSession, client, f
 	if err != nil {
 		return
 	}
-	tools := maps.Clone(s.opts.Tools)
+	tools := toolset.SessionTools(s.opts.Tools, f.cfg, f.abs)
 	if tools == nil {
 		tools = map[string]string{}
 	}

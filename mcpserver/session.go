@@ -109,7 +109,7 @@ func (s *Server) session(ctx context.Context, req *mcp.CallToolRequest, goal ref
 		Goal: goal, Rounds: rounds, Scope: scope, Provider: prov, Checker: s.checker(f),
 		Settings: refactor.Settings{BaseURL: settings.BaseURL, Temperature: settings.Temperature, TopP: settings.TopP, MaxTokens: settings.MaxTokens},
 		Minimize: toolset.Minimize(f.cfg), Stuck: toolset.Stuck(f.cfg),
-		Tools: s.opts.Tools, Logger: s.logger,
+		Tools: toolset.SessionTools(s.opts.Tools, f.cfg, f.abs), Logger: s.logger,
 		Observer: refactor.Observer{
 			RoundStart: func(round, rounds int) {
 				progress.sendOf(fmt.Sprintf("round %d/%d: asking the %s provider", round, rounds, prov.Name()), float64(round-1), float64(rounds))

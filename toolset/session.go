@@ -1,8 +1,12 @@
 package toolset
 
 import (
+	"cmp"
+	"maps"
+
 	"github.com/fixloop/fixloop/editor/config"
 	"github.com/fixloop/fixloop/refactor"
+	"github.com/fixloop/fixloop/runner/langs"
 )
 
 // Minimize is the hunk search of cfg's minimize section, as
@@ -27,4 +31,20 @@ func Stuck(cfg config.Config) refactor.Stuck {
 		return n
 	}
 	return refactor.Stuck{Repeats: off(cfg.Stuck.Repeats), SameFeedback: off(cfg.Stuck.SameFeedback)}
+}
+
+// SessionTools is what a session of file records as its tools: versions
+// (the tools' versions), and for a Python file how pylint and flake8 ran
+// under "python.tools", "warm" or "cold", so that a paper-exact run can
+// show it used the pinned command line tools.
+func SessionTools(versions map[string]string, cfg config.Config, file string) map[string]string {
+	out := maps.Clone(versions)
+	if langs.Detect(file, "") != langs.Python {
+		return out
+	}
+	if out == nil {
+		out = map[string]string{}
+	}
+	out["python.tools"] = string(cmp.Or(cfg.Python.Tools, config.PythonWarm))
+	return out
 }

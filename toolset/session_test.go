@@ -36,3 +36,26 @@ func TestSessionSettings(t *testing.T) {
 		t.Errorf("Stuck = %+v, want %+v", got, want)
 	}
 }
+
+func TestSessionTools(t *testing.T) {
+	versions := map[string]string{"fixloop": "v1"}
+	cold := config.Config{Python: config.Python{Tools: config.PythonCold}}
+	for _, c := range []struct {
+		name string
+		cfg  config.Config
+		file string
+		want string // python.tools, "" for none
+	}{
+		{"python, default", config.Config{}, "/p/a.py", "warm"},
+		{"python, cold", cold, "/p/a.py", "cold"},
+		{"go", cold, "/p/a.go", ""},
+	} {
+		got := SessionTools(versions, c.cfg, c.file)
+		if got["python.tools"] != c.want || got["fixloop"] != "v1" {
+			t.Errorf("%s: %v, want python.tools %q", c.name, got, c.want)
+		}
+	}
+	if _, ok := versions["python.tools"]; ok {
+		t.Errorf("the versions given were changed: %v", versions)
+	}
+}
