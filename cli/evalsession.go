@@ -136,6 +136,21 @@ func (r *evalRunner) provider(settings provider.Settings) (model.Provider, error
 	return p, nil
 }
 
+// sessionChecker is the checker of a session of file (abs, its absolute
+// path) under cfg: ts's linters and candidates' test runner, and cfg's
+// test limits. A file no linter supports is an error.
+func sessionChecker(ts *toolset.Toolset, cfg config.Config, file, abs string) (*refactor.Checker, error) {
+	linter, err := ts.Linter(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := toolset.CheckSupported(file, abs, linter); err != nil {
+		return nil, err
+	}
+	_, tester := ts.Testers(cfg)
+	return &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout}, nil
+}
+
 // session runs and stores one job's session, and describes its outcome.
 // When ctx ends first, nothing is stored and ctx's error is returned: the
 // job runs again later.
@@ -158,14 +173,10 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	if cfg.Sandbox == config.SandboxNone {
 		ctx = sandbox.Unconfined(ctx)
 	}
-	linter, err := r.toolset.Linter(cfg)
+	checker, err := sessionChecker(r.toolset, cfg, j.File, abs)
 	if err != nil {
 		return "", err
 	}
-	if err := toolset.CheckSupported(j.File, abs, linter); err != nil {
-		return "", err
-	}
-	_, tester := r.toolset.Testers(cfg)
 	settings := providerSettings(cfg, fixFlags{provider: r.s.Provider, model: j.Model, baseURL: r.s.BaseURL, apiKeyEnv: r.s.APIKeyEnv, temperature: r.s.Temperature})
 	if settings.Kind == provider.KindReplay {
 		settings.Replay = filepath.Join(r.s.ReplayDir, j.ID+".json")
@@ -175,7 +186,6 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout}
 	baseline, err := checker.CheckOriginal(ctx, abs, string(original))
 	if err != nil {
 		if ctx.Err() != nil {

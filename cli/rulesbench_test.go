@@ -89,12 +89,10 @@ func ruleSession(ctx context.Context, ts *toolset.Toolset, p eval.Problem, prov 
 	if err != nil {
 		return nil, err
 	}
-	linter, err := ts.Linter(cfg)
+	checker, err := sessionChecker(ts, cfg, p.File, abs)
 	if err != nil {
 		return nil, err
 	}
-	_, tester := ts.Testers(cfg)
-	checker := &refactor.Checker{Linter: linter, Tester: tester, TestTimeout: cfg.Tests.Timeout, TestWallTimeout: cfg.Tests.WallTimeout}
 	baseline, err := checker.CheckOriginal(ctx, abs, string(original))
 	if err != nil {
 		return nil, err

@@ -392,14 +392,16 @@ func (s *session) measure(text string, chk *Check) RoundMetrics {
 
 // subsets checks subsets of one round's hunks.
 type subsets struct {
-	s       *session
-	rd      *Round
-	hunks   []metrics.Hunk
-	kinds   []metrics.HunkKind // nil for HunkingLines
-	want    want
-	salvage bool
-	trials  []Trial
-	byKey   map[string]int // index in trials
+	s     *session
+	rd    *Round
+	hunks []metrics.Hunk
+	kinds []metrics.HunkKind // nil for HunkingLines
+	// candidateNew caches newLines.
+	candidateNew map[int]bool
+	want         want
+	salvage      bool
+	trials       []Trial
+	byKey        map[string]int // index in trials
 }
 
 // hint lists the hunks expected to matter: those that change the line of
@@ -453,17 +455,26 @@ func (sr *subsets) hints(fixed []runner.Alert) minimize.Hint {
 	return h
 }
 
+// newLines are the lines of the whole candidate (0-based) that hold one
+// of its new alerts; none when it does not build, so that its alerts do
+// not compare. Computed once per search.
+func (sr *subsets) newLines() map[int]bool {
+	if sr.candidateNew == nil {
+		sr.candidateNew = map[int]bool{}
+		if sr.rd.Metrics.Compiles {
+			cmp := metrics.Compare(sr.s.rec.Original, sr.s.rec.Baseline.Alerts, sr.rd.Candidate, sr.rd.Check.Alerts)
+			for _, a := range cmp.NewAlerts {
+				sr.candidateNew[a.Line-1] = true
+			}
+		}
+	}
+	return sr.candidateNew
+}
+
 // adding lists the hunks that hold a line of a new alert of the whole
 // candidate (when it builds, so that its alerts compare).
 func (sr *subsets) adding() []int {
-	if !sr.rd.Metrics.Compiles {
-		return nil
-	}
-	cmp := metrics.Compare(sr.s.rec.Original, sr.s.rec.Baseline.Alerts, sr.rd.Candidate, sr.rd.Check.Alerts)
-	lines := map[int]bool{}
-	for _, a := range cmp.NewAlerts {
-		lines[a.Line-1] = true
-	}
+	lines := sr.newLines()
 	var out []int
 	for i, h := range sr.hunks {
 		for l := h.BLine; l < h.BLine+h.BLines; l++ {
@@ -490,9 +501,7 @@ func (sr *subsets) test(ctx context.Context, keep []int) (bool, error) {
 		if tr.Result = sr.judgeLint(text, chk); tr.Result == "" {
 			tr.Result = sr.judgeTests(text, chk)
 		}
-		sr.trials = append(sr.trials, tr)
-		sr.byKey[minimize.Key(keep)] = len(sr.trials) - 1
-		return tr.Result == resultPass, nil
+		return sr.record(tr), nil
 	}
 	// The tests start with the linters, as in a candidate's check, and
 	// stop when the linters already reject the subset. A check cut short
@@ -506,7 +515,7 @@ func (sr *subsets) test(ctx context.Context, keep []int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	tr := &Trial{Keep: keep, Check: chk}
+	tr := Trial{Keep: keep, Check: chk}
 	if tr.Result = sr.judgeLint(text, chk); tr.Result != "" {
 		stopTests()
 	} else {
@@ -519,9 +528,14 @@ func (sr *subsets) test(ctx context.Context, keep []int) (bool, error) {
 		}
 		tr.Result = sr.judgeTests(text, chk)
 	}
-	sr.trials = append(sr.trials, *tr)
-	sr.byKey[minimize.Key(keep)] = len(sr.trials) - 1
-	return tr.Result == resultPass, nil
+	return sr.record(tr), nil
+}
+
+// record keeps a checked subset's trial and reports whether it passed.
+func (sr *subsets) record(tr Trial) bool {
+	sr.trials = append(sr.trials, tr)
+	sr.byKey[minimize.Key(tr.Keep)] = len(sr.trials) - 1
+	return tr.Result == resultPass
 }
 
 // judgeLint says why a subset fails on its linters' check alone, or "".
@@ -575,14 +589,7 @@ func (sr *subsets) judgeTests(text string, chk *Check) string {
 // salvage, it breaks what the candidate broke (every checked subset with
 // it failed that way); else it fixed nothing the others do not.
 func (sr *subsets) dropped(keep []int) []Dropped {
-	var newLines map[int]bool
-	if sr.rd.Metrics.Compiles {
-		cmp := metrics.Compare(sr.s.rec.Original, sr.s.rec.Baseline.Alerts, sr.rd.Candidate, sr.rd.Check.Alerts)
-		newLines = map[int]bool{}
-		for _, a := range cmp.NewAlerts {
-			newLines[a.Line-1] = true
-		}
-	}
+	newLines := sr.newLines()
 	var out []Dropped
 	for i, h := range sr.hunks {
 		if slices.Contains(keep, i) {

@@ -32,7 +32,7 @@ func (s *session) startPrecheck(ctx context.Context, n int, code string, lint *C
 	if d, ok := s.opts.Provider.(deterministic); ok && d.Deterministic() {
 		return nil
 	}
-	if n, ok := s.opts.replayChecks[n]; ok && n == 0 {
+	if checks, ok := s.opts.replayChecks[n]; ok && checks == 0 {
 		return nil // the record's round made no check
 	}
 	hunks, kinds := hunksOf(m.hunking(), s.rec.Original, code)

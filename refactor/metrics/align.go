@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"slices"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -262,9 +261,10 @@ func tokens(line string) []string {
 	return out
 }
 
-// Tokens splits text into the tokens similarity compares: words (letters,
-// digits, underscores) and single other characters, without spaces.
-func Tokens(text string) []string { return tokens(strings.TrimSpace(text)) }
+// Tokens splits text into the tokens lines are aligned by: words
+// (letters, digits, underscores) and single other characters, without
+// spaces.
+func Tokens(text string) []string { return tokens(text) }
 
 // Texts returns the text a hunk removes from a and the text it puts in
 // its place, from b; hunks are those of Hunks(a, b) or AlignedHunks(a, b).

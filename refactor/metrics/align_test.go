@@ -3,6 +3,7 @@ package metrics
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -38,14 +39,15 @@ func TestAlignedHunks(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("AlignedHunks:\n got %v\nwant %v", got, want)
 	}
-	for _, keep := range [][]int{nil, {0}, {1, 6}, {0, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5, 6}} {
-		text := Apply(string(a), string(b), hs, keep)
-		if len(keep) == len(hs) && text != string(b) {
-			t.Errorf("Apply(all) is not b")
-		}
-		if len(keep) == 0 && text != string(a) {
-			t.Errorf("Apply(none) is not a")
-		}
+	// The fix alone, and the move alone (its two halves), apply apart.
+	if text := Apply(string(a), string(b), hs, []int{0}); LinesEdited(string(a), text) != 2 || !strings.Contains(text, "return 2 * (r.W + r.H)") {
+		t.Errorf("the fix alone gives:\n%s", text)
+	}
+	if text := Apply(string(a), string(b), hs, []int{1, 6}); !strings.Contains(text, "return r.W + r.H // bug") || !strings.Contains(text, `_ = fmt.Sprintf("circle")`) {
+		t.Errorf("the move alone gives:\n%s", text)
+	}
+	if Apply(string(a), string(b), hs, nil) != string(a) || Apply(string(a), string(b), hs, []int{0, 1, 2, 3, 4, 5, 6}) != string(b) {
+		t.Errorf("no hunk is not a, or every hunk is not b")
 	}
 }
 
