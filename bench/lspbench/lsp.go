@@ -447,10 +447,16 @@ func (s *session) initialize(ctx context.Context, root string) error {
 
 // open sends didOpen for path with text at version 1.
 func (s *session) open(ctx context.Context, path, text string) (*document, error) {
+	return s.openAs(ctx, path, text, "go")
+}
+
+// openAs sends didOpen for path with text at version 1 and the language
+// identifier lang.
+func (s *session) openAs(ctx context.Context, path, text, lang string) (*document, error) {
 	d := &document{URI: uri.File(path), Path: path, Text: text, Version: 1, Base: len(text)}
 	s.docs[path] = d
 	err := s.srv.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: d.URI, LanguageID: "go", Version: 1, Text: text,
+		URI: d.URI, LanguageID: protocol.LanguageKind(lang), Version: 1, Text: text,
 	}})
 	return d, err
 }

@@ -10,6 +10,13 @@
 //	go run ./bench/lspbench -fixloop /tmp/fixloop -base /tmp/fixloop-old -gopls ...
 //
 // bench/gopls.sh builds fixloop, installs gopls and runs this.
+//
+// With -langs (langs.go), it edits Python, C++ and Java files instead, in
+// fixloop with its warm tools against fixloop with the cold ones:
+//
+//	go run ./bench/lspbench -fixloop /tmp/fixloop -langs py=python:testdata/pyexample:stats.py
+//
+// bench/langedit.sh builds fixloop, fetches real projects and runs this.
 package main
 
 import (
@@ -124,7 +131,23 @@ func main() {
 	flag.StringVar(&o.out, "out", "", "also write the report to this file")
 	flag.StringVar(&o.profile, "profile", os.Getenv("PROFILE"), "write each server run's CPU profile into this directory (env PROFILE; fixloop --cpuprofile, gopls -profile.cpu)")
 	flag.StringVar(&o.checks, "fixloop-checks", `["all"]`, "fixloop's staticcheck.checks, as JSON (gopls runs with staticcheck: true, every staticcheck analyzer)")
+	langs := flag.String("langs", os.Getenv("LANGS"), "the langs mode: name=lang:root:file,... (python, cpp, java files), fixloop's warm tools against its cold ones; needs only -fixloop (env LANGS)")
+	langSettings := flag.String("lang-settings", os.Getenv("LANG_SETTINGS"), "the langs mode: more fixloop settings, as a JSON object (env LANG_SETTINGS)")
 	flag.Parse()
+	if *langs != "" {
+		files, err := parseLangFiles(*langs)
+		if err == nil && o.fixloop == "" {
+			err = fmt.Errorf("-fixloop is required")
+		}
+		if err == nil {
+			err = runLangs(o, files, json.RawMessage(*langSettings))
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "lspbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if o.fixloop == "" || o.gopls == "" {
 		fmt.Fprintln(os.Stderr, "lspbench: -fixloop and -gopls are required")
 		os.Exit(2)
