@@ -188,8 +188,13 @@ func runLangs(o options, files []langFile, extra json.RawMessage) error {
 		}
 	}
 	for _, r := range results {
-		if r.Err != "" {
+		switch {
+		case r.Err != "":
 			return fmt.Errorf("%s: %s", r.File.Name, r.Err)
+		case r.Compared == 0:
+			return fmt.Errorf("%s: no edit got diagnostics from both designs", r.File.Name)
+		case r.Agree < r.Compared:
+			return fmt.Errorf("%s: the warm and cold tools settled on different diagnostics after %d of %d edits", r.File.Name, r.Compared-r.Agree, r.Compared)
 		}
 	}
 	return nil
