@@ -112,7 +112,7 @@ func TestLintWritesClassDataArchives(t *testing.T) {
 	lint := func() []runner.Alert {
 		t.Helper()
 		// A new Linter: checkstyle's results are cached per Linter.
-		res, err := newTestLinter(t, LinterOptions{}).Lint(t.Context(), file, map[string][]byte{file: text})
+		res, err := newTestLinter(t, LinterOptions{Tools: ToolsCold}).Lint(t.Context(), file, map[string][]byte{file: text})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -435,6 +435,12 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 	var run *proc.ToolRun
 	if t.warm != nil && t.warmTools.checkstyle {
 		run, err = t.warm.run(ctx, "checkstyle", args, false)
+	} else if cmd, ok := l.checkstyleCommand(ctx, t, path); ok {
+		cds := javaCDS(t.dir, "checkstyle-ordered", cmd.java, cmd.classes, "/usr/share/java/checkstyle.jar")
+		defer cds.done()
+		jvm := slices.Concat(strings.Fields(checkstyleJVMFlags), cds.flags, strings.Fields(os.Getenv("JAVA_ARGS")))
+		readOnly := slices.Concat(cds.readOnly, cmd.readOnly, l.checkstyleReadOnly())
+		run, err = proc.RunTool(ctx, toolOptions(t.dir, false, nil, readOnly), cmd.java, slices.Concat(jvm, cmd.args, args)...)
 	} else {
 		cds := javaCDS(t.dir, "checkstyle", path, "/usr/share/java/checkstyle.jar", javaBinary())
 		defer cds.done()
@@ -464,6 +470,44 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 	}
 	l.store(key, t.file, alerts)
 	return alerts, nil
+}
+
+// checkstyleCmd is how a cold checkstyle runs in a JVM of its own with the
+// checks of each token in the configuration's order (FixloopCheckstyle,
+// see worker/FixloopCheckstyle.java): the java launcher, its arguments up
+// to checkstyle's, the adapter's class directory and what the sandbox
+// must show.
+type checkstyleCmd struct {
+	java     string
+	classes  string
+	args     []string
+	readOnly []string
+}
+
+// checkstyleCommand returns the command that runs checkstyle cold, on the
+// jars its Debian launcher (path) names; ok is false when the adapter
+// cannot be compiled or the launcher is not Debian's: then the launcher
+// runs, and of two checks that report the same message at the same place
+// the one its JVM happens to run first is kept.
+func (l *Linter) checkstyleCommand(ctx context.Context, t *lintTree, path string) (checkstyleCmd, bool) {
+	jars := checkstyleJars(path)
+	if jars == nil {
+		return checkstyleCmd{}, false
+	}
+	// The java the launcher would run, and the javac of its JDK.
+	java, err := javaTool.Resolve(ctx, l.logger, filepath.Dir(t.file))
+	if err != nil {
+		return checkstyleCmd{}, false
+	}
+	javac := filepath.Join(filepath.Dir(java.Path), "javac")
+	classes, err := compileUnit(ctx, l.logger, jdkSpec{javac: javac, readOnly: java.ReadOnly}, "FixloopCheckstyle.java", jars, "")
+	if err != nil {
+		l.logger.DebugContext(ctx, "java: checkstyle runs from its launcher", "reason", err)
+		return checkstyleCmd{}, false
+	}
+	cp := strings.Join(append([]string{classes}, jars...), string(filepath.ListSeparator))
+	return checkstyleCmd{java: java.Path, classes: classes, args: []string{"-cp", cp, "FixloopCheckstyle"},
+		readOnly: slices.Concat(java.ReadOnly, []string{classes})}, true
 }
 
 // checkstyleReadOnly is what checkstyle reads besides its installation: a

@@ -1,6 +1,7 @@
 package java
 
 import (
+	"archive/zip"
 	"bufio"
 	"context"
 	"crypto/sha256"
@@ -281,7 +282,13 @@ func startWarm(ctx context.Context, log *slog.Logger, spec warmSpec, pool *WarmP
 		os.RemoveAll(scratch)
 		return nil, warmStartErrorf(false, "%v", err)
 	}
-	readOnly := slices.Concat(spec.readOnly, spec.jdkRO, []string{classes.dir})
+	readOnly := slices.Concat(spec.readOnly, spec.jdkRO, []string{classes.main})
+	if classes.checkstyle != "" {
+		readOnly = append(readOnly, classes.checkstyle)
+	}
+	if classes.pmd != "" {
+		readOnly = append(readOnly, classes.pmd)
+	}
 	if spec.pmdHome != "" {
 		readOnly = append(readOnly, spec.pmdHome)
 	}
@@ -565,16 +572,15 @@ func clippedLine(s string) string {
 	return line
 }
 
-// workerClasses are the compiled worker's class directories.
+// workerClasses are the compiled worker's jars.
 type workerClasses struct {
-	dir        string // holds the others
 	main       string // FixloopWorker
 	checkstyle string // FixloopCheckstyle
 	pmd        string // FixloopPMD
 }
 
 // workerCacheDir is where compiled workers are kept, one directory per
-// hash of their sources, the JDK and the tools' jars.
+// hash of a source, the JDK and the jars it is compiled against.
 func workerCacheDir() (string, error) {
 	if d := os.Getenv("FIXLOOP_JAVA_WORKER_CACHE"); d != "" {
 		return d, nil
@@ -586,32 +592,52 @@ func workerCacheDir() (string, error) {
 	return filepath.Join(base, "fixloop", "java-worker"), nil
 }
 
-// compileWorker returns the worker's classes, compiled the first time
-// with the JDK's javac (confined: the sources and its output in a
-// temporary directory, the JDK and the tools' jars read-only) and kept in
-// the cache directory under a hash of the sources, the JDK (its javac and
-// release file) and the tools' jars (path, size, time), renamed into
-// place whole.
+// compileWorker returns the worker's classes: FixloopWorker's and the
+// adapters of the tools spec runs (see compileUnit).
 func compileWorker(ctx context.Context, log *slog.Logger, spec warmSpec) (workerClasses, error) {
+	var c workerClasses
+	var err error
+	jdk := jdkSpec{javac: spec.javac, readOnly: spec.jdkRO}
+	if c.main, err = compileUnit(ctx, log, jdk, "FixloopWorker.java", nil, ""); err != nil {
+		return c, err
+	}
+	if spec.checkstyle != nil {
+		if c.checkstyle, err = compileUnit(ctx, log, jdk, "FixloopCheckstyle.java", spec.checkstyle, ""); err != nil {
+			return c, err
+		}
+	}
+	if spec.pmd != nil {
+		if c.pmd, err = compileUnit(ctx, log, jdk, "FixloopPMD.java", spec.pmd, spec.pmdHome); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// jdkSpec is the JDK that compiles the worker's sources.
+type jdkSpec struct {
+	javac    string   // its javac
+	readOnly []string // its home, for the sandbox
+}
+
+// compileUnit returns the jar of one of the worker's sources
+// (src, in worker/), compiled the first time with the JDK's javac against
+// the jars of cp (confined: the source and javac's output in a temporary
+// directory; the JDK, cp and home read-only) and kept in the cache
+// directory under a hash of the source, the JDK (its javac and release
+// file) and the jars (path, size, time), renamed into place whole.
+func compileUnit(ctx context.Context, log *slog.Logger, jdk jdkSpec, src string, cp []string, home string) (string, error) {
 	cache, err := workerCacheDir()
 	if err != nil {
-		return workerClasses{}, warmStartErrorf(true, "finding the cache directory: %v", err)
+		return "", warmStartErrorf(true, "finding the cache directory: %v", err)
+	}
+	source, err := workerSources.ReadFile("worker/" + src)
+	if err != nil {
+		return "", warmStartErrorf(true, "reading the worker's sources: %v", err)
 	}
 	h := sha256.New()
-	entries, err := workerSources.ReadDir("worker")
-	if err != nil {
-		return workerClasses{}, warmStartErrorf(true, "reading the worker's sources: %v", err)
-	}
-	sources := map[string][]byte{}
-	for _, e := range entries {
-		data, err := workerSources.ReadFile("worker/" + e.Name())
-		if err != nil {
-			return workerClasses{}, warmStartErrorf(true, "reading the worker's sources: %v", err)
-		}
-		sources[e.Name()] = data
-		fmt.Fprintf(h, "%s %d\n", e.Name(), len(data))
-		h.Write(data)
-	}
+	fmt.Fprintf(h, "%s %d\n", src, len(source))
+	h.Write(source)
 	stamp := func(path string) {
 		if st, err := os.Stat(path); err == nil {
 			fmt.Fprintf(h, "%s %d %d\n", path, st.Size(), st.ModTime().UnixNano())
@@ -619,125 +645,106 @@ func compileWorker(ctx context.Context, log *slog.Logger, spec warmSpec) (worker
 			fmt.Fprintf(h, "%s missing\n", path)
 		}
 	}
-	stamp(spec.javac)
-	if release, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(spec.javac)), "release")); err == nil {
+	stamp(jdk.javac)
+	if release, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(jdk.javac)), "release")); err == nil {
 		h.Write(release)
 	}
-	fmt.Fprintf(h, "checkstyle %d\n", len(spec.checkstyle))
-	for _, j := range spec.checkstyle {
+	fmt.Fprintf(h, "class path %d\n", len(cp))
+	for _, j := range cp {
 		stamp(j)
 	}
-	fmt.Fprintf(h, "pmd %d\n", len(spec.pmd))
-	for _, j := range spec.pmd {
-		stamp(j)
-	}
-	dir := filepath.Join(cache, hex.EncodeToString(h.Sum(nil))[:20])
-	classes := workerClasses{dir: dir, main: filepath.Join(dir, "main"),
-		checkstyle: filepath.Join(dir, "checkstyle"), pmd: filepath.Join(dir, "pmd")}
-	if _, err := os.Stat(filepath.Join(classes.main, "FixloopWorker.class")); err == nil {
-		return classes, nil
+	cls := strings.TrimSuffix(src, ".java")
+	dir := filepath.Join(cache, cls+"-"+hex.EncodeToString(h.Sum(nil))[:20])
+	jar := filepath.Join(dir, cls+".jar")
+	if _, err := os.Stat(jar); err == nil {
+		return jar, nil
 	}
 	start := time.Now()
 	work, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixJava))
 	if err != nil {
-		return classes, warmStartErrorf(false, "compiling the worker: %v", err)
+		return "", warmStartErrorf(false, "compiling %s: %v", src, err)
 	}
 	defer os.RemoveAll(work)
-	for name, data := range sources {
-		if err := os.WriteFile(filepath.Join(work, name), data, 0o644); err != nil {
-			return classes, warmStartErrorf(false, "compiling the worker: %v", err)
-		}
+	if err := os.WriteFile(filepath.Join(work, src), source, 0o644); err != nil {
+		return "", warmStartErrorf(false, "compiling %s: %v", src, err)
 	}
 	out := filepath.Join(work, "out")
-	jobs := []struct {
-		src, sub string
-		cp       []string
-	}{{"FixloopWorker.java", "main", nil}}
-	if spec.checkstyle != nil {
-		jobs = append(jobs, struct {
-			src, sub string
-			cp       []string
-		}{"FixloopCheckstyle.java", "checkstyle", spec.checkstyle})
+	args := slices.Concat(javacJVMFlags, []string{"-proc:none", "-nowarn", "-encoding", "UTF-8",
+		"-d", out, "-cp", strings.Join(append(slices.Clone(cp), filepath.Join(work, "none")), string(filepath.ListSeparator)),
+		filepath.Join(work, src)})
+	readOnly := slices.Concat(jdk.readOnly, cp)
+	if home != "" {
+		readOnly = append(readOnly, home)
 	}
-	if spec.pmd != nil {
-		jobs = append(jobs, struct {
-			src, sub string
-			cp       []string
-		}{"FixloopPMD.java", "pmd", spec.pmd})
+	run, err := proc.RunTool(ctx, toolOptions(work, true, nil, readOnly), jdk.javac, args...)
+	if err != nil {
+		return "", warmStartErrorf(false, "compiling %s: %v", src, err)
 	}
-	for _, j := range jobs {
-		args := slices.Concat(javacJVMFlags, []string{"-proc:none", "-nowarn", "-encoding", "UTF-8",
-			"-d", filepath.Join(out, j.sub), "-cp", strings.Join(append(j.cp, filepath.Join(work, "none")), string(filepath.ListSeparator)),
-			filepath.Join(work, j.src)})
-		readOnly := slices.Concat(spec.jdkRO, j.cp)
-		if spec.pmdHome != "" && j.sub == "pmd" {
-			readOnly = append(readOnly, spec.pmdHome)
-		}
-		run, err := proc.RunTool(ctx, toolOptions(work, true, nil, readOnly), spec.javac, args...)
-		if err != nil {
-			return classes, warmStartErrorf(false, "compiling %s: %v", j.src, err)
-		}
-		if run.Err != nil {
-			return classes, warmStartErrorf(true, "compiling %s: %v: %s", j.src, run.Err, clippedLine(run.Stdout.String()))
-		}
+	if run.Err != nil {
+		return "", warmStartErrorf(true, "compiling %s: %v: %s", src, run.Err, clippedLine(run.Stdout.String()))
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return classes, warmStartErrorf(false, "saving the worker: %v", err)
+		return "", warmStartErrorf(false, "saving the worker: %v", err)
 	}
 	tmp, err := os.MkdirTemp(cache, filepath.Base(dir)+".tmp-*")
 	if err != nil {
-		return classes, warmStartErrorf(false, "saving the worker: %v", err)
+		return "", warmStartErrorf(false, "saving the worker: %v", err)
 	}
-	if err := copyClasses(out, tmp); err != nil {
-		os.RemoveAll(tmp)
-		return classes, warmStartErrorf(false, "saving the worker: %v", err)
+	err = jarClasses(out, filepath.Join(tmp, cls+".jar"))
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return classes, warmStartErrorf(false, "saving the worker: %v", err)
+	if err == nil {
+		err = os.Rename(tmp, dir)
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err != nil {
 		os.RemoveAll(tmp)
-		if _, serr := os.Stat(filepath.Join(classes.main, "FixloopWorker.class")); serr != nil {
-			return classes, warmStartErrorf(false, "saving the worker: %v", err)
+		if _, serr := os.Stat(jar); serr != nil {
+			return "", warmStartErrorf(false, "saving the worker: %v", err)
 		}
 		// Another process saved it first.
 	}
-	log.Debug("java warm worker compiled", "dir", dir, "took", time.Since(start))
-	return classes, nil
+	log.Debug("java worker source compiled", "source", src, "jar", jar, "took", time.Since(start))
+	return jar, nil
 }
 
-// copyClasses copies the class files javac wrote under src (a confined
+// jarClasses writes the class files javac wrote under src (a confined
 // tool's directory: only regular files, opened with sandbox.OpenLeftover)
-// to dst.
-func copyClasses(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+// into the jar file dst. A jar, not a directory: a JVM writes or maps a
+// class-data archive only for classes from jars.
+func jarClasses(src, dst string) error {
+	f, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	zw := zip.NewWriter(f)
+	err = filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() || filepath.Ext(path) != ".class" {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() || filepath.Ext(path) != ".class" {
-			return nil
-		}
-		f, err := sandbox.OpenLeftover(filepath.Dir(path), d.Name(), 16<<20)
+		in, err := sandbox.OpenLeftover(src, rel, 16<<20)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		o, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		defer in.Close()
+		w, err := zw.Create(filepath.ToSlash(rel))
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(o, io.LimitReader(f, 16<<20)); err != nil {
-			o.Close()
-			return err
-		}
-		return o.Close()
+		_, err = io.Copy(w, io.LimitReader(in, 16<<20))
+		return err
 	})
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // warmTools says which tools of a check run in the warm worker.
