@@ -230,6 +230,13 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	res.Alerts = append(res.Alerts, compileAlerts...)
 	res.Alerts = append(res.Alerts, styleAlerts...)
 	res.Alerts = append(res.Alerts, pmdAlerts...)
+	for i, a := range res.Alerts {
+		// A failing tool's output names the temporary copy, whose path
+		// differs from run to run: name the file.
+		if a.Source == "fixloop" && strings.Contains(a.Message, tree.copy) {
+			res.Alerts[i].Message = strings.ReplaceAll(a.Message, tree.copy, file)
+		}
+	}
 	slices.SortStableFunc(res.Alerts, func(a, b runner.Alert) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
 	})

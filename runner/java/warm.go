@@ -68,7 +68,7 @@ var warmMaxRSS int64 = 300 << 10
 // bench/results/javawarm-2026-12-07.md.
 var warmJVMFlags = []string{
 	"-XX:+UseSerialGC", "-Xms24m", "-Xmx192m", "-XX:MaxHeapFreeRatio=30", "-XX:MinHeapFreeRatio=10",
-	"-XX:TieredStopAtLevel=1", "-XX:ReservedCodeCacheSize=48m", "-XX:-UsePerfData", "-Xss2m",
+	"-XX:TieredStopAtLevel=1", "-XX:ReservedCodeCacheSize=48m", "-XX:-UsePerfData",
 }
 
 // errWarmUnavailable says that the worker could not start: the cold tools
@@ -208,7 +208,9 @@ func (p *WarmPool) acquire(ctx context.Context, log *slog.Logger, spec warmSpec)
 		}
 		e.worker = w
 	}
-	e.worker.busy.Add(1) // released by warmWorker.release
+	if e.worker.busy.Add(1) == 1 { // released by warmWorker.release
+		e.worker.idle.Stop() // not idle while a check uses it
+	}
 	return e.worker, nil
 }
 
@@ -533,7 +535,10 @@ func (w *warmWorker) touched(rss int64) {
 
 // release ends a Lint call's use of the worker.
 func (w *warmWorker) release() {
-	if w.busy.Add(-1) == 0 && w.retired.Load() {
+	if w.busy.Add(-1) > 0 {
+		return
+	}
+	if w.retired.Load() {
 		w.kill()
 		return
 	}

@@ -296,7 +296,11 @@ public final class FixloopWorker {
                 Object r = m.invoke(null, args, out, err);
                 return (Integer) r;
             } catch (InvocationTargetException e) {
-                throw e.getCause();
+                // What the tool's own JVM does with a throwable out of
+                // main (a StackOverflowError on a deeply nested file).
+                err.print("Exception in thread \"main\" ");
+                e.getCause().printStackTrace(err);
+                return 1;
             } finally {
                 cur.setContextClassLoader(old);
                 out.flush();
