@@ -307,9 +307,6 @@ public final class FixloopWorker {
                 err.flush();
             }
         }
-        case "gc":
-            System.gc();
-            return 0;
         default:
             throw new IllegalArgumentException("unknown tool " + tool);
         }
