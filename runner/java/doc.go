@@ -85,7 +85,11 @@
 // becomes a note; the next check starts a new worker, as after a crash. A
 // worker whose resident memory (VmRSS, after each run) passes 300 MB is
 // retired after its running checks. A worker that cannot start (no JDK
-// beside javac, the worker does not compile) leaves the tools cold.
+// beside javac, the worker does not compile) leaves the tools cold. The
+// first worker of a JDK and tools writes a class-data archive of what it
+// loaded when it is stopped (its stdin closed: it answers its running
+// calls and exits, or is killed after 10 s), as the cold tools do
+// (cds.go); later workers start from it.
 //
 // Nothing is ever written into the user's tree: every tool runs on
 // temporary copies. A missing tool (javac, checkstyle) or a tool that fails

@@ -172,8 +172,7 @@ func (e *warmEntry) stop() {
 	e.sem <- struct{}{}
 	e.closed = true
 	if e.worker != nil {
-		e.worker.kill()
-		<-e.worker.done
+		e.worker.stop()
 	}
 	<-e.sem
 }
@@ -270,7 +269,17 @@ func startWarm(ctx context.Context, log *slog.Logger, spec warmSpec, pool *WarmP
 	if err != nil {
 		return nil, warmStartErrorf(false, "making the worker's directory: %v", err)
 	}
-	args := slices.Concat(warmJVMFlags, []string{"-cp", classes.main, "FixloopWorker", "--limit", strconv.Itoa(outputLimit)})
+	// A class-data archive of what the worker loaded (javac's, checkstyle's
+	// and PMD's classes), written by the first worker when it stops and
+	// read by the later ones (see cds.go).
+	cdsKeys := []string{spec.java, classes.main}
+	for _, jar := range []string{classes.checkstyle, classes.pmd} {
+		if jar != "" {
+			cdsKeys = append(cdsKeys, jar)
+		}
+	}
+	cds := javaCDS(scratch, "worker", cdsKeys...)
+	args := slices.Concat(warmJVMFlags, cds.flags, []string{"-cp", classes.main, "FixloopWorker", "--limit", strconv.Itoa(outputLimit)})
 	if spec.checkstyle != nil {
 		args = append(args, "--checkstyle", strings.Join(append([]string{classes.checkstyle}, spec.checkstyle...), string(filepath.ListSeparator)))
 	}
@@ -284,7 +293,7 @@ func startWarm(ctx context.Context, log *slog.Logger, spec warmSpec, pool *WarmP
 		os.RemoveAll(scratch)
 		return nil, warmStartErrorf(false, "%v", err)
 	}
-	readOnly := slices.Concat(spec.readOnly, spec.jdkRO, []string{classes.main})
+	readOnly := slices.Concat(spec.readOnly, spec.jdkRO, cds.readOnly, []string{classes.main})
 	if classes.checkstyle != "" {
 		readOnly = append(readOnly, classes.checkstyle)
 	}
@@ -314,6 +323,7 @@ func startWarm(ctx context.Context, log *slog.Logger, spec warmSpec, pool *WarmP
 	go func() {
 		_ = cmd.Wait()
 		proc.KillGroup(cmd)
+		cds.done()
 		os.RemoveAll(scratch)
 		close(w.done)
 	}()
@@ -341,7 +351,7 @@ func startWarm(ctx context.Context, log *slog.Logger, spec warmSpec, pool *WarmP
 		return nil, warmStartErrorf(false, "it did not start within %s", warmStartTimeout)
 	}
 	go w.readLoop(out)
-	w.idle = time.AfterFunc(warmIdle, w.kill)
+	w.idle = time.AfterFunc(warmIdle, w.stop)
 	log.Debug("java warm worker started", "java", spec.java, "took", time.Since(start))
 	return w, nil
 }
@@ -539,10 +549,33 @@ func (w *warmWorker) release() {
 		return
 	}
 	if w.retired.Load() {
-		w.kill()
+		go w.stop()
 		return
 	}
 	w.idle.Reset(warmIdle)
+}
+
+// warmStopGrace is how long a worker told to stop (its stdin closed) may
+// take to exit, writing its class-data archive the first time, before it
+// is killed.
+const warmStopGrace = 10 * time.Second
+
+// stop ends the worker: its stdin is closed, so that it exits once its
+// running calls are answered (and writes its class-data archive), and it
+// is killed if it has not within warmStopGrace.
+func (w *warmWorker) stop() {
+	w.mu.Lock()
+	w.killed = true
+	w.mu.Unlock()
+	_ = w.stdin.Close()
+	t := time.NewTimer(warmStopGrace)
+	defer t.Stop()
+	select {
+	case <-w.done:
+	case <-t.C:
+		w.cancel()
+		<-w.done
+	}
 }
 
 func (w *warmWorker) kill() {

@@ -361,3 +361,35 @@ func TestNewLinterTools(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmWorkerWritesClassDataArchive: the first worker, stopped by its
+// pool's Close, writes its class-data archive into the cache; the next
+// worker starts from it and gives the same alerts.
+func TestWarmWorkerWritesClassDataArchive(t *testing.T) {
+	needCommands(t, "javac", "java", "checkstyle")
+	cache := t.TempDir()
+	t.Setenv("FIXLOOP_JAVA_CDS", cache)
+	file := exampleMain(t)
+	lint := func() []runner.Alert {
+		t.Helper()
+		pool := NewWarmPool()
+		defer pool.Close()
+		res, err := newTestLinter(t, LinterOptions{Tools: ToolsWarm, Warm: pool}).Lint(t.Context(), file, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := notes(res.Alerts); len(n) > 0 {
+			t.Errorf("notes: %q", n)
+		}
+		return res.Alerts
+	}
+	first := lint()
+	archives, _ := filepath.Glob(filepath.Join(cache, "worker-*.jsa"))
+	if len(archives) != 1 {
+		entries, _ := os.ReadDir(cache)
+		t.Fatalf("after the first worker stopped, the cache holds %v; want one worker-*.jsa", entries)
+	}
+	if second := lint(); !reflect.DeepEqual(first, second) {
+		t.Errorf("with the archive %s\nwithout %s", describe(second), describe(first))
+	}
+}

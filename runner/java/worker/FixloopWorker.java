@@ -203,9 +203,13 @@ public final class FixloopWorker {
             byte[][] r = req;
             pool.execute(() -> w.serve(r));
         }
-        pool.shutdownNow();
+        // stdin ended: fixloop stops the worker. Let the running requests
+        // answer, then exit (System.exit, so that a class-data archive asked
+        // for is written).
+        pool.shutdown();
+        pool.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
         proto.flush();
-        Runtime.getRuntime().halt(0);
+        System.exit(0);
     }
 
     private static byte[][] read(DataInputStream in) throws IOException {
