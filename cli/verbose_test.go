@@ -164,9 +164,12 @@ func runVerbose(t *testing.T, c verboseCase) {
 	if len(rec.Rounds) != 1 || rec.Rounds[0].Candidate != string(answer) {
 		t.Fatalf("want one round whose candidate is the answer; %d rounds\n%s%s", len(rec.Rounds), out, errOut)
 	}
-	// The record says how the Python linters ran (python.tools).
-	if got, want := rec.Tools["python.tools"], map[bool]string{true: "warm"}[c.lang == "python"]; got != want {
-		t.Errorf("recorded python.tools %q, want %q", got, want)
+	// The record says how the Python and Java linters ran (python.tools,
+	// java.tools).
+	for key, lang := range map[string]string{"python.tools": "python", "java.tools": "java"} {
+		if got, want := rec.Tools[key], map[bool]string{true: "warm"}[c.lang == lang]; got != want {
+			t.Errorf("recorded %s %q, want %q", key, got, want)
+		}
 	}
 	rd := rec.Rounds[0]
 	raw := rd.Metrics

@@ -36,15 +36,23 @@ func Stuck(cfg config.Config) refactor.Stuck {
 // SessionTools is what a session of file records as its tools: versions
 // (the tools' versions), and for a Python file the design pylint and
 // flake8 were set to run in, under "python.tools": "warm" or "cold", so
-// that a paper-exact run shows it used the pinned command line tools.
+// that a paper-exact run shows it used the pinned command line tools; for
+// a Java file the design of javac, checkstyle and PMD, under
+// "java.tools".
 func SessionTools(versions map[string]string, cfg config.Config, file string) map[string]string {
 	out := maps.Clone(versions)
-	if langs.Detect(file, "") != langs.Python {
+	var key, design string
+	switch langs.Detect(file, "") {
+	case langs.Python:
+		key, design = "python.tools", string(cmp.Or(cfg.Python.Tools, config.PythonWarm))
+	case langs.Java:
+		key, design = "java.tools", string(cmp.Or(cfg.Java.Tools, config.JavaWarm))
+	default:
 		return out
 	}
 	if out == nil {
 		out = map[string]string{}
 	}
-	out["python.tools"] = string(cmp.Or(cfg.Python.Tools, config.PythonWarm))
+	out[key] = design
 	return out
 }

@@ -39,20 +39,32 @@ func TestSessionSettings(t *testing.T) {
 
 func TestSessionTools(t *testing.T) {
 	versions := map[string]string{"fixloop": "v1"}
-	cold := config.Config{Python: config.Python{Tools: config.PythonCold}}
+	cold := config.Config{Python: config.Python{Tools: config.PythonCold}, Java: config.Java{Tools: config.JavaCold}}
 	for _, c := range []struct {
 		name string
 		cfg  config.Config
 		file string
-		want string // python.tools, "" for none
+		key  string // the design's key, "" for none
+		want string
 	}{
-		{"python, default", config.Config{}, "/p/a.py", "warm"},
-		{"python, cold", cold, "/p/a.py", "cold"},
-		{"go", cold, "/p/a.go", ""},
+		{"python, default", config.Config{}, "/p/a.py", "python.tools", "warm"},
+		{"python, cold", cold, "/p/a.py", "python.tools", "cold"},
+		{"java, default", config.Config{}, "/p/A.java", "java.tools", "warm"},
+		{"java, cold", cold, "/p/A.java", "java.tools", "cold"},
+		{"go", cold, "/p/a.go", "", ""},
 	} {
 		got := SessionTools(versions, c.cfg, c.file)
-		if got["python.tools"] != c.want || got["fixloop"] != "v1" {
-			t.Errorf("%s: %v, want python.tools %q", c.name, got, c.want)
+		if got["fixloop"] != "v1" {
+			t.Errorf("%s: %v lacks the versions", c.name, got)
+		}
+		for _, key := range []string{"python.tools", "java.tools"} {
+			want := ""
+			if key == c.key {
+				want = c.want
+			}
+			if got[key] != want {
+				t.Errorf("%s: %v, want %s %q", c.name, got, key, want)
+			}
 		}
 	}
 	if _, ok := versions["python.tools"]; ok {

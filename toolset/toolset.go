@@ -63,6 +63,9 @@ type Toolset struct {
 	// pythonWarm keeps the warm Python workers of every Python linter
 	// the toolset builds.
 	pythonWarm *python.WarmPool
+	// javaWarm keeps the warm JVMs of every Java linter the toolset
+	// builds.
+	javaWarm *java.WarmPool
 }
 
 // goSettings are the settings the Go analyzer is built from.
@@ -88,13 +91,16 @@ func New(logger *slog.Logger, redactor *redact.Redactor) *Toolset {
 		goCandidates: gotest.NewSandboxed(logger, gotest.CandidateSandbox()),
 		maven:        &java.MavenCache{},
 		pythonWarm:   python.NewWarmPool(),
+		javaWarm:     java.NewWarmPool(),
 	}
 }
 
 // Close stops the tool processes kept warm for the toolset's linters (the
-// warm Python workers). Linters built later start them again.
+// warm Python workers and Java JVMs). Linters built later start them
+// again.
 func (t *Toolset) Close() {
 	t.pythonWarm.Close()
+	t.javaWarm.Close()
 }
 
 // goAnalyzer returns the Go analyzer for cfg, reusing the last one when its
@@ -140,7 +146,7 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("setting up the C++ linters: %w", err)
 	}
-	jv, err := java.NewLinter(java.LinterOptions{Checkstyle: cfg.Java.Checkstyle, Classpath: cfg.Java.Classpath, PMD: cfg.Java.PMD, Logger: t.logger, MaxFileSize: cfg.MaxFileSize, Maven: t.maven})
+	jv, err := java.NewLinter(java.LinterOptions{Checkstyle: cfg.Java.Checkstyle, Classpath: cfg.Java.Classpath, PMD: cfg.Java.PMD, Tools: string(cfg.Java.Tools), Warm: t.javaWarm, Logger: t.logger, MaxFileSize: cfg.MaxFileSize, Maven: t.maven})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Java linters: %w", err)
 	}

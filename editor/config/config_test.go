@@ -33,7 +33,7 @@ func TestDefault(t *testing.T) {
 		ApplyMode:       ApplyAtOnce,
 		Store:           Store{Mode: "full"},
 		Python:          Python{Tools: PythonWarm},
-		Java:            Java{Checkstyle: "sun"},
+		Java:            Java{Checkstyle: "sun", Tools: JavaWarm},
 		Judge: Judge{Dir: "tests", TimeLimit: 10 * time.Second, MemoryLimit: 1 << 30,
 			Compare: "whitespace", Mode: "auto"},
 		Sandbox: SandboxBubblewrap,
@@ -97,7 +97,7 @@ store:
 		ApplyMode: ApplyAsk,
 		Store:     Store{Mode: "metrics"},
 		Python:    Python{Tools: PythonWarm},
-		Java:      Java{Checkstyle: "sun"},
+		Java:      Java{Checkstyle: "sun", Tools: JavaWarm},
 		Judge:     Default().Judge,
 		Sandbox:   SandboxBubblewrap,
 	}

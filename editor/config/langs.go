@@ -79,7 +79,21 @@ type Java struct {
 	// PMD's built-in ones ("category/java/bestpractices.xml") or ruleset
 	// files (relative to the workspace root unless absolute).
 	PMD string
+	// Tools chooses how javac, checkstyle and PMD run (key "tools"):
+	// JavaWarm (the default, also "") in one long-lived JVM that runs them
+	// through their Java APIs, or JavaCold, a JVM started for every tool
+	// and check.
+	Tools JavaTools
 }
+
+// JavaTools is how javac, checkstyle and PMD run: java.tools.
+type JavaTools string
+
+// The values of java.tools.
+const (
+	JavaWarm JavaTools = "warm"
+	JavaCold JavaTools = "cold"
+)
 
 // PMDDefault is java.pmd: true, the PMD rule families the LintEval paper
 // runs: Error Prone, Performance, Design and Code Style.

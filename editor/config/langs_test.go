@@ -102,7 +102,7 @@ func fullWant() Config {
 		Test:     []string{"ctest", "--output-junit", "report.xml"},
 		JUnitXML: "build/*.xml",
 	}
-	c.Java = Java{Checkstyle: "google", Classpath: []string{"lib/junit.jar", "build/classes"}}
+	c.Java = Java{Checkstyle: "google", Classpath: []string{"lib/junit.jar", "build/classes"}, Tools: JavaWarm}
 	c.Linters = []Linter{
 		{
 			Name:        "shellcheck",

@@ -468,6 +468,11 @@ var configSettings = []setting[Config]{
 		rule: to(typed("true/false or rulesets", []string{"boolean", "array", "string"}, nil, (*applier).pmd), func(c *Config) *string { return &c.Java.PMD }),
 	},
 	{
+		Key: "java.tools", Default: string(JavaWarm),
+		Doc:  "How javac, checkstyle and PMD run: `warm`, in one long-lived JVM per project that runs them through their Java APIs on the same arguments (a JVM per tool where it cannot start), or `cold`, a JVM started for every tool and check.",
+		rule: to(choiceOf(false, JavaWarm, JavaCold), func(c *Config) *JavaTools { return &c.Java.Tools }),
+	},
+	{
 		Key:  "linters",
 		Doc:  "Generic command linters, in the order written (see [Command linters](#command-linters)). An entry with any mistake is left out as a whole.",
 		rule: to(typed("list of linters", []string{"array"}, nil, (*applier).linters), func(c *Config) *[]Linter { return &c.Linters }),

@@ -22,7 +22,7 @@ func TestDefaultFromTable(t *testing.T) {
 		ApplyMode:       ApplyAtOnce,
 		Store:           Store{Mode: "full"},
 		Python:          Python{Tools: PythonWarm},
-		Java:            Java{Checkstyle: CheckstyleSun},
+		Java:            Java{Checkstyle: CheckstyleSun, Tools: JavaWarm},
 		Judge: Judge{
 			Dir:         DefaultJudgeDir,
 			TimeLimit:   DefaultJudgeTimeLimit,

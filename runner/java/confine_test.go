@@ -82,7 +82,7 @@ func TestLintPackageDoesNotWidenTheSourcePath(t *testing.T) {
 	file := filepath.Join(base, "w", "repo", "src", "p", "A.java")
 	// package w.repo.src.p makes the source root base, which holds q.
 	text := "package w.repo.src.p;\n\nimport q.Other;\n\nclass A {\n    int g() {\n        return Other.f();\n    }\n}\n"
-	tree, err := newLintTree(file, []byte(text), nil)
+	tree, err := newLintTree("", file, []byte(text), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestLintWritesClassDataArchives(t *testing.T) {
 	lint := func() []runner.Alert {
 		t.Helper()
 		// A new Linter: checkstyle's results are cached per Linter.
-		res, err := newTestLinter(t, LinterOptions{}).Lint(t.Context(), file, map[string][]byte{file: text})
+		res, err := newTestLinter(t, LinterOptions{Tools: ToolsCold}).Lint(t.Context(), file, map[string][]byte{file: text})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,6 +34,63 @@
 //     error). A package-info.java next to the file is copied along so that
 //     JavadocPackage sees it.
 //
+// checkstyle runs as FixloopCheckstyle (worker/FixloopCheckstyle.java, on
+// the jars Debian's checkstyle launcher names), which is checkstyle's
+// command line on its Checker API with one change: a token's checks run in
+// the configuration's order. checkstyle 8 keeps them in hash sets, so when
+// two checks report the same message at the same place (WhitespaceAfter
+// and WhitespaceAround: "'if' is not followed by whitespace.") the one it
+// kept followed the JVM's identity hash codes and changed with its flags.
+// Without that launcher, or a JDK to compile the adapter, the launcher
+// itself runs.
+//
+// # Warm and cold
+//
+// LinterOptions.Tools chooses how the three tools run (setting
+// java.tools). ToolsCold starts a JVM for each tool and check, with a
+// class-data archive (cds.go). ToolsWarm, the default, runs them in one
+// long-lived JVM per JDK, tools' jars and set of directories shown
+// read-only (in practice: per project), kept in a WarmPool the toolset
+// owns (at most 3; the least recently used is stopped for a fourth; one
+// idle for 5 minutes stops). The worker (worker/FixloopWorker.java,
+// embedded) is compiled at first use with the JDK's javac, confined, into
+// jars cached under the user's cache directory
+// (fixloop/java-worker/<class>-<hash of the source, the JDK and the jars
+// it is compiled against>, renamed into place whole). It runs each tool
+// on exactly the arguments of the cold run: javac through
+// com.sun.tools.javac.Main.compile in process, checkstyle and PMD 7
+// through FixloopCheckstyle and FixloopPMD (PmdAnalysis, the JSON
+// renderer, no incremental cache) in class loaders of their own (their
+// jars over the platform class loader, so their antlr versions never
+// meet); each run builds the tool's state afresh (a new Checker, a new
+// PmdAnalysis, a new javac context), so only loaded and compiled classes
+// carry over. What a tool prints comes back bounded as the cold run's
+// LimitedBuffer bounds it, with its exit status, and goes through the
+// same parsers, so the alerts are the cold ones (TestWarmMatchesCold: the
+// bundled examples and 210 generated files, every field of every alert).
+// Requests are length-prefixed frames on the worker's stdin and stdout
+// (any bytes pass); System.out and System.err are redirected into the
+// buffers of the request whose thread prints, so nothing a tool prints
+// reaches the protocol. The three tools of a check run concurrently in the
+// worker.
+//
+// The worker is confined as the cold tools are (sandbox.ConfineTool): the
+// system, the JDK, the tools' installations and what the cold tools are
+// shown (the user's source roots, the class path, the Maven modules'
+// sources, a checkstyle configuration, PMD ruleset files) read-only, a
+// private /tmp, no network, and a scratch directory of its own, the one
+// place it may write: a long-lived sandbox cannot gain bind mounts, so
+// each check's temporary source tree is made inside it. A tool that passes
+// the tool timeout kills the worker (a thread cannot be stopped) and
+// becomes a note; the next check starts a new worker, as after a crash. A
+// worker whose resident memory (VmRSS, after each run) passes 300 MB is
+// retired after its running checks. A worker that cannot start (no JDK
+// beside javac, the worker does not compile) leaves the tools cold. The
+// first worker of a JDK and tools writes a class-data archive of what it
+// loaded when it is stopped (its stdin closed: it answers its running
+// calls and exits, or is killed after 10 s), as the cold tools do
+// (cds.go); later workers start from it.
+//
 // Nothing is ever written into the user's tree: every tool runs on
 // temporary copies. A missing tool (javac, checkstyle) or a tool that fails
 // (a broken checkstyle configuration, a crash, unreadable output or more

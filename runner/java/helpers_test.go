@@ -28,7 +28,7 @@ func exampleTest(t *testing.T) string {
 }
 
 // needCommands skips the test when a command is not on PATH.
-func needCommands(t *testing.T, names ...string) {
+func needCommands(t testing.TB, names ...string) {
 	t.Helper()
 	for _, n := range names {
 		if _, err := exec.LookPath(n); err != nil {

@@ -55,6 +55,16 @@ type LinterOptions struct {
 	// on one file (0: tool.DefaultTimeout). A tool stopped at it becomes a note
 	// naming it; the other tool's alerts stay.
 	ToolTimeout time.Duration
+	// Tools chooses how javac, checkstyle and PMD run: ToolsWarm (or "")
+	// in one long-lived JVM per JDK, tools and project, which runs them on
+	// the same arguments through their Java APIs (see warm.go); ToolsCold
+	// starts each tool for every check. When the warm worker cannot start,
+	// the tools run cold.
+	Tools string
+	// Warm is the pool the warm workers run in, shared by the Linters of
+	// a toolset; nil with ToolsWarm gives the Linter a pool of its own,
+	// which Linter.Close closes.
+	Warm *WarmPool
 }
 
 // Linter checks Java files with javac and checkstyle, and PMD when
@@ -69,6 +79,12 @@ type Linter struct {
 	cache *lru.Cache[string, styleEntry]
 
 	maven *MavenCache
+
+	// warm is the pool of warm workers; nil runs the tools cold. ownPool
+	// is set when the Linter made it (Close closes it).
+	warm     *WarmPool
+	ownPool  bool
+	warnOnce sync.Once
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -102,10 +118,29 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Linter{
+	l := &Linter{
 		opts: opts, config: config, tabWidth: tabWidth, pmdSets: pmdSets, logger: logger,
 		cache: newLRU[styleEntry](maxStyleCache), maven: cmp.Or(opts.Maven, &MavenCache{}),
-	}, nil
+	}
+	switch opts.Tools {
+	case "", ToolsWarm:
+		l.warm = opts.Warm
+		if l.warm == nil {
+			l.warm, l.ownPool = NewWarmPool(), true
+		}
+	case ToolsCold:
+	default:
+		return nil, fmt.Errorf("unknown Java tools design %q: choose %s or %s", opts.Tools, ToolsWarm, ToolsCold)
+	}
+	return l, nil
+}
+
+// Close stops the warm workers of a pool the Linter made itself (none was
+// given in LinterOptions.Warm).
+func (l *Linter) Close() {
+	if l.ownPool {
+		l.warm.Close()
+	}
 }
 
 // lintTree is the temporary source tree one Lint call checks.
@@ -117,6 +152,10 @@ type lintTree struct {
 	file  string   // the user's file
 	text  []byte   // the checked text
 	lines *runner.Lines
+
+	// warm is the worker the tools of warmTools run in; nil: all cold.
+	warm      *warmWorker
+	warmTools warmTools
 }
 
 // Lint checks file (its overlay text when the overlay has it) with javac
@@ -142,11 +181,21 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			"%s is not checked: it holds %d bytes, more than maxFileSize (%d)", filepath.Base(file), len(text), l.opts.MaxFileSize))}
 		return res, nil
 	}
-	tree, err := newLintTree(file, text, overlay)
+	w, tools := l.acquireWarm(ctx, file, text)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	parent := ""
+	if w != nil {
+		defer w.release()
+		parent = w.scratch
+	}
+	tree, err := newLintTree(parent, file, text, overlay)
 	if err != nil {
 		return nil, fmt.Errorf("linting %s: %w", file, err)
 	}
 	defer os.RemoveAll(tree.dir)
+	tree.warm, tree.warmTools = w, tools
 
 	var compileAlerts, styleAlerts, pmdAlerts []runner.Alert
 	var compileErr, styleErr, pmdErr error
@@ -181,6 +230,13 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	res.Alerts = append(res.Alerts, compileAlerts...)
 	res.Alerts = append(res.Alerts, styleAlerts...)
 	res.Alerts = append(res.Alerts, pmdAlerts...)
+	for i, a := range res.Alerts {
+		// A failing tool's output names the temporary copy, whose path
+		// differs from run to run: name the file.
+		if a.Source == "fixloop" && strings.Contains(a.Message, tree.copy) {
+			res.Alerts[i].Message = strings.ReplaceAll(a.Message, tree.copy, file)
+		}
+	}
 	slices.SortStableFunc(res.Alerts, func(a, b runner.Alert) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
 	})
@@ -196,17 +252,19 @@ func (l *Linter) Invalidate(dir string) {
 
 // newLintTree copies text into a temporary source tree under its package's
 // directories, with the overlay's other Java files under the same source
-// roots and the package-info.java of the file's directory.
-func newLintTree(file string, text []byte, overlay map[string][]byte) (*lintTree, error) {
-	dir, err := os.MkdirTemp("", sandbox.TempPattern(sandbox.PrefixJava))
+// roots and the package-info.java of the file's directory. The tree is a
+// new directory in parent ("": the system's temporary directory; a warm
+// worker's scratch directory, the one place it sees besides the user's
+// roots).
+func newLintTree(parent, file string, text []byte, overlay map[string][]byte) (*lintTree, error) {
+	dir, err := os.MkdirTemp(parent, sandbox.TempPattern(sandbox.PrefixJava))
 	if err != nil {
 		return nil, fmt.Errorf("making a temporary directory: %w", err)
 	}
 	pkg := packageName(text)
-	root, _ := sourceRoot(filepath.Dir(file), pkg)
 	t := &lintTree{
 		dir: dir, src: filepath.Join(dir, "src"), file: file, text: text, lines: runner.NewLines(text),
-		roots: append([]string{root}, relatedRoots(root)...),
+		roots: lintRoots(file, text),
 	}
 	t.copy = filepath.Join(t.src, packageDir(pkg), filepath.Base(file))
 	if err := t.write(t.copy, text); err != nil {
@@ -235,6 +293,14 @@ func newLintTree(file string, text []byte, overlay map[string][]byte) (*lintTree
 		}
 	}
 	return t, nil
+}
+
+// lintRoots are the user's source roots of file, whose text is text: the
+// one its package declaration gives and the related ones (a Maven test
+// file's src/main/java).
+func lintRoots(file string, text []byte) []string {
+	root, _ := sourceRoot(filepath.Dir(file), packageName(text))
+	return append([]string{root}, relatedRoots(root)...)
 }
 
 func (t *lintTree) write(path string, text []byte) error {
@@ -314,16 +380,21 @@ func (l *Linter) compile(ctx context.Context, t *lintTree) ([]runner.Alert, erro
 	if len(cp) == 0 {
 		cp = []string{filepath.Join(t.dir, "out")}
 	}
-	cds := javaCDS(t.dir, "javac", javac.Path, javaBinary())
-	defer cds.done()
-	args := slices.Concat(javacJVMFlags, withJ(cds.flags), javacFlags, []string{
+	args := slices.Concat(javacFlags, []string{
 		"-implicit:none", "-d", filepath.Join(t.dir, "out"),
 		"-sourcepath", strings.Join(slices.Concat([]string{t.src}, t.roots, mvn.sources), string(filepath.ListSeparator)),
 		"-cp", strings.Join(cp, string(filepath.ListSeparator)),
 		t.copy,
 	})
-	readOnly := slices.Concat(t.shownRoots(mvn.sources), classpathPaths(cp, len(mvn.jars) > 0), cds.readOnly, javac.ReadOnly)
-	run, err := proc.RunTool(ctx, toolOptions(t.dir, true, nil, readOnly), javac.Path, args...)
+	var run *proc.ToolRun
+	if t.warm != nil && t.warmTools.javac {
+		run, err = t.warm.run(ctx, "javac", args, true)
+	} else {
+		cds := javaCDS(t.dir, "javac", javac.Path, javaBinary())
+		defer cds.done()
+		readOnly := slices.Concat(t.shownRoots(mvn.sources), classpathPaths(cp, len(mvn.jars) > 0), cds.readOnly, javac.ReadOnly)
+		run, err = proc.RunTool(ctx, toolOptions(t.dir, true, nil, readOnly), javac.Path, slices.Concat(javacJVMFlags, withJ(cds.flags), args)...)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -367,16 +438,23 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 	if alerts, ok := l.cached(key); ok {
 		return alerts, nil
 	}
-	cds := javaCDS(t.dir, "checkstyle", path, "/usr/share/java/checkstyle.jar", javaBinary())
-	defer cds.done()
-	env := []string{"JAVA_ARGS=" + strings.TrimSpace(checkstyleJVMFlags+" "+joinFlags(cds.flags)+" "+os.Getenv("JAVA_ARGS"))}
-	readOnly := cds.readOnly
-	if l.config != sunConfig && l.config != googleConfig {
-		// A configuration file, and its directory, where the files it
-		// names (suppressions, a header) usually are.
-		readOnly = append(slices.Clip(readOnly), l.config, filepath.Dir(l.config))
+	args := []string{"-c", l.config, "-f", "xml", t.copy}
+	var run *proc.ToolRun
+	if t.warm != nil && t.warmTools.checkstyle {
+		run, err = t.warm.run(ctx, "checkstyle", args, false)
+	} else if cmd, ok := l.checkstyleCommand(ctx, t, path); ok {
+		cds := javaCDS(t.dir, "checkstyle-ordered", cmd.java, cmd.classes, "/usr/share/java/checkstyle.jar")
+		defer cds.done()
+		jvm := slices.Concat(strings.Fields(checkstyleJVMFlags), cds.flags, strings.Fields(os.Getenv("JAVA_ARGS")))
+		readOnly := slices.Concat(cds.readOnly, cmd.readOnly, l.checkstyleReadOnly())
+		run, err = proc.RunTool(ctx, toolOptions(t.dir, false, nil, readOnly), cmd.java, slices.Concat(jvm, cmd.args, args)...)
+	} else {
+		cds := javaCDS(t.dir, "checkstyle", path, "/usr/share/java/checkstyle.jar", javaBinary())
+		defer cds.done()
+		env := []string{"JAVA_ARGS=" + strings.TrimSpace(checkstyleJVMFlags+" "+joinFlags(cds.flags)+" "+os.Getenv("JAVA_ARGS"))}
+		readOnly := slices.Concat(cds.readOnly, l.checkstyleReadOnly())
+		run, err = proc.RunTool(ctx, toolOptions(t.dir, false, env, readOnly), path, args...)
 	}
-	run, err := proc.RunTool(ctx, toolOptions(t.dir, false, env, readOnly), path, "-c", l.config, "-f", "xml", t.copy)
 	if err != nil {
 		return nil, err
 	}
@@ -399,6 +477,54 @@ func (l *Linter) checkstyle(ctx context.Context, t *lintTree) ([]runner.Alert, e
 	}
 	l.store(key, t.file, alerts)
 	return alerts, nil
+}
+
+// checkstyleCmd is how a cold checkstyle runs in a JVM of its own with the
+// checks of each token in the configuration's order (FixloopCheckstyle,
+// see worker/FixloopCheckstyle.java): the java launcher, its arguments up
+// to checkstyle's, the adapter's class directory and what the sandbox
+// must show.
+type checkstyleCmd struct {
+	java     string
+	classes  string
+	args     []string
+	readOnly []string
+}
+
+// checkstyleCommand returns the command that runs checkstyle cold, on the
+// jars its Debian launcher (path) names; ok is false when the adapter
+// cannot be compiled or the launcher is not Debian's: then the launcher
+// runs, and of two checks that report the same message at the same place
+// the one its JVM happens to run first is kept.
+func (l *Linter) checkstyleCommand(ctx context.Context, t *lintTree, path string) (checkstyleCmd, bool) {
+	jars := checkstyleJars(path)
+	if jars == nil {
+		return checkstyleCmd{}, false
+	}
+	// The java the launcher would run, and the javac of its JDK.
+	java, err := javaTool.Resolve(ctx, l.logger, filepath.Dir(t.file))
+	if err != nil {
+		return checkstyleCmd{}, false
+	}
+	javac := filepath.Join(filepath.Dir(java.Path), "javac")
+	classes, err := compileUnit(ctx, l.logger, jdkSpec{javac: javac, readOnly: java.ReadOnly}, "FixloopCheckstyle.java", jars, "")
+	if err != nil {
+		l.logger.DebugContext(ctx, "java: checkstyle runs from its launcher", "reason", err)
+		return checkstyleCmd{}, false
+	}
+	cp := strings.Join(append([]string{classes}, jars...), string(filepath.ListSeparator))
+	return checkstyleCmd{java: java.Path, classes: classes, args: []string{"-cp", cp, "FixloopCheckstyle"},
+		readOnly: slices.Concat(java.ReadOnly, []string{classes})}, true
+}
+
+// checkstyleReadOnly is what checkstyle reads besides its installation: a
+// configuration file, and its directory, where the files it names
+// (suppressions, a header) usually are.
+func (l *Linter) checkstyleReadOnly() []string {
+	if l.config != sunConfig && l.config != googleConfig {
+		return []string{l.config, filepath.Dir(l.config)}
+	}
+	return nil
 }
 
 // styleKey identifies what checkstyle's result depends on: the

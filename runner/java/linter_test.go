@@ -30,6 +30,7 @@ func newTestLinter(t *testing.T, opts LinterOptions) *Linter {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(l.Close)
 	return l
 }
 
@@ -220,7 +221,7 @@ func TestLintCompileErrors(t *testing.T) {
 
 func mustTree(t *testing.T, file string, text []byte, overlay map[string][]byte) *lintTree {
 	t.Helper()
-	tree, err := newLintTree(file, text, overlay)
+	tree, err := newLintTree("", file, text, overlay)
 	if err != nil {
 		t.Fatal(err)
 	}

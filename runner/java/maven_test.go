@@ -228,7 +228,7 @@ func mustLintTree(t *testing.T, file string) *lintTree {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := newLintTree(file, text, nil)
+	tree, err := newLintTree("", file, text, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

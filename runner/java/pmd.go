@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -266,16 +265,16 @@ func (l *Linter) pmd(ctx context.Context, t *lintTree) ([]runner.Alert, error) {
 	if alerts, ok := l.cached(key); ok {
 		return alerts, nil
 	}
-	real, home := pmdHome(launcher)
-	env := []string{"PMD_JAVA_OPTS=" + strings.TrimSpace(pmdJVMFlags+" "+os.Getenv("PMD_JAVA_OPTS"))}
-	readOnly := []string{home}
-	for _, s := range l.pmdSets {
-		if !isPMDResource(s) {
-			readOnly = append(readOnly, s, filepath.Dir(s))
-		}
-	}
 	args := []string{"check", "-d", t.copy, "-R", strings.Join(l.pmdSets, ","), "-f", "json", "--no-cache", "--no-progress"}
-	run, err := proc.RunTool(ctx, toolOptions(t.dir, false, env, readOnly), real, args...)
+	var run *proc.ToolRun
+	if t.warm != nil && t.warmTools.pmd {
+		run, err = t.warm.run(ctx, "pmd", args, false)
+	} else {
+		real, home := pmdHome(launcher)
+		env := []string{"PMD_JAVA_OPTS=" + strings.TrimSpace(pmdJVMFlags+" "+os.Getenv("PMD_JAVA_OPTS"))}
+		readOnly := append([]string{home}, l.pmdReadOnly()...)
+		run, err = proc.RunTool(ctx, toolOptions(t.dir, false, env, readOnly), real, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +284,7 @@ func (l *Linter) pmd(ctx context.Context, t *lintTree) ([]runner.Alert, error) {
 	code := 0
 	if run.Err != nil {
 		code = -1
-		var exit *exec.ExitError
+		var exit interface{ ExitCode() int }
 		if errors.As(run.Err, &exit) {
 			code = exit.ExitCode()
 		}
@@ -307,6 +306,17 @@ func (l *Linter) pmd(ctx context.Context, t *lintTree) ([]runner.Alert, error) {
 	}
 	l.store(key, t.file, alerts)
 	return slices.Clip(alerts), nil
+}
+
+// pmdReadOnly are the ruleset files PMD reads, and their directories.
+func (l *Linter) pmdReadOnly() []string {
+	var readOnly []string
+	for _, s := range l.pmdSets {
+		if !isPMDResource(s) {
+			readOnly = append(readOnly, s, filepath.Dir(s))
+		}
+	}
+	return readOnly
 }
 
 // pmdKey identifies what PMD's result depends on: the rulesets, the
