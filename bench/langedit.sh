@@ -48,11 +48,11 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
       apt-get update -qq
-      apt-get source --download-only tinyxml2 >/dev/null
+      apt-get source --download-only tinyxml2 >/dev/null 2>&1
     fi
-    apt-get source --download-only libcommons-lang3-java >/dev/null
+    apt-get source --download-only libcommons-lang3-java >/dev/null 2>&1
   fi
-  ls python3-requests_*.deb >/dev/null 2>&1 || apt-get download python3-requests >/dev/null
+  ls python3-requests_*.deb >/dev/null 2>&1 || apt-get download python3-requests >/dev/null 2>&1
   cd "$repo"
 }
 
