@@ -66,9 +66,10 @@ type Linter struct {
 	pylintArgs  []string // see pylintSelection
 	// warm is the pool of warm workers; nil runs the tools cold. ownPool
 	// is set when the Linter made it (Close closes it).
-	warm     *WarmPool
-	ownPool  bool
-	warnOnce sync.Once
+	warm        *WarmPool
+	ownPool     bool
+	warnOnce    sync.Once
+	pyrightOnce sync.Once
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -192,6 +193,16 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	for i, name := range l.linters {
 		if l.warm != nil && (name == Pylint || name == Flake8) {
 			warm = append(warm, i)
+			continue
+		}
+		if l.warm != nil && name == Pyright {
+			wg.Go(func() {
+				if alerts, ok := l.lintPyrightWarm(ctx, job); ok {
+					results[i+1] = alerts
+					return
+				}
+				results[i+1] = l.runOne(ctx, name, job)
+			})
 			continue
 		}
 		wg.Go(func() { results[i+1] = l.runOne(ctx, name, job) })

@@ -1,0 +1,306 @@
+package python
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fixloop/fixloop/runner"
+)
+
+// requireWarmPyright skips the test unless pyright and its language server
+// are installed.
+func requireWarmPyright(t testing.TB) {
+	t.Helper()
+	path, err := toolNamed(Pyright).Find()
+	if err != nil {
+		t.Skipf("%v", err)
+	}
+	if _, err := pyrightServerPath(path); err != nil {
+		t.Skipf("%v", err)
+	}
+}
+
+// pyrightLinters returns a Linter running pyright warm in pool and one
+// running it cold.
+func pyrightLinters(t testing.TB, pool *WarmPool) (warm, cold *Linter) {
+	t.Helper()
+	warm, err := NewLinter(LinterOptions{Warm: pool, Linters: []string{Pyright}, Tools: ToolsWarm, ToolTimeout: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err = NewLinter(LinterOptions{Linters: []string{Pyright}, Tools: ToolsCold, ToolTimeout: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return warm, cold
+}
+
+// pyrightServers returns the pool's running pyright servers.
+func pyrightServers(pool *WarmPool) []*pyrightServer {
+	pool.mu.Lock()
+	entries := pool.pyright.Values()
+	pool.mu.Unlock()
+	var out []*pyrightServer
+	for _, e := range entries {
+		e.sem <- struct{}{}
+		if e.server != nil && !e.server.dead() {
+			out = append(out, e.server)
+		}
+		<-e.sem
+	}
+	return out
+}
+
+// fullKey is all of an alert the differential tests compare.
+func fullKey(a runner.Alert) string {
+	return fmt.Sprintf("%+v", a)
+}
+
+// comparePyright lints each file (with overlay's text when it has one)
+// with pyright cold, two files at a time, then warm, one after the other,
+// and reports every file whose alerts differ in any field. It returns the
+// number of alerts.
+func comparePyright(t *testing.T, files []string, overlay map[string][]byte) int {
+	t.Helper()
+	warm, cold := pyrightLinters(t, testPool)
+	start := time.Now()
+	coldAlerts := make([][]runner.Alert, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 2 {
+		wg.Go(func() {
+			for i := range next {
+				res, err := cold.Lint(t.Context(), files[i], overlay)
+				if err != nil {
+					t.Errorf("cold %s: %v", files[i], err)
+					continue
+				}
+				coldAlerts[i] = res.Alerts
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	coldTime := time.Since(start)
+	start = time.Now()
+	total := 0
+	for i, f := range files {
+		res, err := warm.Lint(t.Context(), f, overlay)
+		if err != nil {
+			t.Fatalf("warm %s: %v", f, err)
+		}
+		ck, wk := fullKeys(coldAlerts[i]), fullKeys(res.Alerts)
+		total += len(ck)
+		if !slices.Equal(ck, wk) {
+			t.Errorf("%s: warm and cold pyright differ:\n%s", f, diffLines(ck, wk))
+		}
+		for _, a := range coldAlerts[i] {
+			if a.Source == "fixloop" {
+				t.Errorf("%s: cold note: %s", f, a.Message)
+			}
+		}
+	}
+	t.Logf("%d files, %d alerts; cold %s (two at a time), warm %s", len(files), total,
+		coldTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	return total
+}
+
+func fullKeys(alerts []runner.Alert) []string {
+	out := make([]string, len(alerts))
+	for i, a := range alerts {
+		out[i] = fullKey(a)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestPyrightWarmMatchesColdOnExamples: warm pyright reports exactly the
+// cold run's alerts on every Python file of testdata.
+func TestPyrightWarmMatchesColdOnExamples(t *testing.T) {
+	requireTools(t, Pyright, Python3)
+	requireWarmPyright(t)
+	comparePyright(t, testdataPython(t), nil)
+}
+
+// pyrightCorpusSnippets are the pieces the generated corpus is made of:
+// type errors, missing imports, syntax errors, Unicode, tabs, CRLF line
+// ends, multi-line messages, information (reveal_type), code the command
+// line does not report (unused, unreachable, deprecated), suppressions,
+// relative imports of the siblings.
+var pyrightCorpusSnippets = []string{
+	"count: int = \"a\"\n",
+	"import missing_module_xyz\nfrom also_missing import thing\n",
+	"def f(x: int) -> str:\n    return x\n",
+	"label = \"😀é\"; n: int = \"é😀\"  # UTF-16 columns\n",
+	"def g(\n",
+	"class C:\n\tdef m(self):\n\t\treturn self.nothing\n",
+	"x = 1\r\ny: str = x\r\n",
+	"from typing import overload\n@overload\ndef h(a: int) -> int: ...\n@overload\ndef h(a: str) -> str: ...\ndef h(a): return a\nh(1.5)\n",
+	"from typing import Protocol\nclass P(Protocol):\n    def run(self, n: int) -> str: ...\nclass Q:\n    def run(self, n: str) -> int: return 0\np: P = Q()\n",
+	"reveal_type([1, \"a\"])\n",
+	"import os\ndef unused():\n    local = 1\n    return\n    print('unreachable')\n",
+	"from typing_extensions import deprecated\n@deprecated('old')\ndef old() -> None: ...\nold()\n",
+	"bad: int = 'x'  # type: ignore\nworse: int = 'y'  # pyright: ignore[reportAssignmentType]\n",
+	"from . import helper\nhelper.twice('no')\nfrom .helper import nothing\n",
+	"import helper\nhelper.twice(2).upper()\n",
+	"def k(a, b):\n    return a +\n",
+	"s = '''unterminated\n",
+	"print(undefined_name)\nlambda: undefined_too\n",
+	"async def co() -> int:\n    return 1\ndef sync() -> int:\n    return co()\n",
+	"from dataclasses import dataclass\n@dataclass\nclass D:\n    a: int\n    b: str = ''\n    c: int\nD(1, 2, 3, 4)\n",
+	"x: list[int] = [1, 2]\nx.append('s')\nd: dict[str, int] = {1: 'a'}\n",
+	"import typing\nT = typing.TypeVar('T', bound=int)\ndef idt(v: T) -> T: return v\nidt('s')\n",
+	"if True:\n\tx = 1\n        y = 2\n",
+	"ñame = 1\nπ: str = ñame\n",
+	"class Base:\n    def m(self, a: int) -> None: ...\nclass Sub(Base):\n    def m(self, a: str) -> None: ...\n",
+	"with open('f') as fh:\n    fh.write(1)\n",
+	"import json\njson.loads(1, 2, 3)\n",
+	"match 1:\n    case int(x) if x > 0:\n        pass\n    case str():\n        pass\n",
+}
+
+// pyrightCorpus writes n generated files, each a few snippets, to one
+// directory beside a helper module, and returns their paths.
+func pyrightCorpus(t *testing.T, n int) []string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"__init__.py": "",
+		"helper.py":   "def twice(x: int) -> int:\n    return 2 * x\n",
+	})
+	var files []string
+	k := len(pyrightCorpusSnippets)
+	for i := range n {
+		var b strings.Builder
+		fmt.Fprintf(&b, "\"\"\"Generated module %d.\"\"\"\n", i)
+		for j := range 1 + i%4 {
+			b.WriteString(pyrightCorpusSnippets[(i*7+j*3)%k])
+		}
+		f := filepath.Join(dir, fmt.Sprintf("gen%03d.py", i))
+		if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// TestPyrightWarmMatchesColdOnCorpus: the same on 160 generated files
+// (pyrightCorpusSnippets) and 60 modules of the standard library,
+// 220 files in all. On this 2-core machine it takes about three minutes,
+// mostly the cold runs.
+func TestPyrightWarmMatchesColdOnCorpus(t *testing.T) {
+	requireTools(t, Pyright, Python3)
+	requireWarmPyright(t)
+	start := time.Now()
+	files := pyrightCorpus(t, 160)
+	_, std := stdlibProject(t)
+	var top []string
+	for _, f := range std {
+		if filepath.Base(filepath.Dir(f)) == filepath.Base(filepath.Dir(std[0])) || !strings.Contains(f, "/json/") {
+			top = append(top, f)
+		}
+	}
+	slices.Sort(top)
+	for i := 0; i < len(top) && len(files) < 220; i += max(1, len(top)/60) {
+		files = append(files, top[i])
+	}
+	if len(files) < 200 {
+		t.Fatalf("only %d files", len(files))
+	}
+	n := comparePyright(t, files, nil)
+	if n < 200 {
+		t.Errorf("only %d alerts: the corpus checks little", n)
+	}
+	t.Logf("TestPyrightWarmMatchesColdOnCorpus: %d files in %s", len(files), time.Since(start).Round(time.Second))
+}
+
+// BenchmarkPyrightLint times Linter.Lint with pyright on
+// testdata/pyexample/stats.py, one cold and one warm check per round,
+// alternated (bench/pyrightwarm.sh).
+func BenchmarkPyrightLint(b *testing.B) {
+	requireWarmPyright(b)
+	_, this, _, _ := runtime.Caller(0)
+	file, _ := filepath.Abs(filepath.Join(filepath.Dir(this), "..", "..", "testdata", "pyexample", "stats.py"))
+	pool := NewWarmPool()
+	b.Cleanup(pool.Close)
+	warm, cold := pyrightLinters(b, pool)
+	if _, err := warm.Lint(b.Context(), file, nil); err != nil { // start the server
+		b.Fatal(err)
+	}
+	var warmTime, coldTime time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		if _, err := cold.Lint(b.Context(), file, nil); err != nil {
+			b.Fatal(err)
+		}
+		coldTime += time.Since(start)
+		start = time.Now()
+		if _, err := warm.Lint(b.Context(), file, nil); err != nil {
+			b.Fatal(err)
+		}
+		warmTime += time.Since(start)
+	}
+	b.ReportMetric(coldTime.Seconds()/float64(b.N), "cold-s/op")
+	b.ReportMetric(warmTime.Seconds()/float64(b.N), "warm-s/op")
+	b.ReportMetric(warmTime.Seconds()/coldTime.Seconds(), "warm/cold")
+	b.ReportMetric(float64(pool.PyrightPeakRSS())/1024, "worker-peak-MB")
+}
+
+// TestPyrightWarmMatchesColdAfterChanges: warm pyright follows the
+// project's files as the cold run reads them: a sibling module appears,
+// changes, shadows a standard module, disappears; a package appears; the
+// configuration appears and changes; the file on disk differs from the
+// text checked; the same text is checked again after another.
+func TestPyrightWarmMatchesColdAfterChanges(t *testing.T) {
+	requireTools(t, Pyright, Python3)
+	requireWarmPyright(t)
+	dir := project(t, map[string]string{
+		"main.py": "import helper\nimport json\nimport pkg.mod\nfrom typing import Optional\n\n" +
+			"n: int = helper.VALUE\njson.dumps(1).upper()\npkg.mod.run()\ndef f(x: Optional[int]) -> int:\n    return x\n",
+	})
+	file := filepath.Join(dir, "main.py")
+	other := []byte("import helper\nhelper.VALUE.nope\n")
+	steps := []struct {
+		name    string
+		write   map[string]string
+		remove  []string
+		overlay []byte
+	}{
+		{name: "alone"},
+		{name: "helper", write: map[string]string{"helper.py": "VALUE = 1\n"}},
+		{name: "helper changed", write: map[string]string{"helper.py": "VALUE = 'one'\n"}},
+		{name: "json shadowed", write: map[string]string{"json.py": "def dumps(value: object) -> int:\n    return 0\n"}},
+		{name: "package", write: map[string]string{"pkg/__init__.py": "", "pkg/mod.py": "def run(a: int) -> None: ...\n"}},
+		{name: "package changed", write: map[string]string{"pkg/mod.py": "def run() -> None: ...\n"}},
+		{name: "helper gone", remove: []string{"helper.py"}},
+		{name: "config", write: map[string]string{"pyrightconfig.json": `{"typeCheckingMode": "strict"}`}},
+		{name: "config changed", write: map[string]string{"pyrightconfig.json": `{"typeCheckingMode": "basic", "reportOptionalMemberAccess": "warning"}`}},
+		{name: "overlay", overlay: other},
+		{name: "disk again"},
+		{name: "overlay again", overlay: other},
+	}
+	for _, st := range steps {
+		writeFiles(t, dir, st.write)
+		for _, f := range st.remove {
+			if err := os.Remove(filepath.Join(dir, f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var overlay map[string][]byte
+		if st.overlay != nil {
+			overlay = map[string][]byte{file: st.overlay}
+		}
+		t.Run(st.name, func(t *testing.T) { comparePyright(t, []string{file}, overlay) })
+	}
+}
