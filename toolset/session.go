@@ -34,9 +34,9 @@ func Stuck(cfg config.Config) refactor.Stuck {
 }
 
 // SessionTools is what a session of file records as its tools: versions
-// (the tools' versions), and for a Python file the design pylint and
-// flake8 were set to run in, under "python.tools": "warm" or "cold", so
-// that a paper-exact run shows it used the pinned command line tools.
+// (the tools' versions), and for a Python file the design pylint, flake8
+// and pyright were set to run in, under "python.tools": "warm" or "cold",
+// so that a paper-exact run shows it used the pinned command line tools.
 func SessionTools(versions map[string]string, cfg config.Config, file string) map[string]string {
 	out := maps.Clone(versions)
 	if langs.Detect(file, "") != langs.Python {

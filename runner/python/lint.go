@@ -42,11 +42,13 @@ type LinterOptions struct {
 	// LintEvalPylintCategories()); nil means pylint's defaults. Fatal
 	// messages are always reported.
 	PylintCategories []string
-	// Tools chooses how pylint and flake8 run: ToolsWarm (or "") in a
-	// long-lived worker process per interpreter, project and arguments,
-	// which runs their Python APIs on the text (see warm.go); ToolsCold
-	// starts their command line programs for every check. The warm worker
-	// falls back to the cold tools where it cannot start.
+	// Tools chooses how pylint, flake8 and pyright run: ToolsWarm (or "")
+	// in a long-lived worker process per interpreter, project and
+	// arguments, which runs pylint's and flake8's Python APIs on the text
+	// (see warm.go), and a long-lived pyright-langserver per directory
+	// and configuration (pyrightls.go); ToolsCold starts their command
+	// line programs for every check. The warm designs fall back to the
+	// cold tools where they cannot start.
 	Tools string
 	// Warm is the pool the warm workers run in, shared by the Linters of
 	// one owner (a toolset), which closes it; nil gives the Linter a pool

@@ -29,11 +29,11 @@ import (
 
 // Tool designs accepted in LinterOptions.Tools.
 const (
-	// ToolsWarm runs pylint and flake8 in a long-lived worker process
-	// (the default).
+	// ToolsWarm runs pylint and flake8 in a long-lived worker process,
+	// pyright as a long-lived language server (the default).
 	ToolsWarm = "warm"
-	// ToolsCold starts the pylint and flake8 command line tools for every
-	// check.
+	// ToolsCold starts the pylint, flake8 and pyright command line tools
+	// for every check.
 	ToolsCold = "cold"
 )
 
