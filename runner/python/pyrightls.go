@@ -173,25 +173,40 @@ func (p *WarmPool) checkPyright(ctx context.Context, log *slog.Logger, spec pyri
 		diags, err := s.check(wctx, uri, text)
 		answer <- pyrightCheck{diags, err}
 	}()
+	timedOut := fmt.Errorf("the warm pyright server did not publish its diagnostics within %s: stopped, a new one starts at the next check", timeout)
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
 	select {
 	case r := <-answer:
 		if r.err != nil {
 			s.kill()
 			if wctx.Err() != nil {
-				return nil, fmt.Errorf("the warm pyright server did not publish its diagnostics within %s: stopped, a new one starts at the next check", timeout)
+				return nil, timedOut
 			}
 			return nil, r.err
 		}
 		s.touched()
 		return r.diags, nil
+	case <-timer.C:
+		// A server that reads nothing may block a write: killing it
+		// ends the check.
+		s.kill()
+		return nil, timedOut
 	case <-hctx.Done():
 		released = true
 		go func() {
 			defer func() { <-e.sem }()
-			if r := <-answer; r.err != nil {
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
+			select {
+			case r := <-answer:
+				if r.err != nil {
+					s.kill()
+				} else {
+					s.touched()
+				}
+			case <-t.C:
 				s.kill()
-			} else {
-				s.touched()
 			}
 		}()
 		return nil, ctx.Err()
@@ -505,6 +520,9 @@ func (s *pyrightServer) check(ctx context.Context, uri, text string) ([]lspDiagn
 		p, moved := s.pubs[uri], s.moved
 		s.mu.Unlock()
 		if p != nil && p.Version != nil && *p.Version == v {
+			s.mu.Lock()
+			delete(s.pubs, uri)
+			s.mu.Unlock()
 			return p.Diagnostics, nil
 		}
 		select {
