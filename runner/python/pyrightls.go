@@ -584,12 +584,15 @@ func pyrightTree(root string) (tree map[string]fileStamp, ok bool) {
 
 // sendChanges tells the server which files under its root were created,
 // changed or deleted since the last check (workspace/didChangeWatchedFiles:
-// pyright watches no file itself). A tree grown past pyrightMaxTree is an
-// error: the server is replaced, and its replacement does not start.
+// pyright watches no file itself). A tree grown past pyrightMaxTree makes
+// the warm server unavailable: the check runs cold, the server is stopped
+// and its replacement does not start.
 func (s *pyrightServer) sendChanges(ctx context.Context) error {
 	tree, ok := pyrightTree(s.root)
 	if !ok {
-		return fmt.Errorf("%s now holds more than %d files and directories", s.root, pyrightMaxTree)
+		// Unavailable: this check runs cold, and the next start fails
+		// for good.
+		return warmStartErrorf(false, "%s now holds more than %d files and directories", s.root, pyrightMaxTree)
 	}
 	var changes []map[string]any
 	for p, st := range tree {

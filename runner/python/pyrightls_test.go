@@ -1,6 +1,7 @@
 package python
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -457,4 +458,117 @@ func TestPyrightWarmHostileFiles(t *testing.T) {
 		files = append(files, f, filepath.Join(dir, "ok.py"))
 	}
 	comparePyright(t, files, overlay)
+}
+
+// TestPyrightRoot: the workspace root is where the command line finds its
+// configuration: pyrightconfig.json first, from the directory up, then
+// pyproject.toml, else the directory.
+func TestPyrightRoot(t *testing.T) {
+	base := t.TempDir()
+	writeFiles(t, base, map[string]string{
+		"a/pyrightconfig.json": "{}",
+		"a/b/pyproject.toml":   "",
+		"a/b/c/keep":           "",
+		"d/pyproject.toml":     "",
+		"d/e/keep":             "",
+		"f/keep":               "",
+	})
+	tests := []struct{ dir, want string }{
+		{"a/b/c", "a"},
+		{"a/b", "a"},
+		{"d/e", "d"},
+		{"f", "f"},
+	}
+	for _, tt := range tests {
+		if got := pyrightRoot(filepath.Join(base, tt.dir)); got != filepath.Join(base, tt.want) {
+			t.Errorf("pyrightRoot(%s) = %s, want %s", tt.dir, got, filepath.Join(base, tt.want))
+		}
+	}
+}
+
+// TestFileURI: paths become the file URIs pyright writes back.
+func TestFileURI(t *testing.T) {
+	tests := []struct{ path, want string }{
+		{"/tmp/a/b.py", "file:///tmp/a/b.py"},
+		{"/tmp/a b/c#d%.py", "file:///tmp/a%20b/c%23d%25.py"},
+		{"/tmp/é.py", "file:///tmp/%C3%A9.py"},
+	}
+	for _, tt := range tests {
+		if got := fileURI(tt.path); got != tt.want {
+			t.Errorf("fileURI(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
+
+// TestPyrightAlerts: LSP diagnostics become the cold report's alerts:
+// severities 1-3, hints dropped, the code is the rule.
+func TestPyrightAlerts(t *testing.T) {
+	job := &lintJob{file: "/p/m.py", dir: "/p", text: []byte("x = 1\ny = 2\n")}
+	diag := func(sev int, code string) lspDiagnostic {
+		var d lspDiagnostic
+		d.Severity, d.Code, d.Message = sev, json.RawMessage(code), "msg\n  more"
+		d.Range.Start, d.Range.End = pyrightPosition{Line: 1, Character: 0}, pyrightPosition{Line: 1, Character: 1}
+		return d
+	}
+	tests := []struct {
+		name string
+		in   lspDiagnostic
+		sev  string // "" for dropped
+		rule string
+	}{
+		{"error", diag(1, `"reportAssignmentType"`), "error", "reportAssignmentType"},
+		{"warning", diag(2, `"reportMissingModuleSource"`), "warning", "reportMissingModuleSource"},
+		{"information", diag(3, ``), "information", ""},
+		{"syntax error", diag(1, `null`), "error", ""},
+		{"hint", diag(4, `"reportUnusedVariable"`), "", ""},
+	}
+	for _, tt := range tests {
+		got := pyrightAlerts(job, []lspDiagnostic{tt.in})
+		if tt.sev == "" {
+			if len(got) != 0 {
+				t.Errorf("%s: want no alert, got %+v", tt.name, got)
+			}
+			continue
+		}
+		var want pyrightDiagnostic
+		want.Severity, want.Rule, want.Message = tt.sev, tt.rule, "msg\n  more"
+		want.Range.Start, want.Range.End = tt.in.Range.Start, tt.in.Range.End
+		if len(got) != 1 || fullKey(got[0]) != fullKey(want.alert(job.file, job.lines())) {
+			t.Errorf("%s: got %+v, want %+v", tt.name, got, want.alert(job.file, job.lines()))
+		}
+	}
+}
+
+// TestPyrightWarmLargeRootRunsCold: where the root holds more entries
+// than fixloop stamps before each check, pyright runs cold, with the same
+// alerts.
+func TestPyrightWarmLargeRootRunsCold(t *testing.T) {
+	requireTools(t, Pyright, Python3)
+	requireWarmPyright(t)
+	files := map[string]string{"mod.py": "n: int = 'a'\n"}
+	for i := range pyrightMaxTree {
+		files[fmt.Sprintf("pkg/m%04d.py", i)] = ""
+	}
+	dir := project(t, files)
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
+	warm, cold := pyrightLinters(t, pool)
+	file := filepath.Join(dir, "mod.py")
+	w, err := warm.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cold.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(fullKeys(w.Alerts), fullKeys(c.Alerts)) {
+		t.Errorf("warm and cold differ:\n%s", diffLines(fullKeys(c.Alerts), fullKeys(w.Alerts)))
+	}
+	if _, ok := findAlert(w.Alerts, SourcePyright, "reportAssignmentType", 1); !ok {
+		t.Errorf("want reportAssignmentType, got %v", keys(w.Alerts))
+	}
+	if n := len(pyrightServers(pool)); n != 0 {
+		t.Errorf("%d servers run for a root too large to watch", n)
+	}
 }
