@@ -34,10 +34,10 @@ func Stuck(cfg config.Config) refactor.Stuck {
 }
 
 // SessionTools is what a session of file records as its tools: versions
-// (the tools' versions), and for a Python file the design pylint and
-// flake8 were set to run in, under "python.tools": "warm" or "cold", so
-// that a paper-exact run shows it used the pinned command line tools; for
-// a Java file the design of javac, checkstyle and PMD, under
+// (the tools' versions), and for a Python file the design pylint, flake8
+// and pyright were set to run in, under "python.tools": "warm" or "cold",
+// so that a paper-exact run shows it used the pinned command line tools;
+// for a Java file the design of javac, checkstyle and PMD, under
 // "java.tools".
 func SessionTools(versions map[string]string, cfg config.Config, file string) map[string]string {
 	out := maps.Clone(versions)

@@ -19,14 +19,15 @@ type Python struct {
 	// [error, performance, refactor, convention] is the LintEval paper's
 	// choice. Nil means pylint's own defaults; fatal messages always show.
 	PylintCategories []string
-	// Tools chooses how pylint and flake8 run (key "tools"): PythonWarm
-	// (the default, also "") in a long-lived worker process that runs
-	// their Python APIs on the text, or PythonCold, their command line
-	// programs started for every check.
+	// Tools chooses how pylint, flake8 and pyright run (key "tools"):
+	// PythonWarm (the default, also "") in long-lived processes, a worker
+	// that runs pylint's and flake8's Python APIs on the text and
+	// pyright-langserver, or PythonCold, their command line programs
+	// started for every check.
 	Tools PythonTools
 }
 
-// PythonTools is how pylint and flake8 run: python.tools.
+// PythonTools is how pylint, flake8 and pyright run: python.tools.
 type PythonTools string
 
 // The values of python.tools.

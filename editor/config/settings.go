@@ -424,7 +424,7 @@ var configSettings = []setting[Config]{
 	},
 	{
 		Key: "python.tools", Default: string(PythonWarm),
-		Doc:  "How pylint and flake8 run: `warm`, in one long-lived worker process that runs them on the text (the command line tools where it cannot start), or `cold`, their command line programs started for every check.",
+		Doc:  "How pylint, flake8 and pyright run: `warm`, pylint and flake8 in one long-lived worker process that runs them on the text and pyright as a long-lived `pyright-langserver` that is sent the text (the command line tools where these cannot start or cannot give the same alerts), or `cold`, their command line programs started for every check.",
 		rule: to(choiceOf(false, PythonWarm, PythonCold), func(c *Config) *PythonTools { return &c.Python.Tools }),
 	},
 	{

@@ -166,3 +166,34 @@ except OSError:
 	}
 	sameSnapshot(t, before, snapshot(t, project))
 }
+
+// TestPyrightWarmIsConfined: the warm pyright server sees what the cold
+// run sees and no more: a configuration's extraPaths outside the project
+// finds nothing, and it writes nothing in the project.
+func TestPyrightWarmIsConfined(t *testing.T) {
+	sandboxtest.NeedConfinement(t)
+	requireTools(t, Pyright, Python3)
+	requireWarmPyright(t)
+	base := t.TempDir()
+	project := filepath.Join(base, "project")
+	writeFiles(t, base, map[string]string{
+		"outside/secretmod.py":       "VALUE: int = 1\n",
+		"project/pyrightconfig.json": `{"extraPaths": ["../outside"]}`,
+		"project/mod.py":             "import secretmod\nimport os\nprint(secretmod.VALUE, os.sep)\n",
+	})
+	before := snapshot(t, project)
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
+	warm, _ := pyrightLinters(t, pool)
+	res, err := warm.Lint(t.Context(), filepath.Join(project, "mod.py"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := findAlert(res.Alerts, SourcePyright, "reportMissingImports", 1); !ok {
+		t.Errorf("the server found a module outside its view: %v", keys(res.Alerts))
+	}
+	if len(pyrightServers(pool)) != 1 {
+		t.Errorf("the check did not run warm")
+	}
+	sameSnapshot(t, before, snapshot(t, project))
+}

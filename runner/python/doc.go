@@ -27,6 +27,43 @@
 // command line tools for every check; they also run where the worker cannot
 // start.
 //
+// pyright runs warm too (pyrightls.go): a long-lived pyright-langserver
+// --stdio of the installation the cold run would start (the npm package
+// installs it beside pyright), one per directory, execution root,
+// sandbox view and configuration files' stamps, at most two, confined like
+// the cold run and started from the file's directory. fixloop is its LSP
+// client: initialize names as workspace root the directory the command
+// line takes as execution root (the nearest pyrightconfig.json, else
+// pyproject.toml, from the file's directory up, else that directory: the
+// language server itself looks in its root only), and answers
+// workspace/configuration with the command line's defaults (standard
+// type checking mode, automatic search paths, library code for types,
+// diagnostics of open files only); the interpreter is found as the command
+// line finds it. A check sends the text with didOpen (a new version each
+// time), waits for the publishDiagnostics of that version (with one open
+// document, pyright's first publication of it follows the check of the
+// whole file) and closes the document. The client declares no diagnostic
+// tags, so pyright sends none of the hints the command line leaves out
+// (unused, unreachable, deprecated code); severities 1 to 3 are the
+// report's error, warning and information, the code is the rule, and the
+// message, multi-line ones included, is the same text. pyright watches no
+// file for a client: before each check fixloop stamps the Python
+// sources, stubs, configuration files and directories under the root and
+// sends the created, changed and deleted ones (didChangeWatchedFiles); a
+// changed configuration file starts another server (pyright rereads its
+// configuration only later). The cold run checks a copy of the text in a
+// temporary directory beside links to the siblings; the server checks
+// the text as the file itself: the same imports resolve, except that a
+// module importing the checked file back sees the text, not the file on
+// disk. pyright runs cold instead, never differently, where the server
+// cannot start, where the text is not UTF-8 (LSP carries Unicode), and
+// where the root holds more than 5000 files and directories (too many to
+// stamp before each check). A server that does not publish within the
+// tool timeout is killed (the check gets a note), one that dies or stops
+// is replaced, and one whose processes' resident memory passes 300 MB
+// after a check is retired. TestPyrightWarmMatchesColdOnCorpus and its
+// siblings compare every field of the alerts with the cold run's.
+//
 // The selected linters run concurrently. Nothing is ever written into the
 // user's tree. A linter that is not installed contributes one "fixloop"
 // note naming it and how to install it (see tool.Note); the others still

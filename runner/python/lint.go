@@ -42,11 +42,13 @@ type LinterOptions struct {
 	// LintEvalPylintCategories()); nil means pylint's defaults. Fatal
 	// messages are always reported.
 	PylintCategories []string
-	// Tools chooses how pylint and flake8 run: ToolsWarm (or "") in a
-	// long-lived worker process per interpreter, project and arguments,
-	// which runs their Python APIs on the text (see warm.go); ToolsCold
-	// starts their command line programs for every check. The warm worker
-	// falls back to the cold tools where it cannot start.
+	// Tools chooses how pylint, flake8 and pyright run: ToolsWarm (or "")
+	// in a long-lived worker process per interpreter, project and
+	// arguments, which runs pylint's and flake8's Python APIs on the text
+	// (see warm.go), and a long-lived pyright-langserver per directory
+	// and configuration (pyrightls.go); ToolsCold starts their command
+	// line programs for every check. The warm designs fall back to the
+	// cold tools where they cannot start.
 	Tools string
 	// Warm is the pool the warm workers run in, shared by the Linters of
 	// one owner (a toolset), which closes it; nil gives the Linter a pool
@@ -66,9 +68,10 @@ type Linter struct {
 	pylintArgs  []string // see pylintSelection
 	// warm is the pool of warm workers; nil runs the tools cold. ownPool
 	// is set when the Linter made it (Close closes it).
-	warm     *WarmPool
-	ownPool  bool
-	warnOnce sync.Once
+	warm        *WarmPool
+	ownPool     bool
+	warnOnce    sync.Once
+	pyrightOnce sync.Once
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -192,6 +195,16 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	for i, name := range l.linters {
 		if l.warm != nil && (name == Pylint || name == Flake8) {
 			warm = append(warm, i)
+			continue
+		}
+		if l.warm != nil && name == Pyright {
+			wg.Go(func() {
+				if alerts, ok := l.lintPyrightWarm(ctx, job); ok {
+					results[i+1] = alerts
+					return
+				}
+				results[i+1] = l.runOne(ctx, name, job)
+			})
 			continue
 		}
 		wg.Go(func() { results[i+1] = l.runOne(ctx, name, job) })

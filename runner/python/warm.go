@@ -29,11 +29,11 @@ import (
 
 // Tool designs accepted in LinterOptions.Tools.
 const (
-	// ToolsWarm runs pylint and flake8 in a long-lived worker process
-	// (the default).
+	// ToolsWarm runs pylint and flake8 in a long-lived worker process,
+	// pyright as a long-lived language server (the default).
 	ToolsWarm = "warm"
-	// ToolsCold starts the pylint and flake8 command line tools for every
-	// check.
+	// ToolsCold starts the pylint, flake8 and pyright command line tools
+	// for every check.
 	ToolsCold = "cold"
 )
 
@@ -135,6 +135,11 @@ type warmResponse struct {
 type WarmPool struct {
 	mu      sync.Mutex // makes finding or adding an entry one step
 	entries *lru.Cache[string, *warmEntry]
+	// pyright holds the warm pyright language servers (pyrightls.go),
+	// at most pyrightMaxServers; pyrightPeak is the largest resident
+	// memory, in KiB, one of them reached.
+	pyright     *lru.Cache[string, *pyrightEntry]
+	pyrightPeak atomic.Int64
 }
 
 // NewWarmPool returns an empty pool.
@@ -143,7 +148,11 @@ func NewWarmPool() *WarmPool {
 	if err != nil {
 		panic(err) // only for a size below 1
 	}
-	return &WarmPool{entries: c}
+	ls, err := lru.NewWithEvict(pyrightMaxServers, func(_ string, e *pyrightEntry) { go e.stop() })
+	if err != nil {
+		panic(err)
+	}
+	return &WarmPool{entries: c, pyright: ls}
 }
 
 // warmEntry is a pool's slot for one key.
@@ -173,9 +182,14 @@ func (p *WarmPool) entry(spec warmSpec) *warmEntry {
 func (p *WarmPool) Close() {
 	p.mu.Lock()
 	entries := p.entries.Values()
+	servers := p.pyright.Values()
 	p.entries.Purge() // stops them in the background; wait for each here
+	p.pyright.Purge()
 	p.mu.Unlock()
 	for _, e := range entries {
+		e.stop()
+	}
+	for _, e := range servers {
 		e.stop()
 	}
 }
