@@ -410,14 +410,22 @@ func startPyright(ctx context.Context, log *slog.Logger, spec pyrightSpec, peak 
 	defer scancel()
 	var ignored json.RawMessage
 	if _, err := s.conn.Call(sctx, "initialize", init, &ignored); err != nil {
-		s.kill()
-		select {
-		case <-s.done:
-			return nil, warmStartErrorf(true, "pyright-langserver ended before it was ready: %v: %s", err, stderrExcerpt(s.stderr.String()))
-		case <-time.After(time.Second):
+		// Only a server that ended by itself will not start for this
+		// configuration: one that was slow, or a check given up, may.
+		ended := false
+		if ctx.Err() == nil && sctx.Err() == nil {
+			select {
+			case <-s.done:
+				ended = true
+			case <-time.After(time.Second):
+			}
 		}
-		if ctx.Err() != nil {
+		s.kill()
+		switch {
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case ended:
+			return nil, warmStartErrorf(true, "pyright-langserver ended before it was ready: %v: %s", err, stderrExcerpt(s.stderr.String()))
 		}
 		return nil, warmStartErrorf(false, "pyright-langserver did not answer initialize: %v", err)
 	}

@@ -2,6 +2,7 @@ package python
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -589,5 +590,58 @@ func TestPyrightWarmLargeRootRunsCold(t *testing.T) {
 	}
 	if n := len(pyrightServers(pool)); n != 0 {
 		t.Errorf("%d servers run for a root too large to watch", n)
+	}
+}
+
+// TestPyrightWarmServerThatCannotStart: a pyright-langserver that exits at
+// once leaves pyright to the cold run, with the same alerts, and is not
+// started again for that configuration.
+func TestPyrightWarmServerThatCannotStart(t *testing.T) {
+	requireTools(t, Pyright, Python3)
+	real := lookPath(t, "pyright")
+	inst := t.TempDir()
+	writeFiles(t, inst, map[string]string{
+		"pyright":            "#!/bin/sh\nexec " + real + " \"$@\"\n",
+		"pyright-langserver": "#!/bin/sh\necho broken >&2\nexit 3\n",
+	})
+	for _, n := range []string{"pyright", "pyright-langserver"} {
+		if err := os.Chmod(filepath.Join(inst, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", inst+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := project(t, map[string]string{"mod.py": "n: int = 'a'\n"})
+	file := filepath.Join(dir, "mod.py")
+	pool := NewWarmPool()
+	t.Cleanup(pool.Close)
+	warm, cold := pyrightLinters(t, pool)
+	c, err := cold.Lint(t.Context(), file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		w, err := warm.Lint(t.Context(), file, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(fullKeys(w.Alerts), fullKeys(c.Alerts)) {
+			t.Errorf("warm and cold differ:\n%s", diffLines(fullKeys(c.Alerts), fullKeys(w.Alerts)))
+		}
+	}
+	if _, ok := findAlert(c.Alerts, SourcePyright, "reportAssignmentType", 1); !ok {
+		t.Errorf("want reportAssignmentType, got %v", keys(c.Alerts))
+	}
+	pool.mu.Lock()
+	entries := pool.pyright.Values()
+	pool.mu.Unlock()
+	if len(entries) != 1 {
+		t.Fatalf("%d pyright entries, want 1", len(entries))
+	}
+	e := entries[0]
+	e.sem <- struct{}{}
+	failed := e.failed
+	<-e.sem
+	if !errors.Is(failed, errWarmUnavailable) || !strings.Contains(failed.Error(), "ended before it was ready") {
+		t.Errorf("want the entry failed for good, got %v", failed)
 	}
 }
