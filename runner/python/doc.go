@@ -56,9 +56,11 @@
 // the text as the file itself: the same imports resolve, except that a
 // module importing the checked file back sees the text, not the file on
 // disk. pyright runs cold instead, never differently, where the server
-// cannot start, where the text is not UTF-8 (LSP carries Unicode), and
-// where the root holds more than 5000 files and directories (too many to
-// stamp before each check). A server that does not publish within the
+// cannot start, where the text is not UTF-8 (LSP carries Unicode), where
+// it nests brackets 100 deep (pyright's parser may then exhaust Node.js's
+// stack, at a depth that differs between the two processes), and where
+// the root holds more than 5000 files and directories (too many to stamp
+// before each check). A server that does not publish within the
 // tool timeout is killed (the check gets a note), one that dies or stops
 // is replaced, and one whose processes' resident memory passes 300 MB
 // after a check is retired. TestPyrightWarmMatchesColdOnCorpus and its

@@ -410,14 +410,22 @@ func startPyright(ctx context.Context, log *slog.Logger, spec pyrightSpec, peak 
 	defer scancel()
 	var ignored json.RawMessage
 	if _, err := s.conn.Call(sctx, "initialize", init, &ignored); err != nil {
-		s.kill()
-		select {
-		case <-s.done:
-			return nil, warmStartErrorf(true, "pyright-langserver ended before it was ready: %v: %s", err, stderrExcerpt(s.stderr.String()))
-		case <-time.After(time.Second):
+		// Only a server that ended by itself will not start for this
+		// configuration: one that was slow, or a check given up, may.
+		ended := false
+		if ctx.Err() == nil && sctx.Err() == nil {
+			select {
+			case <-s.done:
+				ended = true
+			case <-time.After(time.Second):
+			}
 		}
-		if ctx.Err() != nil {
+		s.kill()
+		switch {
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case ended:
+			return nil, warmStartErrorf(true, "pyright-langserver ended before it was ready: %v: %s", err, stderrExcerpt(s.stderr.String()))
 		}
 		return nil, warmStartErrorf(false, "pyright-langserver did not answer initialize: %v", err)
 	}
@@ -744,12 +752,37 @@ func (l *Linter) pyrightSpecFor(job *lintJob, progPath string, progReadOnly []st
 	}, true
 }
 
+// pyrightMaxNesting is the bracket depth from which pyright runs cold:
+// pyright's recursive parser may exhaust Node.js's stack on such a text,
+// and where it does depends on the process (the command line's or the
+// language server's, its compiled code), so the two could differ. Python
+// itself refuses 200 nested brackets.
+const pyrightMaxNesting = 100
+
+// bracketDepth returns the deepest nesting of brackets in text, counting
+// those in strings and comments too (a deeper count only runs pyright
+// cold).
+func bracketDepth(text []byte) int {
+	depth, deepest := 0, 0
+	for _, c := range text {
+		switch c {
+		case '(', '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+		case ')', ']', '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest
+}
+
 // lintPyrightWarm checks job with a warm pyright server. ok is false when
 // it cannot, and the cold run is to be used: the text is not UTF-8 (the
-// protocol carries only Unicode text, the command line reads bytes), there
-// is no language server of the same installation, or it cannot start.
+// protocol carries only Unicode text, the command line reads bytes), it
+// nests brackets pyrightMaxNesting deep, there is no language server of
+// the same installation, or it cannot start.
 func (l *Linter) lintPyrightWarm(ctx context.Context, job *lintJob) (alerts []runner.Alert, ok bool) {
-	if !utf8.Valid(job.text) {
+	if !utf8.Valid(job.text) || bracketDepth(job.text) >= pyrightMaxNesting {
 		return nil, false
 	}
 	prog, err := toolNamed(Pyright).Resolve(ctx, l.log, job.dir)
