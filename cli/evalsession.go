@@ -36,7 +36,8 @@ type runSettings struct {
 	Goal        string   `json:"goal,omitempty"`
 	Rounds      int      `json:"rounds,omitempty"`
 	Sandbox     string   `json:"sandbox,omitempty"`
-	// Tools is --tools: how pylint and flake8 run (python.tools).
+	// Tools is --tools: how pylint and flake8 run (python.tools) and how
+	// clang-tidy and g++ run (cpp.tools).
 	Tools          string        `json:"tools,omitempty"`
 	ReplayDir      string        `json:"replay_dir,omitempty"`
 	SessionTimeout time.Duration `json:"session_timeout,omitempty"`
@@ -168,6 +169,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	}
 	if r.s.Tools != "" {
 		cfg.Python.Tools = config.PythonTools(r.s.Tools)
+		cfg.Cpp.Tools = config.CppTools(r.s.Tools)
 	}
 	r.s.Rules.apply(&cfg)
 	if cfg.Sandbox == config.SandboxNone {

@@ -350,7 +350,8 @@ func checkSandboxFlag(v string) error {
 	return fmt.Errorf("--sandbox %q: want %s or %s", v, config.SandboxBubblewrap, config.SandboxNone)
 }
 
-// checkToolsFlag validates --tools: how pylint and flake8 run.
+// checkToolsFlag validates --tools: how pylint and flake8 run, and
+// clang-tidy and g++ (python.tools and cpp.tools take the same values).
 func checkToolsFlag(v string) error {
 	switch config.PythonTools(v) {
 	case "", config.PythonWarm, config.PythonCold:

@@ -34,17 +34,25 @@ func Stuck(cfg config.Config) refactor.Stuck {
 }
 
 // SessionTools is what a session of file records as its tools: versions
-// (the tools' versions), and for a Python file the design pylint and
-// flake8 were set to run in, under "python.tools": "warm" or "cold", so
-// that a paper-exact run shows it used the pinned command line tools.
+// (the tools' versions), and the design its linters were set to run in,
+// "warm" or "cold": for a Python file pylint's and flake8's under
+// "python.tools", for a C++ file clang-tidy's and g++'s under
+// "cpp.tools", so that a paper-exact run shows it used the pinned command
+// line tools.
 func SessionTools(versions map[string]string, cfg config.Config, file string) map[string]string {
 	out := maps.Clone(versions)
-	if langs.Detect(file, "") != langs.Python {
+	key, design := "", ""
+	switch langs.Detect(file, "") {
+	case langs.Python:
+		key, design = "python.tools", string(cmp.Or(cfg.Python.Tools, config.PythonWarm))
+	case langs.Cpp:
+		key, design = "cpp.tools", string(cmp.Or(cfg.Cpp.Tools, config.CppWarm))
+	default:
 		return out
 	}
 	if out == nil {
 		out = map[string]string{}
 	}
-	out["python.tools"] = string(cmp.Or(cfg.Python.Tools, config.PythonWarm))
+	out[key] = design
 	return out
 }

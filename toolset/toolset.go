@@ -9,6 +9,7 @@
 package toolset
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,9 @@ type Toolset struct {
 	// pythonWarm keeps the warm Python workers of every Python linter
 	// the toolset builds.
 	pythonWarm *python.WarmPool
+	// cppWarm keeps the clangd processes and precompiled headers of
+	// every C++ linter the toolset builds.
+	cppWarm *cpp.WarmPool
 }
 
 // goSettings are the settings the Go analyzer is built from.
@@ -88,13 +92,16 @@ func New(logger *slog.Logger, redactor *redact.Redactor) *Toolset {
 		goCandidates: gotest.NewSandboxed(logger, gotest.CandidateSandbox()),
 		maven:        &java.MavenCache{},
 		pythonWarm:   python.NewWarmPool(),
+		cppWarm:      cpp.NewWarmPool(),
 	}
 }
 
 // Close stops the tool processes kept warm for the toolset's linters (the
-// warm Python workers). Linters built later start them again.
+// warm Python workers, the C++ clangd processes). Linters built later
+// start them again.
 func (t *Toolset) Close() {
 	t.pythonWarm.Close()
+	t.cppWarm.Close()
 }
 
 // goAnalyzer returns the Go analyzer for cfg, reusing the last one when its
@@ -136,7 +143,7 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Python linters: %w", err)
 	}
-	cc, err := cpp.NewLinter(cpp.LinterOptions{ClangTidy: cfg.Cpp.ClangTidy, Checks: cfg.Cpp.Checks, Flags: cfg.Cpp.Flags, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	cc, err := cpp.NewLinter(cpp.LinterOptions{ClangTidy: cfg.Cpp.ClangTidy, Checks: cfg.Cpp.Checks, Flags: cfg.Cpp.Flags, Tools: string(cmp.Or(cfg.Cpp.Tools, config.CppWarm)), Warm: t.cppWarm, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the C++ linters: %w", err)
 	}

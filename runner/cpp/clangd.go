@@ -2,6 +2,7 @@ package cpp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,7 +44,7 @@ func ClangdCommand(tidy string) tool.Tool {
 		pkg = b
 	}
 	return tool.Tool{
-		Name:     "clangd",
+		Name:     filepath.Base(command),
 		Language: "cpp",
 		Commands: []string{command},
 		Package:  "Debian package " + pkg,
@@ -198,6 +199,9 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 			return route("unsaved %s is next to it", rel)
 		}
 	}
+	if reason := preambleReason(ws.text); reason != "" {
+		return route("%s", reason)
+	}
 	clangd, major, err := l.findClangd(ctx)
 	if err != nil {
 		return route("%v", err)
@@ -292,6 +296,45 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 		},
 	}
 	return spec, req, nil
+}
+
+// preambleReason says why clangd's checks of text may differ from
+// clang-tidy's because of its preamble, the directives at the top of the
+// file that clangd parses once and does not show the checks again (it
+// replays only the #include lines to them): a directive there other than
+// #include (a #define, an #if: bugprone-macro-parentheses,
+// readability-redundant-preprocessor), or an #include of a name already
+// included (readability-duplicate-include, which needs every include).
+// "" when there is none.
+func preambleReason(text []byte) string {
+	seen := map[string]bool{}
+	for _, inc := range includeNames(text) {
+		key := fmt.Sprint(inc.quoted, inc.name)
+		if seen[key] {
+			return "it includes " + inc.name + " twice"
+		}
+		seen[key] = true
+	}
+	inComment := false
+	for line := range bytes.Lines(text) {
+		t := strings.TrimSpace(string(line))
+		switch {
+		case inComment:
+			if strings.Contains(t, "*/") {
+				inComment = false
+			}
+		case t == "" || strings.HasPrefix(t, "//"):
+		case strings.HasPrefix(t, "/*"):
+			inComment = !strings.Contains(t[2:], "*/")
+		case strings.HasPrefix(t, "#"):
+			if !includeNameRe.MatchString(t) {
+				return "a directive at its top other than #include: " + head(t, 60)
+			}
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 func dirExists(path string) bool {
@@ -517,11 +560,12 @@ var synthFixRe = regexp.MustCompile(`^(change '.*' to '.*'|insert '.*'|remove '.
 // and the braces check placed where clang-tidy places it (where its fix
 // inserts the brace). A diagnostic it cannot map with certainty (a compile
 // error, which changes what clang-tidy reports; a fix from a note; a
-// message whose first letter's case is unknown) returns an error wrapping
-// errRouteCold.
-func clangdAlerts(ws *workspace, pub *lspPublication, doc string) ([]runner.Alert, error) {
-	route := func(format string, args ...any) ([]runner.Alert, error) {
-		return nil, fmt.Errorf("%w: "+format, append([]any{errRouteCold}, args...)...)
+// message whose first letter's case is unknown, a missing header) returns
+// an error wrapping errRouteCold. compileErrors are clang's errors, as the
+// cold path records them.
+func clangdAlerts(ws *workspace, pub *lspPublication, doc string) (alerts []runner.Alert, compileErrors []string, err error) {
+	route := func(format string, args ...any) ([]runner.Alert, []string, error) {
+		return nil, nil, fmt.Errorf("%w: "+format, append([]any{errRouteCold}, args...)...)
 	}
 	userPath := func(uri string) string {
 		p := uriPath(uri)
@@ -530,12 +574,40 @@ func clangdAlerts(ws *workspace, pub *lspPublication, doc string) ([]runner.Aler
 		}
 		return ws.userPath(p)
 	}
-	var alerts []runner.Alert
+	// The cold clang-tidy prints each warning with its line and a caret;
+	// past outputLimit fixloop reads only the start and the end of it.
+	// Output anywhere near that goes cold, which says so.
+	est := 0
+	for _, d := range pub.Diagnostics {
+		est += 2*len(d.Message) + 160
+		if d.Range.Start.Line >= 0 {
+			s, e := ws.index().Span(d.Range.Start.Line+1, 0, 0, 0, runner.ColumnBytes)
+			est += 2 * (e - s)
+		}
+	}
+	if est > outputLimit/4 {
+		return route("%d diagnostics: the cold clang-tidy's output may pass what fixloop reads", len(pub.Diagnostics))
+	}
+	var raw []*runner.Fix // each alert's fix, before the braces are laid out
 	for _, d := range pub.Diagnostics {
 		if d.Source != "clang-tidy" {
-			if d.Severity == 1 {
-				return route("clang could not compile it: %s", d.Message)
+			if d.Severity != 1 {
+				continue // clangd's own, or a clang warning clang-tidy does not show
 			}
+			// A compile error: clang-tidy's checks ran on what parsed, as
+			// clangd's did, unless a header is missing (clang-tidy stops
+			// there, clangd goes on) or the errors pass clang's limit.
+			msg, ok := clangTidyMessage(d.Message)
+			switch {
+			case !ok:
+				return route("the first letter of the error %q", d.Message)
+			case strings.Contains(msg, "file not found") || strings.HasPrefix(msg, "in included file"):
+				return route("an include is missing or broken: %s", msg)
+			case len(compileErrors) >= 10:
+				return route("more compile errors than clang-tidy may report")
+			}
+			compileErrors = append(compileErrors, fmt.Sprintf("%s:%d:%d: %s", displayPath(ws, ws.file),
+				d.Range.Start.Line+1, d.Range.Start.Character+1, msg))
 			continue
 		}
 		if d.Severity != 2 {
@@ -564,32 +636,119 @@ func clangdAlerts(ws *workspace, pub *lspPublication, doc string) ([]runner.Aler
 			}
 			f, ok := clangdFix(ws, check, ca, doc)
 			if !ok {
-				return route("a fix clangd gives for another file")
+				return route("a fix of %s for another file, or not as clang-tidy exports it", check)
 			}
 			fix = &f
 		default:
 			return route("%d fixes of one diagnostic", len(d.CodeActions))
 		}
-		if isBracesCheck(check) {
+		switch {
+		case isBracesCheck(check):
+			// clang-tidy warns where the fix inserts the opening brace.
 			if fix == nil || len(fix.Edits) == 0 {
 				return route("a %s without its fix", check)
 			}
 			line, col = ws.index().LineCol(fix.Edits[0].Start)
+		case check == "readability-duplicate-include":
+			// clang-tidy warns at the #; clangd at the start of the fix,
+			// which removes the line from the end of the one before.
+			off := ws.index().Offset(line, col, runner.ColumnBytes)
+			i := bytes.IndexByte(ws.text[off:], '#')
+			if i < 0 {
+				return route("a %s without its #include", check)
+			}
+			line, col = ws.index().LineCol(off + i)
 		}
 		a := tidyAlert(ws, line, col, "warning", check, msg)
 		for _, r := range d.RelatedInformation {
+			// clangd 22 capitalises notes too.
+			note, ok := clangTidyMessage(r.Message)
+			if !ok {
+				return route("the first letter of the note %q", r.Message)
+			}
 			a.Related = append(a.Related, runner.Related{File: userPath(r.Location.URI),
-				Line: r.Location.Range.Start.Line + 1, Column: r.Location.Range.Start.Character + 1, Message: r.Message})
+				Line: r.Location.Range.Start.Line + 1, Column: r.Location.Range.Start.Character + 1, Message: note})
 		}
 		if fix != nil {
-			if isBracesCheck(check) && fix.Edits[0].File == ws.file {
-				fix.Edits = formatBraces(ws.text, fix.Edits)
-			}
 			a.Fixes = append(a.Fixes, *fix)
 		}
 		alerts = append(alerts, a)
+		raw = append(raw, fix)
 	}
-	return alerts, nil
+	// clang-tidy drops the fixes that overlap another's.
+	for i, ok := range compatibleFixes(raw) {
+		if !ok {
+			alerts[i].Fixes = nil
+		}
+	}
+	for i := range alerts {
+		if f := alerts[i].Fixes; len(f) > 0 && isBracesCheck(alerts[i].Code) {
+			f[0].Edits = formatBraces(ws.text, f[0].Edits)
+		}
+	}
+	return alerts, compileErrors, nil
+}
+
+// compatibleFixes reports, for each diagnostic's fix (nil for none),
+// whether clang-tidy keeps it: its removeIncompatibleErrors, which drops
+// every fix that overlaps another (a sweep over the edits' intervals,
+// ends before insertions before begins at one offset; of two equal
+// intervals the larger fix's begins first and ends last).
+func compatibleFixes(fixes []*runner.Fix) []bool {
+	type event struct {
+		pos, typ, other, size, id int
+	}
+	apply := make([]bool, len(fixes))
+	sizes := make([]int, len(fixes))
+	for i, f := range fixes {
+		apply[i] = true
+		if f == nil {
+			continue
+		}
+		for _, e := range f.Edits {
+			sizes[i] += e.End - e.Start
+		}
+	}
+	byFile := map[string][]event{}
+	for i, f := range fixes {
+		if f == nil {
+			continue
+		}
+		for _, e := range f.Edits {
+			if e.Start == e.End {
+				byFile[e.File] = append(byFile[e.File], event{e.Start, 0, -e.End, sizes[i], i})
+			} else {
+				byFile[e.File] = append(byFile[e.File], event{e.Start, 1, -e.End, -sizes[i], i},
+					event{e.End, -1, -e.Start, sizes[i], i})
+			}
+		}
+	}
+	for _, events := range byFile {
+		slices.SortFunc(events, func(a, b event) int {
+			return cmp.Or(cmp.Compare(a.pos, b.pos), cmp.Compare(a.typ, b.typ), cmp.Compare(a.other, b.other),
+				cmp.Compare(a.size, b.size), cmp.Compare(a.id, b.id))
+		})
+		open := 0
+		for _, ev := range events {
+			switch ev.typ {
+			case 1:
+				if open != 0 {
+					apply[ev.id] = false
+				}
+				open++
+			case 0:
+				if open != 0 {
+					apply[ev.id] = false
+				}
+			case -1:
+				open--
+				if open != 0 {
+					apply[ev.id] = false
+				}
+			}
+		}
+	}
+	return apply
 }
 
 // clangdFix is a code action of clangd as the cold path makes the fix of
@@ -613,8 +772,13 @@ func clangdFix(ws *workspace, check string, ca lspCodeAction, doc string) (runne
 	if len(f.Edits) == 0 {
 		return f, false
 	}
+	merged, certain := mergeFixEdits(ws.text, f.Edits)
+	if !certain {
+		return f, false
+	}
+	f.Edits = merged
 	slices.SortStableFunc(f.Edits, func(a, b runner.Edit) int { return a.Start - b.Start })
-	return f, true
+	return f, len(f.Edits) > 0
 }
 
 // clangTidyMessage undoes what clangd does to clang-tidy's message: the
@@ -664,7 +828,11 @@ func (l *Linter) pchArgs(ws *workspace) []string {
 	if err != nil {
 		return nil
 	}
-	return l.warm.pch.pchArgs(l.log, gxx, ws)
+	args := l.warm.pch.pchArgs(l.log, gxx, ws)
+	if args != nil {
+		l.warm.stats.pchUsed.Add(1)
+	}
+	return args
 }
 
 // lintClangd checks ws with clang-tidy's checks in the pool's clangd.
@@ -673,6 +841,13 @@ func (l *Linter) pchArgs(ws *workspace) []string {
 // clangdPlan and clangdAlerts), or ended during the check (the next check
 // starts a new one).
 func (l *Linter) lintClangd(ctx context.Context, ws *workspace, overlay map[string][]byte) (res *tidyResult, err error, ok bool) {
+	defer func() {
+		if ok {
+			l.warm.stats.clangd.Add(1)
+		} else {
+			l.warm.stats.cold.Add(1)
+		}
+	}()
 	spec, req, err := l.clangdPlan(ctx, ws, overlay)
 	if err != nil {
 		l.log.Debug("clang-tidy runs cold", "file", ws.file, "reason", err)
@@ -696,11 +871,11 @@ func (l *Linter) lintClangd(ctx context.Context, ws *workspace, overlay map[stri
 		l.log.Debug("clangd failed; clang-tidy runs cold", "file", ws.file, "err", err)
 		return nil, nil, false
 	}
-	alerts, err := clangdAlerts(ws, pub, doc)
+	alerts, compileErrors, err := clangdAlerts(ws, pub, doc)
 	if err != nil {
 		l.log.Debug("clang-tidy runs cold", "file", ws.file, "reason", err)
 		return nil, nil, false
 	}
-	l.log.Debug("clangd", "file", ws.file, "alerts", len(alerts))
-	return &tidyResult{alerts: alerts}, nil, true
+	l.log.Debug("clangd", "file", ws.file, "alerts", len(alerts), "compile_errors", len(compileErrors))
+	return &tidyResult{alerts: alerts, compileErrors: compileErrors}, nil, true
 }

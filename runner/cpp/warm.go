@@ -96,6 +96,14 @@ type WarmPool struct {
 	mu      sync.Mutex // makes finding or adding an entry one step
 	entries *lru.Cache[string, *warmEntry]
 	pch     pchCache
+	stats   warmStats
+}
+
+// warmStats count what the pool's checks ran.
+type warmStats struct {
+	clangd  atomic.Int64 // clang-tidy's checks given by clangd
+	cold    atomic.Int64 // routed to the cold clang-tidy
+	pchUsed atomic.Int64 // g++ runs with a precompiled header
 }
 
 // NewWarmPool returns an empty pool.
