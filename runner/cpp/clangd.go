@@ -64,8 +64,9 @@ var clangdDisabled = map[string][]string{
 	"hicpp-invalid-access-moved": {"move", "forward"},
 	// Needs an optional type.
 	"bugprone-unchecked-optional-access": {"optional"},
-	// Needs a macro defined in the file: it warns where the macro is,
-	// and only the file's own warnings are kept (see mainOnlyChecks).
+	// Needs a macro with a value defined in the file (objectMacroRe): it
+	// warns where the macro is, and only the file's own warnings are kept
+	// (see mainOnlyChecks).
 	"modernize-macro-to-enum": {"define"},
 	// Reads a header's guard, which clangd does not replay from its
 	// preamble: a header is checked cold (see headerOnlyChecks).
@@ -77,6 +78,10 @@ var clangdDisabled = map[string][]string{
 
 // mainOnlyChecks of clangdDisabled need their words in the file itself.
 var mainOnlyChecks = map[string]bool{"modernize-macro-to-enum": true}
+
+// objectMacroRe matches the definition of a macro with a value and no
+// parameters, what modernize-macro-to-enum may turn into an enum.
+var objectMacroRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][A-Za-z0-9_$]*[ \t]+\S`)
 
 // headerOnlyChecks find nothing in a source file (.cc), only in headers.
 var headerOnlyChecks = map[string]bool{"llvm-header-guard": true, "misc-definitions-in-headers": true}
@@ -256,11 +261,8 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 			run = append(run, c)
 		}
 	}
-	low := bytes.ToLower(ws.text)
-	for _, w := range mainWords {
-		if bytes.Contains(low, []byte(w)) || bytes.Contains(low, []byte("##")) {
-			return route("it mentions %q, which a clang-tidy check clangd does not run looks for", w)
-		}
+	if len(mainWords) > 0 && (objectMacroRe.Match(ws.text) || bytes.Contains(ws.text, []byte("##"))) {
+		return route("it defines a macro with a value, which a clang-tidy check clangd does not run looks for")
 	}
 	if len(words) > 0 {
 		if w, ok := l.mentions(ws, words); ok {
@@ -316,6 +318,7 @@ func preambleReason(text []byte) string {
 		seen[key] = true
 	}
 	inComment := false
+	guard := ""
 	for line := range bytes.Lines(text) {
 		t := strings.TrimSpace(string(line))
 		switch {
@@ -327,7 +330,16 @@ func preambleReason(text []byte) string {
 		case strings.HasPrefix(t, "/*"):
 			inComment = !strings.Contains(t[2:], "*/")
 		case strings.HasPrefix(t, "#"):
-			if !includeNameRe.MatchString(t) {
+			// #pragma once and an include guard (#ifndef X, #define X
+			// with no body) give the checks nothing to find.
+			f := strings.Fields(strings.Replace(t, "#", "# ", 1))
+			switch {
+			case includeNameRe.MatchString(t):
+			case len(f) == 3 && f[1] == "pragma" && f[2] == "once":
+			case len(f) == 3 && f[1] == "ifndef" && guard == "":
+				guard = f[2]
+			case len(f) == 3 && f[1] == "define" && f[2] == guard:
+			default:
 				return "a directive at its top other than #include: " + head(t, 60)
 			}
 		default:
@@ -507,6 +519,13 @@ func outermost(paths []string) []string {
 	return out
 }
 
+// clangdPlacesOtherwise are the checks whose warnings clangd places at
+// other tokens than clang-tidy (found by the differential corpus): a file
+// they warn in is checked cold.
+var clangdPlacesOtherwise = map[string]bool{
+	"readability-simplify-boolean-expr": true,
+}
+
 // crossFileChecks are the clang-tidy checks whose fix may edit another
 // file than the one they warn in (every declaration of a function, every
 // use of a name). clangd drops such a fix whole; the cold clang-tidy
@@ -610,12 +629,17 @@ func clangdAlerts(ws *workspace, pub *lspPublication, doc string) (alerts []runn
 				d.Range.Start.Line+1, d.Range.Start.Character+1, msg))
 			continue
 		}
-		if d.Severity != 2 {
+		if d.Severity == 1 {
+			// Without WarningsAsErrors (which goes cold) every warning of
+			// clang-tidy's is a warning; clangd 22 shows some as hints.
 			return route("clangd gave a clang-tidy diagnostic of severity %d", d.Severity)
 		}
 		var check string
 		if err := jsonUnmarshalString(d.Code, &check); err != nil || check == "" {
 			return route("a clang-tidy diagnostic without its check: %s", d.Message)
+		}
+		if clangdPlacesOtherwise[check] {
+			return route("clangd places %s's warnings otherwise", check)
 		}
 		msg, ok := clangTidyMessage(d.Message)
 		if !ok {
