@@ -39,20 +39,28 @@ func TestSessionSettings(t *testing.T) {
 
 func TestSessionTools(t *testing.T) {
 	versions := map[string]string{"fixloop": "v1"}
-	cold := config.Config{Python: config.Python{Tools: config.PythonCold}}
+	cold := config.Config{Python: config.Python{Tools: config.PythonCold}, Cpp: config.Cpp{Tools: config.CppCold}}
 	for _, c := range []struct {
 		name string
 		cfg  config.Config
 		file string
-		want string // python.tools, "" for none
+		key  string // "" for none
+		want string
 	}{
-		{"python, default", config.Config{}, "/p/a.py", "warm"},
-		{"python, cold", cold, "/p/a.py", "cold"},
-		{"go", cold, "/p/a.go", ""},
+		{"python, default", config.Config{}, "/p/a.py", "python.tools", "warm"},
+		{"python, cold", cold, "/p/a.py", "python.tools", "cold"},
+		{"c++, default", config.Config{}, "/p/a.cc", "cpp.tools", "warm"},
+		{"c++, cold", cold, "/p/a.h", "cpp.tools", "cold"},
+		{"go", cold, "/p/a.go", "", ""},
 	} {
 		got := SessionTools(versions, c.cfg, c.file)
-		if got["python.tools"] != c.want || got["fixloop"] != "v1" {
-			t.Errorf("%s: %v, want python.tools %q", c.name, got, c.want)
+		if got["fixloop"] != "v1" || c.key != "" && got[c.key] != c.want {
+			t.Errorf("%s: %v, want %s %q", c.name, got, c.key, c.want)
+		}
+		for _, k := range []string{"python.tools", "cpp.tools"} {
+			if _, ok := got[k]; ok && k != c.key {
+				t.Errorf("%s: %v has %s", c.name, got, k)
+			}
 		}
 	}
 	if _, ok := versions["python.tools"]; ok {
