@@ -872,6 +872,10 @@ func (l *Linter) lintClangd(ctx context.Context, ws *workspace, overlay map[stri
 			l.warm.stats.cold.Add(1)
 		}
 	}()
+	if l.warm.skipClangd(ws.file) {
+		l.log.Debug("clang-tidy runs cold", "file", ws.file, "reason", "clangd's last answer for it went cold")
+		return nil, nil, false
+	}
 	spec, req, err := l.clangdPlan(ctx, ws, overlay)
 	if err != nil {
 		l.log.Debug("clang-tidy runs cold", "file", ws.file, "reason", err)
@@ -897,6 +901,7 @@ func (l *Linter) lintClangd(ctx context.Context, ws *workspace, overlay map[stri
 	}
 	alerts, compileErrors, err := clangdAlerts(ws, pub, doc)
 	if err != nil {
+		l.warm.wentCold(ws.file)
 		l.log.Debug("clang-tidy runs cold", "file", ws.file, "reason", err)
 		return nil, nil, false
 	}

@@ -97,6 +97,39 @@ type WarmPool struct {
 	entries *lru.Cache[string, *warmEntry]
 	pch     pchCache
 	stats   warmStats
+	// coldNext counts, by file, the checks that go straight to the cold
+	// clang-tidy: after clangd's answer for a file had to go cold (a fix
+	// that edits a header, a check clangd places otherwise), the next
+	// coldStreak checks skip clangd, which would likely go cold again
+	// after its own check.
+	coldMu   sync.Mutex
+	coldNext map[string]int
+}
+
+// coldStreak is how many checks of a file skip clangd after its answer
+// went cold.
+const coldStreak = 4
+
+// skipClangd reports whether the check of file goes straight to the cold
+// clang-tidy, and counts it.
+func (p *WarmPool) skipClangd(file string) bool {
+	p.coldMu.Lock()
+	defer p.coldMu.Unlock()
+	if p.coldNext[file] > 0 {
+		p.coldNext[file]--
+		return true
+	}
+	return false
+}
+
+// wentCold records that clangd's answer for file went cold.
+func (p *WarmPool) wentCold(file string) {
+	p.coldMu.Lock()
+	defer p.coldMu.Unlock()
+	if p.coldNext == nil || len(p.coldNext) > 4096 {
+		p.coldNext = map[string]int{}
+	}
+	p.coldNext[file] = coldStreak
 }
 
 // warmStats count what the pool's checks ran.
