@@ -526,6 +526,27 @@ var clangdPlacesOtherwise = map[string]bool{
 	"readability-simplify-boolean-expr": true,
 }
 
+// macroAt returns an identifier on pos's line that may be a macro, whose
+// expansion clang-tidy follows with "expanded from macro" notes that
+// clangd does not give: a name in capitals (NULL, EXIT_FAILURE, most
+// macros), or one the file defines. "" when there is none.
+func macroAt(ws *workspace, pos lspPosition) string {
+	start, end := ws.index().Span(pos.Line+1, 0, 0, 0, runner.ColumnBytes)
+	for _, name := range identRe.FindAllString(string(ws.text[start:end]), -1) {
+		if len(name) > 1 && macroNameRe.MatchString(name) {
+			return name
+		}
+		if regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+` + regexp.QuoteMeta(name) + `\b`).Match(ws.text) {
+			return name
+		}
+	}
+	return ""
+}
+
+var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+var macroNameRe = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+
 // crossFileChecks are the clang-tidy checks whose fix may edit another
 // file than the one they warn in (every declaration of a function, every
 // use of a name). clangd drops such a fix whole; the cold clang-tidy
@@ -637,6 +658,10 @@ func clangdAlerts(ws *workspace, pub *lspPublication, doc string) (alerts []runn
 		var check string
 		if err := jsonUnmarshalString(d.Code, &check); err != nil || check == "" {
 			return route("a clang-tidy diagnostic without its check: %s", d.Message)
+		}
+		if name := macroAt(ws, d.Range.Start); name != "" {
+			// clang-tidy adds an "expanded from macro" note; clangd not.
+			return route("a warning at the macro %s", name)
 		}
 		if clangdPlacesOtherwise[check] {
 			return route("clangd places %s's warnings otherwise", check)

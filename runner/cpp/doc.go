@@ -31,13 +31,15 @@
 // file that mentions move, modernize-macro-to-enum on one with a #define,
 // the static analyzer), directives in the preamble other than #include,
 // #pragma once and an include guard, a duplicate include, a check clangd
-// places otherwise (readability-simplify-boolean-expr), a fix from a note, a fix clangd drops because it
+// places otherwise (readability-simplify-boolean-expr), a warning on a
+// line that uses a macro (clang-tidy's "expanded from macro" notes), a fix from a note, a fix clangd drops because it
 // edits a header, a first letter whose case is not known, a .clang-tidy
 // with keys beyond the checks and their options. Compile errors stay
 // g++'s: it runs as before, with -include of a precompiled header of the
 // file's leading block of system #includes (the same block, flags and
 // g++, its headers checked unchanged) once one is built, in the
-// background, after the first check that meets the block. Where clangd
+// background, after the first check that meets the block. A file whose
+// clangd answer had to go cold skips clangd for its next four checks. Where clangd
 // cannot start or dies, the cold clang-tidy runs; a clangd that passes
 // the tool timeout is stopped (the check gets the cold timeout's note),
 // one past 300 MB resident is replaced, one idle 5 minutes stops.

@@ -281,3 +281,52 @@ func poolWorkers(p *WarmPool) []*clangdWorker {
 	}
 	return out
 }
+
+// TestWarmHugeOutputGoesCold: a file with so many warnings that the cold
+// clang-tidy's output nears what fixloop reads goes to the cold
+// clang-tidy, so that the alerts (and the note about output left out, if
+// any) are the cold ones.
+func TestWarmHugeOutputGoesCold(t *testing.T) {
+	need(t, "g++", "clang-tidy", "clangd")
+	warm, pool := newWarmTestLinter(t, LinterOptions{})
+	cold := newTestLinter(t)
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "int *pointer_number_%d = 0;\n", i)
+	}
+	file := filepath.Join(t.TempDir(), "huge.cc")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	diffPair(t, pool, warm, cold, file, nil)
+	if n := pool.stats.cold.Load(); n != 1 {
+		t.Errorf("want the check by the cold clang-tidy, got %d cold checks", n)
+	}
+}
+
+// TestWarmSeesChangedHeader: a header next to the file changes between
+// two checks of the same text; the second check reports what the cold
+// tools report of the new header (clangd is made to build again).
+func TestWarmSeesChangedHeader(t *testing.T) {
+	need(t, "g++", "clang-tidy", "clangd")
+	warm, pool := newWarmTestLinter(t, LinterOptions{})
+	cold := newTestLinter(t)
+	dir := t.TempDir()
+	header := filepath.Join(dir, "h.h")
+	file := filepath.Join(dir, "a.cc")
+	text := "#include \"h.h\"\nint g() { return f(); }\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range []string{"#pragma once\ninline int f() { return 1; }\n", "#pragma once\ninline int *f() { return 0; }\n"} {
+		if err := os.WriteFile(header, []byte(h), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// A later time than the first version's, whatever the clock's grain.
+		mod := time.Now().Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(header, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+		diffPair(t, pool, warm, cold, file, nil)
+	}
+}
