@@ -120,7 +120,7 @@ and nothing runs; any other answer, a 404 included, lets the run start. With
 	fl.StringVar(&f.run, "run", "", "the run's name; running it again resumes it (default: the dataset's base name)")
 	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL (default: store.dsn from .fixloop.yaml, else the SQLite file in the state directory)")
 	fl.StringVar(&f.sandbox, "sandbox", "", "how candidates run: bubblewrap (the default) or none")
-	fl.StringVar(&f.tools, "tools", "", "how pylint and flake8, and javac, checkstyle and PMD run: warm (one long-lived worker per language) or cold (the command line tools for every check, as pinned runs did); default: python.tools and java.tools, else warm")
+	fl.StringVar(&f.tools, "tools", "", "how the Python, Java and C++ linters run: warm (long-lived workers: pylint and flake8 in one, pyright-langserver, one JVM for javac, checkstyle and PMD, clangd for clang-tidy) or cold (the command line tools for every check, as pinned runs did); default: python.tools, java.tools and cpp.tools, else warm")
 	fl.StringVar(&f.replayDir, "replay-dir", "", "with --provider replay: the directory of PROBLEM.json records")
 	fl.DurationVar(&f.sessionTimeout, "session-timeout", 0, "stop a session after this long (it is stored, stopped as time_limit); 0: no limit")
 	fl.IntVar(&f.rpm, "rpm", 0, "at most this many model requests per minute to the endpoint (0: no limit)")

@@ -36,8 +36,8 @@ type runSettings struct {
 	Goal        string   `json:"goal,omitempty"`
 	Rounds      int      `json:"rounds,omitempty"`
 	Sandbox     string   `json:"sandbox,omitempty"`
-	// Tools is --tools: how pylint and flake8 run (python.tools), and
-	// javac, checkstyle and PMD (java.tools).
+	// Tools is --tools: how the linters run (python.tools, java.tools
+	// and cpp.tools).
 	Tools          string        `json:"tools,omitempty"`
 	ReplayDir      string        `json:"replay_dir,omitempty"`
 	SessionTimeout time.Duration `json:"session_timeout,omitempty"`
@@ -170,6 +170,7 @@ func (r *evalRunner) session(ctx context.Context, j evalJob) (string, error) {
 	if r.s.Tools != "" {
 		cfg.Python.Tools = config.PythonTools(r.s.Tools)
 		cfg.Java.Tools = config.JavaTools(r.s.Tools)
+		cfg.Cpp.Tools = config.CppTools(r.s.Tools)
 	}
 	r.s.Rules.apply(&cfg)
 	if cfg.Sandbox == config.SandboxNone {

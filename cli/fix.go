@@ -350,8 +350,8 @@ func checkSandboxFlag(v string) error {
 	return fmt.Errorf("--sandbox %q: want %s or %s", v, config.SandboxBubblewrap, config.SandboxNone)
 }
 
-// checkToolsFlag validates --tools: how pylint and flake8 run, and javac,
-// checkstyle and PMD (python.tools and java.tools take the same values).
+// checkToolsFlag validates --tools: how the Python, Java and C++ linters
+// run (python.tools, java.tools and cpp.tools take the same values).
 func checkToolsFlag(v string) error {
 	switch config.PythonTools(v) {
 	case "", config.PythonWarm, config.PythonCold:

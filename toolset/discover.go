@@ -36,6 +36,10 @@ func Discover(ctx context.Context, cfg config.Config) []tool.Status {
 		pinned := cpp.ClangTidyCommand(c)
 		pinned.Name = c + " (cpp.clangTidy)"
 		all = append(all, pinned)
+		if d := cpp.ClangdCommand(c); d.Commands[0] != "clangd-22" {
+			d.Name = d.Commands[0] + " (cpp.tools warm with cpp.clangTidy)"
+			all = append(all, d)
+		}
 	}
 	out := tool.Discover(ctx, all)
 	for _, st := range java.Discover(ctx) {

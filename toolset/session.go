@@ -34,19 +34,22 @@ func Stuck(cfg config.Config) refactor.Stuck {
 }
 
 // SessionTools is what a session of file records as its tools: versions
-// (the tools' versions), and for a Python file the design pylint, flake8
-// and pyright were set to run in, under "python.tools": "warm" or "cold",
-// so that a paper-exact run shows it used the pinned command line tools;
-// for a Java file the design of javac, checkstyle and PMD, under
-// "java.tools".
+// (the tools' versions), and the design its linters were set to run in,
+// "warm" or "cold": for a Python file pylint's, flake8's and pyright's
+// under "python.tools", for a Java file javac's, checkstyle's and PMD's
+// under "java.tools", for a C++ file clang-tidy's and g++'s under
+// "cpp.tools", so that a paper-exact run shows it used the pinned command
+// line tools.
 func SessionTools(versions map[string]string, cfg config.Config, file string) map[string]string {
 	out := maps.Clone(versions)
-	var key, design string
+	key, design := "", ""
 	switch langs.Detect(file, "") {
 	case langs.Python:
 		key, design = "python.tools", string(cmp.Or(cfg.Python.Tools, config.PythonWarm))
 	case langs.Java:
 		key, design = "java.tools", string(cmp.Or(cfg.Java.Tools, config.JavaWarm))
+	case langs.Cpp:
+		key, design = "cpp.tools", string(cmp.Or(cfg.Cpp.Tools, config.CppWarm))
 	default:
 		return out
 	}

@@ -39,7 +39,7 @@ func TestSessionSettings(t *testing.T) {
 
 func TestSessionTools(t *testing.T) {
 	versions := map[string]string{"fixloop": "v1"}
-	cold := config.Config{Python: config.Python{Tools: config.PythonCold}, Java: config.Java{Tools: config.JavaCold}}
+	cold := config.Config{Python: config.Python{Tools: config.PythonCold}, Java: config.Java{Tools: config.JavaCold}, Cpp: config.Cpp{Tools: config.CppCold}}
 	for _, c := range []struct {
 		name string
 		cfg  config.Config
@@ -51,13 +51,15 @@ func TestSessionTools(t *testing.T) {
 		{"python, cold", cold, "/p/a.py", "python.tools", "cold"},
 		{"java, default", config.Config{}, "/p/A.java", "java.tools", "warm"},
 		{"java, cold", cold, "/p/A.java", "java.tools", "cold"},
+		{"c++, default", config.Config{}, "/p/a.cc", "cpp.tools", "warm"},
+		{"c++, cold", cold, "/p/a.h", "cpp.tools", "cold"},
 		{"go", cold, "/p/a.go", "", ""},
 	} {
 		got := SessionTools(versions, c.cfg, c.file)
 		if got["fixloop"] != "v1" {
 			t.Errorf("%s: %v lacks the versions", c.name, got)
 		}
-		for _, key := range []string{"python.tools", "java.tools"} {
+		for _, key := range []string{"python.tools", "java.tools", "cpp.tools"} {
 			want := ""
 			if key == c.key {
 				want = c.want

@@ -9,6 +9,7 @@
 package toolset
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -66,6 +67,9 @@ type Toolset struct {
 	// javaWarm keeps the warm JVMs of every Java linter the toolset
 	// builds.
 	javaWarm *java.WarmPool
+	// cppWarm keeps the clangd processes and precompiled headers of
+	// every C++ linter the toolset builds.
+	cppWarm *cpp.WarmPool
 }
 
 // goSettings are the settings the Go analyzer is built from.
@@ -92,15 +96,17 @@ func New(logger *slog.Logger, redactor *redact.Redactor) *Toolset {
 		maven:        &java.MavenCache{},
 		pythonWarm:   python.NewWarmPool(),
 		javaWarm:     java.NewWarmPool(),
+		cppWarm:      cpp.NewWarmPool(),
 	}
 }
 
 // Close stops the tool processes kept warm for the toolset's linters (the
-// warm Python workers and Java JVMs). Linters built later start them
-// again.
+// warm Python workers and pyright servers, the Java JVMs, the C++ clangd
+// processes). Linters built later start them again.
 func (t *Toolset) Close() {
 	t.pythonWarm.Close()
 	t.javaWarm.Close()
+	t.cppWarm.Close()
 }
 
 // goAnalyzer returns the Go analyzer for cfg, reusing the last one when its
@@ -142,7 +148,7 @@ func (t *Toolset) Linter(cfg config.Config) (runner.Linter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("setting up the Python linters: %w", err)
 	}
-	cc, err := cpp.NewLinter(cpp.LinterOptions{ClangTidy: cfg.Cpp.ClangTidy, Checks: cfg.Cpp.Checks, Flags: cfg.Cpp.Flags, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
+	cc, err := cpp.NewLinter(cpp.LinterOptions{ClangTidy: cfg.Cpp.ClangTidy, Checks: cfg.Cpp.Checks, Flags: cfg.Cpp.Flags, Tools: string(cmp.Or(cfg.Cpp.Tools, config.CppWarm)), Warm: t.cppWarm, Logger: t.logger, MaxFileSize: cfg.MaxFileSize})
 	if err != nil {
 		return nil, fmt.Errorf("setting up the C++ linters: %w", err)
 	}

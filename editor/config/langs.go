@@ -63,7 +63,22 @@ type Cpp struct {
 	// or a version's binary such as "clang-tidy-22", so that results do not
 	// move with the machine's default version.
 	ClangTidy string
+	// Tools chooses how g++ and clang-tidy run (key "tools"): CppWarm
+	// (the default, also "") with clang-tidy's checks in a long-lived
+	// clangd and g++ with a kept precompiled header, the cold tools for
+	// what they cannot check the same, or CppCold, both started for every
+	// check.
+	Tools CppTools
 }
+
+// CppTools is how g++ and clang-tidy run: cpp.tools.
+type CppTools string
+
+// The values of cpp.tools.
+const (
+	CppWarm CppTools = "warm"
+	CppCold CppTools = "cold"
+)
 
 // Java configures Java checks.
 type Java struct {

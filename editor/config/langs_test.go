@@ -101,6 +101,7 @@ func fullWant() Config {
 		Flags:    []string{"-std=c++20", "-Wall", "-DNAME=a b"},
 		Test:     []string{"ctest", "--output-junit", "report.xml"},
 		JUnitXML: "build/*.xml",
+		Tools:    CppWarm,
 	}
 	c.Java = Java{Checkstyle: "google", Classpath: []string{"lib/junit.jar", "build/classes"}, Tools: JavaWarm}
 	c.Linters = []Linter{

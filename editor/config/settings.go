@@ -453,6 +453,11 @@ var configSettings = []setting[Config]{
 		rule: to(typed("string", jsonString, nil, (*applier).clangTidy), func(c *Config) *string { return &c.Cpp.ClangTidy }),
 	},
 	{
+		Key: "cpp.tools", Default: string(CppWarm),
+		Doc:  "How clang-tidy and g++ run: `warm`, clang-tidy's checks in a long-lived clangd of the same LLVM version and g++ with a kept precompiled header of the file's leading system includes (the cold tools for what they cannot check the same: compile errors, checks clangd does not run, fixes it drops), or `cold`, both started for every check.",
+		rule: to(choiceOf(false, CppWarm, CppCold), func(c *Config) *CppTools { return &c.Cpp.Tools }),
+	},
+	{
 		Key: "java.checkstyle", Default: CheckstyleSun,
 		Doc:  "`sun` or `google` (any case), or the path of a checkstyle configuration .xml file, relative to the workspace root unless absolute.",
 		rule: to(typed("string", jsonString, nil, (*applier).checkstyle), func(c *Config) *string { return &c.Java.Checkstyle }),

@@ -22,6 +22,7 @@ func TestDefaultFromTable(t *testing.T) {
 		ApplyMode:       ApplyAtOnce,
 		Store:           Store{Mode: "full"},
 		Python:          Python{Tools: PythonWarm},
+		Cpp:             Cpp{Tools: CppWarm},
 		Java:            Java{Checkstyle: CheckstyleSun, Tools: JavaWarm},
 		Judge: Judge{
 			Dir:         DefaultJudgeDir,

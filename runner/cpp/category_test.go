@@ -51,12 +51,31 @@ func TestCheckURL(t *testing.T) {
 
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 2 || tools[0].Name != "g++" || tools[1].Name != "clang-tidy" {
+	if len(tools) != 4 || tools[0].Name != "g++" || tools[1].Name != "clang-tidy" || tools[2].Name != "clangd" || tools[3].Name != "clangd-22" {
 		t.Fatalf("Tools() = %+v", tools)
 	}
-	for _, tl := range tools {
+	for i, tl := range tools {
 		if tl.Language != "cpp" || tl.Install != "apt install "+tl.Name || tl.Package != "Debian package "+tl.Name {
 			t.Errorf("tool %+v", tl)
+		}
+		if optional := i >= 2; optional != (tl.Optional != "") {
+			t.Errorf("tool %s: Optional %q", tl.Name, tl.Optional)
+		}
+	}
+}
+
+func TestClangdCommand(t *testing.T) {
+	tests := []struct{ tidy, want string }{
+		{"", "clangd"},
+		{"clang-tidy", "clangd"},
+		{"clang-tidy-22", "clangd-22"},
+		{"/opt/llvm/bin/clang-tidy", "/opt/llvm/bin/clangd"},
+		{"/opt/llvm/bin/clang-tidy-18", "/opt/llvm/bin/clangd-18"},
+		{"my-tidy", "clangd"},
+	}
+	for _, tt := range tests {
+		if got := ClangdCommand(tt.tidy).Commands[0]; got != tt.want {
+			t.Errorf("ClangdCommand(%q) = %q, want %q", tt.tidy, got, tt.want)
 		}
 	}
 }

@@ -72,7 +72,10 @@ func (ws *workspace) toolOptions() proc.ToolOptions {
 
 // runGXX compiles the workspace's file with g++ -fsyntax-only and returns
 // its errors as alerts. Warnings are left out: clang-tidy covers them.
-func runGXX(ctx context.Context, ws *workspace) ([]runner.Alert, error) {
+//
+// extra are arguments placed before the file: the precompiled header of
+// the warm design (pchArgs).
+func runGXX(ctx context.Context, ws *workspace, extra []string) ([]runner.Alert, error) {
 	path, err := GXX().Find()
 	if err != nil {
 		return nil, err
@@ -82,6 +85,7 @@ func runGXX(ctx context.Context, ws *workspace) ([]runner.Alert, error) {
 		args = append(args, "-x", "c++")
 	}
 	args = append(args, ws.flags...)
+	args = append(args, extra...)
 	args = append(args, ws.tmpFile)
 	run, err := proc.RunTool(ctx, ws.toolOptions(), path, args...)
 	if err != nil {

@@ -64,6 +64,16 @@ type LinterOptions struct {
 	// file (0: tool.DefaultTimeout). A tool stopped at it becomes a note
 	// naming it; the other tool's alerts stay.
 	ToolTimeout time.Duration
+	// Tools chooses how g++ and clang-tidy run: ToolsWarm runs
+	// clang-tidy's checks in a long-lived clangd and g++ with a kept
+	// precompiled header (see warm.go), falling back to the cold tools
+	// for what it cannot check the same; ToolsCold starts both for every
+	// check. "" means ToolsWarm when Warm is given, else ToolsCold.
+	Tools string
+	// Warm is the pool the warm tools run in, shared by the Linters of
+	// one owner (a toolset), which closes it; nil with ToolsWarm gives
+	// the Linter a pool of its own, which Linter.Close closes.
+	Warm *WarmPool
 }
 
 // Linter checks C++ files with g++ and clang-tidy. It implements
@@ -78,6 +88,11 @@ type Linter struct {
 	log         *slog.Logger
 	maxFileSize int
 	toolTimeout time.Duration
+	// warm is the pool of the warm tools; nil runs them cold. ownPool is
+	// set when the Linter made it (Close closes it).
+	warm      *WarmPool
+	ownPool   bool
+	warmTools warmTools
 }
 
 var _ runner.Linter = (*Linter)(nil)
@@ -103,11 +118,34 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
+	switch opts.Tools {
+	case "":
+		l.warm = opts.Warm
+	case ToolsWarm:
+		l.warm = opts.Warm
+		if l.warm == nil {
+			l.warm, l.ownPool = NewWarmPool(), true
+		}
+	case ToolsCold:
+	default:
+		return nil, fmt.Errorf("unknown C++ tools design %q: choose %s or %s", opts.Tools, ToolsWarm, ToolsCold)
+	}
 	if l.maxFileSize <= 0 {
 		l.maxFileSize = defaultMaxFileSize
 	}
 	return l, nil
 }
+
+// Close stops the warm tools of a pool the Linter made itself (none was
+// given it); a given pool is its owner's to close.
+func (l *Linter) Close() {
+	if l.ownPool {
+		l.warm.Close()
+	}
+}
+
+// Warm reports whether l runs the warm design.
+func (l *Linter) Warm() bool { return l.warm != nil }
 
 // DefaultFlags are the compile flags of a file that neither the
 // configuration nor a compilation database gives any.
@@ -219,10 +257,16 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		}
 		defer release()
 		gxx, gErr = tool.RunBounded(ctx, "g++", l.toolTimeout, func(ctx context.Context) ([]runner.Alert, error) {
-			return runGXX(ctx, ws)
+			return runGXX(ctx, ws, l.pchArgs(ws))
 		})
 	})
 	wg.Go(func() {
+		if l.warm != nil {
+			var ok bool
+			if tidy, tErr, ok = l.lintClangd(ctx, ws, overlay); ok {
+				return
+			}
+		}
 		ctx, release, err := proc.Hold(ctx)
 		if err != nil {
 			tErr = err

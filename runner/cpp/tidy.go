@@ -52,18 +52,32 @@ type tidyResult struct {
 // find the project's configuration by itself. A configuration that cannot
 // be read is an error: the run would not check what the project asks.
 func (l *Linter) tidyChecks(dir string) ([]string, error) {
+	sel, err := l.tidySelect(dir)
+	return sel.args, err
+}
+
+// tidySelection is how the checks of a file are chosen.
+type tidySelection struct {
+	args   []string // clang-tidy's arguments
+	config string   // the merged .clang-tidy (tidyConfig), "" for none
+	checks string   // the -checks value, "" when the configuration alone chooses
+}
+
+// tidySelect works out tidyChecks's arguments and what they are made of.
+func (l *Linter) tidySelect(dir string) (tidySelection, error) {
 	nearest := runner.FindUp(dir, tidyConfigName)
 	if nearest == "" {
-		return []string{"-checks=" + cmp.Or(l.checks, DefaultChecks)}, nil
+		checks := cmp.Or(l.checks, DefaultChecks)
+		return tidySelection{args: []string{"-checks=" + checks}, checks: checks}, nil
 	}
 	config, err := l.tidyConfigs.Get(nearest, nil, func() (string, filecache.Files, error) { return tidyConfig(nearest) })
 	switch {
 	case err != nil:
-		return nil, err
+		return tidySelection{}, err
 	case l.checks != "":
-		return []string{"--config=" + config, "-checks=" + l.checks}, nil
+		return tidySelection{args: []string{"--config=" + config, "-checks=" + l.checks}, config: config, checks: l.checks}, nil
 	default:
-		return []string{"--config=" + config}, nil
+		return tidySelection{args: []string{"--config=" + config}, config: config}, nil
 	}
 }
 

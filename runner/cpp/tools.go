@@ -41,8 +41,13 @@ func ClangTidyCommand(command string) tool.Tool {
 	}
 }
 
-// Tools lists the external programs the C++ linter needs.
-func Tools() []tool.Tool { return []tool.Tool{GXX(), ClangTidy()} }
+// Tools lists the external programs the C++ linter needs, and clangd and
+// clangd-22 (the clangd of the default clang-tidy and of LintEval's
+// pinned clang-tidy-22), which the warm design (cpp.tools) uses where
+// installed.
+func Tools() []tool.Tool {
+	return []tool.Tool{GXX(), ClangTidy(), ClangdCommand(""), ClangdCommand("clang-tidy-22")}
+}
 
 // commandTool describes the program a test command starts, so that a
 // missing one is reported with how to install it. Well-known build tools
