@@ -380,26 +380,7 @@ func (s *langSession) sampleTools() {
 
 // treeTicks is the CPU time of pid and its descendants, in clock ticks.
 func treeTicks(pid int) int64 {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
-	parents := make(map[int]int)
-	ticks := make(map[int]int64)
-	for _, e := range ents {
-		n := 0
-		if _, err := fmt.Sscanf(e.Name(), "%d", &n); err != nil || n <= 0 {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		if st, err := parseProcStat(string(b)); err == nil {
-			parents[n] = st.PPid
-			ticks[n] = st.UTime + st.STime
-		}
-	}
+	parents, ticks := procTable()
 	total := ticks[pid]
 	for _, p := range descendants(parents, pid) {
 		total += ticks[p]

@@ -553,24 +553,7 @@ func (s *session) sampleTree() {
 
 // treeRSS is the sum of VmRSS of pid and its descendants, in kB.
 func treeRSS(pid int) int64 {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
-	parents := make(map[int]int)
-	for _, e := range ents {
-		n := 0
-		if _, err := fmt.Sscanf(e.Name(), "%d", &n); err != nil || n <= 0 {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		if st, err := parseProcStat(string(b)); err == nil {
-			parents[n] = st.PPid
-		}
-	}
+	parents, _ := procTable()
 	total := int64(0)
 	for _, p := range append([]int{pid}, descendants(parents, pid)...) {
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p))
@@ -582,6 +565,31 @@ func treeRSS(pid int) int64 {
 		}
 	}
 	return total
+}
+
+// procTable reads every process's parent and CPU time (clock ticks) from
+// /proc.
+func procTable() (parents map[int]int, ticks map[int]int64) {
+	parents, ticks = make(map[int]int), make(map[int]int64)
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return parents, ticks
+	}
+	for _, e := range ents {
+		n := 0
+		if _, err := fmt.Sscanf(e.Name(), "%d", &n); err != nil || n <= 0 {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		if st, err := parseProcStat(string(b)); err == nil {
+			parents[n] = st.PPid
+			ticks[n] = st.UTime + st.STime
+		}
+	}
+	return parents, ticks
 }
 
 // close shuts the server down (shutdown, exit), kills it if it lingers,

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -557,7 +556,7 @@ func (w *clangdWorker) ended(err error) error {
 // resident memory and retires it past warmMaxRSS.
 func (w *clangdWorker) touched() {
 	if w.cmd.Process != nil {
-		rss := treeRSS(w.cmd.Process.Pid)
+		rss := proc.TreeRSS(w.cmd.Process.Pid)
 		if rss > w.peakRSS.Load() {
 			w.peakRSS.Store(rss) // one call at a time
 		}
@@ -583,47 +582,6 @@ func (w *clangdWorker) dead() bool {
 	killed := w.killed
 	w.mu.Unlock()
 	return killed || isClosed(w.done)
-}
-
-// treeRSS returns the resident memory, in KiB, of the process pid and its
-// descendants (the sandbox's processes and clangd), read from /proc.
-func treeRSS(pid int) int64 {
-	var total int64
-	seen := map[int]bool{}
-	var walk func(pid int, depth int)
-	walk = func(pid int, depth int) {
-		if seen[pid] || depth > 8 {
-			return
-		}
-		seen[pid] = true
-		total += vmRSS(pid)
-		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
-		if err != nil {
-			return
-		}
-		for f := range strings.FieldsSeq(string(data)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				walk(c, depth+1)
-			}
-		}
-	}
-	walk(pid, 0)
-	return total
-}
-
-// vmRSS reads VmRSS, in KiB, from /proc/PID/status; 0 when it cannot.
-func vmRSS(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return n
-		}
-	}
-	return 0
 }
 
 // fileURI is the file: URI of an absolute path.

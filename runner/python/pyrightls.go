@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -643,7 +642,7 @@ func (s *pyrightServer) ended(err error) error {
 // touched restarts the idle timer after a check, records the server's
 // memory and retires it past pyrightMaxRSS.
 func (s *pyrightServer) touched() {
-	rss := treeRSS(s.cmd.Process.Pid)
+	rss := proc.TreeRSS(s.cmd.Process.Pid)
 	for {
 		old := s.peak.Load()
 		if rss <= old || s.peak.CompareAndSwap(old, rss) {
@@ -681,54 +680,6 @@ func (s *pyrightServer) dead() bool {
 	default:
 		return false
 	}
-}
-
-// treeRSS returns the resident memory, in KiB, of the process pid and its
-// descendants (bubblewrap, the shell's exec and Node.js): VmRSS of
-// /proc/PID/status. It is 0 where /proc cannot tell.
-func treeRSS(pid int) int64 {
-	var total int64
-	seen := map[int]bool{}
-	var walk func(int)
-	walk = func(pid int) {
-		if seen[pid] || len(seen) > 64 {
-			return
-		}
-		seen[pid] = true
-		total += vmRSS(pid)
-		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-		for _, t := range tasks {
-			data, err := os.ReadFile(t)
-			if err != nil {
-				continue
-			}
-			for _, f := range strings.Fields(string(data)) {
-				if c, err := strconv.Atoi(f); err == nil {
-					walk(c)
-				}
-			}
-		}
-	}
-	walk(pid)
-	return total
-}
-
-// vmRSS reads VmRSS, in KiB, from /proc/pid/status.
-func vmRSS(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			f := strings.Fields(rest)
-			if len(f) > 0 {
-				n, _ := strconv.ParseInt(f[0], 10, 64)
-				return n
-			}
-		}
-	}
-	return 0
 }
 
 // pyrightSpecFor works out the language server that checks job as the
