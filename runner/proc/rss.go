@@ -13,7 +13,7 @@ const maxTreeProcs = 64
 
 // TreeRSS returns the resident memory, in KiB, of the process pid and its
 // descendants (a sandbox's processes and the tool under them): the sum of
-// VmRSS in /proc/PID/status, following /proc/PID/task/*/children. It is 0
+// VmRSS in /proc/PID/status, following ChildPIDs. It is 0
 // where /proc cannot tell.
 func TreeRSS(pid int) int64 {
 	var total int64
@@ -25,21 +25,32 @@ func TreeRSS(pid int) int64 {
 		}
 		seen[pid] = true
 		total += vmRSS(pid)
-		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-		for _, t := range tasks {
-			data, err := os.ReadFile(t)
-			if err != nil {
-				continue
-			}
-			for _, f := range strings.Fields(string(data)) {
-				if c, err := strconv.Atoi(f); err == nil {
-					walk(c)
-				}
-			}
+		for _, c := range ChildPIDs(pid) {
+			walk(c)
 		}
 	}
 	walk(pid)
 	return total
+}
+
+// ChildPIDs lists the children of every thread of pid, from
+// /proc/PID/task/*/children (which also shows the processes of a
+// bubblewrap pid namespace); none where /proc cannot tell.
+func ChildPIDs(pid int) []int {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var out []int
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // vmRSS reads VmRSS, in KiB, from /proc/PID/status; 0 when it cannot.

@@ -5,10 +5,11 @@ package sandbox
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fixloop/fixloop/runner/proc"
 )
 
 // clockTick is the unit of the times in /proc/PID/stat (USER_HZ, 100 on
@@ -38,7 +39,7 @@ func treeCPU(pid int) (total time.Duration, ok bool) {
 		}
 		ok = true
 		total += t
-		queue = append(queue, childPIDs(p)...)
+		queue = append(queue, proc.ChildPIDs(p)...)
 	}
 	return total, ok
 }
@@ -68,22 +69,4 @@ func processCPU(pid int) (time.Duration, bool) {
 		ticks += n
 	}
 	return time.Duration(ticks) * clockTick, true
-}
-
-// childPIDs lists the children of every thread of pid.
-func childPIDs(pid int) []int {
-	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
-	var out []int
-	for _, t := range tasks {
-		data, err := os.ReadFile(t)
-		if err != nil {
-			continue
-		}
-		for _, s := range strings.Fields(string(data)) {
-			if n, err := strconv.Atoi(s); err == nil {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
 }
