@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -116,7 +117,7 @@ and nothing runs; any other answer, a 404 included, lets the run start. With
 	fl.Float32Var(&f.temperature, "temperature", -1, "sampling temperature, 0 to 2 (a negative value: the model server's default)")
 	fl.StringVar(&f.goal, "goal", "", "repair or refactor for every problem (default: the problem's, else chosen by its check)")
 	fl.IntVar(&f.rounds, "rounds", 0, "round cap k (default: 10 for repair, 3 for refactor, or rounds from .fixloop.yaml)")
-	fl.IntVar(&f.jobs, "jobs", 1, "sessions at a time")
+	fl.IntVar(&f.jobs, "jobs", 0, "sessions at a time (default: the number of CPUs with --provider rules, replay or copy-original, which ask no model endpoint; else 1)")
 	fl.StringVar(&f.run, "run", "", "the run's name; running it again resumes it (default: the dataset's base name)")
 	fl.StringVar(&f.store, "store", "", "session store: a SQLite path or postgres:// URL (default: store.dsn from .fixloop.yaml, else the SQLite file in the state directory)")
 	fl.StringVar(&f.sandbox, "sandbox", "", "how candidates run: bubblewrap (the default) or none")
@@ -234,7 +235,8 @@ func runEval(ctx context.Context, dataset string, f evalFlags, logger *slog.Logg
 			prog.update(spec.Settings.jobKey(spec.Job), detail, err)
 		}
 	}
-	fmt.Fprintf(stderr, "fixloop eval: %d sessions to run, %d at a time\n", len(todo), max(f.jobs, 1))
+	f.jobs = evalJobs(f.jobs, f.provider)
+	fmt.Fprintf(stderr, "fixloop eval: %d sessions to run, %d at a time\n", len(todo), f.jobs)
 	var failed []string
 	var interrupted bool
 	if len(ids) > 0 {
@@ -499,4 +501,20 @@ func (p *evalProgress) finish() {
 		_ = p.bar.Finish()
 		fmt.Fprintln(p.w)
 	}
+}
+
+// evalJobs is how many sessions eval runs at a time: jobs when given (at
+// least 1); else, for the providers that ask no model endpoint (rules,
+// replay, copy-original), one per CPU, since sessions then wait on
+// nothing but the machine and share its warm tools (the toolset's pools);
+// else 1, as an endpoint's capacity is not known.
+func evalJobs(jobs int, providerKind string) int {
+	if jobs > 0 {
+		return jobs
+	}
+	switch providerKind {
+	case provider.KindRules, provider.KindReplay, provider.KindCopyOriginal:
+		return max(runtime.NumCPU(), 1)
+	}
+	return 1
 }

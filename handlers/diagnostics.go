@@ -155,7 +155,16 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 	}
 
 	start := time.Now()
-	res, err := linter.Lint(runner.WithLanguage(ctx, string(doc.LanguageID)), doc.Path, overlay)
+	// A linter's early result (final alerts, some fixes still coming) is
+	// published at once; the whole result replaces it.
+	lctx := runner.WithEarly(runner.WithLanguage(ctx, string(doc.LanguageID)), func(res *runner.LintResult) {
+		if ctx.Err() != nil {
+			return
+		}
+		s.logger.Debug("lint pass: early result", "uri", u, "version", doc.Version, "alerts", len(res.Alerts), "elapsed", time.Since(start))
+		s.publishLint(ctx, docs, doc, res)
+	})
+	res, err := linter.Lint(lctx, doc.Path, overlay)
 	if ctx.Err() != nil {
 		s.logger.Debug("lint pass cancelled", "uri", u, "version", doc.Version)
 		return
@@ -173,7 +182,12 @@ func (s *Server) lintPass(ctx context.Context, u uri.URI) {
 		return
 	}
 	s.logger.Debug("lint pass", "uri", u, "version", doc.Version, "alerts", len(res.Alerts), "elapsed", time.Since(start))
+	s.publishLint(ctx, docs, doc, res)
+}
 
+// publishLint sets the alerts of res on every open document of the pass's
+// unit (doc's, and the files res names) and publishes them.
+func (s *Server) publishLint(ctx context.Context, docs []*docstore.Document, doc *docstore.Document, res *runner.LintResult) {
 	byFile := make(map[string][]runner.Alert)
 	for _, a := range res.Alerts {
 		byFile[a.File] = append(byFile[a.File], a)

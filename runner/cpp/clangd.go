@@ -64,7 +64,8 @@ var clangdDisabled = map[string][]string{
 	"hicpp-invalid-access-moved": {"move", "forward"},
 	// Needs an optional type.
 	"bugprone-unchecked-optional-access": {"optional"},
-	// Needs a macro with a value defined in the file (objectMacroRe): it
+	// Needs a macro with a literal value defined in the file
+	// (enumCandidate): it
 	// warns where the macro is, and only the file's own warnings are kept
 	// (see mainOnlyChecks).
 	"modernize-macro-to-enum": {"define"},
@@ -78,10 +79,6 @@ var clangdDisabled = map[string][]string{
 
 // mainOnlyChecks of clangdDisabled need their words in the file itself.
 var mainOnlyChecks = map[string]bool{"modernize-macro-to-enum": true}
-
-// objectMacroRe matches the definition of a macro with a value and no
-// parameters, what modernize-macro-to-enum may turn into an enum.
-var objectMacroRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][A-Za-z0-9_$]*[ \t]+\S`)
 
 // headerOnlyChecks find nothing in a source file (.cc), only in headers.
 var headerOnlyChecks = map[string]bool{"llvm-header-guard": true, "misc-definitions-in-headers": true}
@@ -204,9 +201,6 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 			return route("unsaved %s is next to it", rel)
 		}
 	}
-	if reason := preambleReason(ws.text); reason != "" {
-		return route("%s", reason)
-	}
 	clangd, major, err := l.findClangd(ctx)
 	if err != nil {
 		return route("%v", err)
@@ -244,6 +238,13 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 	if err != nil {
 		return route("%v", err)
 	}
+	enabled := make(map[string]bool, len(checks))
+	for _, c := range checks {
+		enabled[c] = true
+	}
+	if reason := preambleReason(ws.text, enabled); reason != "" {
+		return route("%s", reason)
+	}
 	var run, words, mainWords []string
 	for _, c := range checks {
 		w, disabled := clangdDisabled[c]
@@ -261,8 +262,8 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 			run = append(run, c)
 		}
 	}
-	if len(mainWords) > 0 && (objectMacroRe.Match(ws.text) || bytes.Contains(ws.text, []byte("##"))) {
-		return route("it defines a macro with a value, which a clang-tidy check clangd does not run looks for")
+	if len(mainWords) > 0 && (enumCandidate(ws.text) || bytes.Contains(ws.text, []byte("##"))) {
+		return route("it defines a macro with a literal value, which a clang-tidy check clangd does not run looks for")
 	}
 	if len(words) > 0 {
 		if w, ok := l.mentions(ws, words); ok {
@@ -280,6 +281,14 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 		base: filepath.Base(ws.file),
 		text: ws.text,
 		args: args,
+		wantMacros: func(pub *lspPublication) bool {
+			for _, d := range pub.Diagnostics {
+				if d.Source == "clang-tidy" && macroAt(ws, d.Range.Start) != "" {
+					return true
+				}
+			}
+			return false
+		},
 		accept: func(doc string) error {
 			// A quoted include climbing out of the file's directory finds
 			// nothing next to the cold tools' copy; next to clangd's it
@@ -298,55 +307,6 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 		},
 	}
 	return spec, req, nil
-}
-
-// preambleReason says why clangd's checks of text may differ from
-// clang-tidy's because of its preamble, the directives at the top of the
-// file that clangd parses once and does not show the checks again (it
-// replays only the #include lines to them): a directive there other than
-// #include (a #define, an #if: bugprone-macro-parentheses,
-// readability-redundant-preprocessor), or an #include of a name already
-// included (readability-duplicate-include, which needs every include).
-// "" when there is none.
-func preambleReason(text []byte) string {
-	seen := map[string]bool{}
-	for _, inc := range includeNames(text) {
-		key := fmt.Sprint(inc.quoted, inc.name)
-		if seen[key] {
-			return "it includes " + inc.name + " twice"
-		}
-		seen[key] = true
-	}
-	inComment := false
-	guard := ""
-	for line := range bytes.Lines(text) {
-		t := strings.TrimSpace(string(line))
-		switch {
-		case inComment:
-			if strings.Contains(t, "*/") {
-				inComment = false
-			}
-		case t == "" || strings.HasPrefix(t, "//"):
-		case strings.HasPrefix(t, "/*"):
-			inComment = !strings.Contains(t[2:], "*/")
-		case strings.HasPrefix(t, "#"):
-			// #pragma once and an include guard (#ifndef X, #define X
-			// with no body) give the checks nothing to find.
-			f := strings.Fields(strings.Replace(t, "#", "# ", 1))
-			switch {
-			case includeNameRe.MatchString(t):
-			case len(f) == 3 && f[1] == "pragma" && f[2] == "once":
-			case len(f) == 3 && f[1] == "ifndef" && guard == "":
-				guard = f[2]
-			case len(f) == 3 && f[1] == "define" && f[2] == guard:
-			default:
-				return "a directive at its top other than #include: " + head(t, 60)
-			}
-		default:
-			return ""
-		}
-	}
-	return ""
 }
 
 func dirExists(path string) bool {
@@ -446,8 +406,8 @@ func includeNames(text []byte) []includeName {
 // mentions reports whether the file, or a file of the user's it includes
 // (found next to the including file or in the user's include directories,
 // or forced by -include), holds one of words (any case) or a token paste
-// (##), which could make one. It returns the word found. A file it cannot
-// read counts as mentioning them.
+// (##), which could make one, as a name in its code (any case; comments
+// and longer names do not count). It returns the word found. A file it cannot read counts as mentioning them.
 func (l *Linter) mentions(ws *workspace, words []string) (string, bool) {
 	type item struct {
 		path string
@@ -474,10 +434,15 @@ func (l *Linter) mentions(ws *workspace, words []string) (string, bool) {
 			}
 			it.text = data
 		}
-		low := bytes.ToLower(it.text)
-		for _, w := range append(slices.Clip(words), "##") {
-			if bytes.Contains(low, []byte(w)) {
-				return w, true
+		code := codeOnly(it.text)
+		if bytes.Contains(code, []byte("##")) {
+			return "##", true
+		}
+		for _, id := range identRe.FindAll(code, -1) {
+			for _, w := range words {
+				if bytes.EqualFold(id, []byte(w)) {
+					return w, true
+				}
 			}
 		}
 		for _, inc := range includeNames(it.text) {
@@ -520,8 +485,10 @@ func outermost(paths []string) []string {
 }
 
 // clangdPlacesOtherwise are the checks whose warnings clangd places at
-// other tokens than clang-tidy (found by the differential corpus): a file
-// they warn in is checked cold.
+// other tokens than clang-tidy (found by the differential corpus): clangd
+// starts a diagnostic where the first of its ranges that holds its
+// location starts, clang-tidy at the location. placeSimplifyBoolean finds
+// the location again where it can; a file with another goes cold.
 var clangdPlacesOtherwise = map[string]bool{
 	"readability-simplify-boolean-expr": true,
 }
@@ -603,9 +570,13 @@ var synthFixRe = regexp.MustCompile(`^(change '.*' to '.*'|insert '.*'|remove '.
 // message whose first letter's case is unknown, a missing header) returns
 // an error wrapping errRouteCold. compileErrors are clang's errors, as the
 // cold path records them.
-func clangdAlerts(ws *workspace, pub *lspPublication, doc string) (alerts []runner.Alert, compileErrors []string, err error) {
-	route := func(format string, args ...any) ([]runner.Alert, []string, error) {
-		return nil, nil, fmt.Errorf("%w: "+format, append([]any{errRouteCold}, args...)...)
+//
+// missing says why some fixes may be missing ("" when none are): a
+// warning of a check whose fix may edit a header too, which clangd drops
+// whole (crossFileChecks). Its alerts are otherwise clang-tidy's.
+func clangdAlerts(ws *workspace, pub *lspPublication, doc string) (alerts []runner.Alert, compileErrors []string, missing string, err error) {
+	route := func(format string, args ...any) ([]runner.Alert, []string, string, error) {
+		return nil, nil, "", fmt.Errorf("%w: "+format, append([]any{errRouteCold}, args...)...)
 	}
 	userPath := func(uri string) string {
 		p := uriPath(uri)
@@ -659,24 +630,37 @@ func clangdAlerts(ws *workspace, pub *lspPublication, doc string) (alerts []runn
 		if err := jsonUnmarshalString(d.Code, &check); err != nil || check == "" {
 			return route("a clang-tidy diagnostic without its check: %s", d.Message)
 		}
-		if name := macroAt(ws, d.Range.Start); name != "" {
-			// clang-tidy adds an "expanded from macro" note; clangd not.
-			return route("a warning at the macro %s", name)
+		if movedFromHeader(d, doc) {
+			// A warning in a header, which clang-tidy does not show.
+			continue
 		}
-		if clangdPlacesOtherwise[check] {
-			return route("clangd places %s's warnings otherwise", check)
+		if name := macroAt(ws, d.Range.Start); name != "" && !noMacroNotes[check] {
+			// clang-tidy adds "expanded from macro" notes to a warning
+			// inside a macro's expansion; clangd not (see macros.go).
+			off := ws.index().Offset(d.Range.Start.Line+1, d.Range.Start.Character+1, runner.ColumnBytes)
+			if !pub.macrosKnown || inMacro(pub.macros, off) {
+				return route("a warning at the macro %s", name)
+			}
 		}
 		msg, ok := clangTidyMessage(d.Message)
+		if !ok && hasCapitalStart(check, msg) {
+			ok = true
+		}
 		if !ok {
 			return route("the first letter of %q", d.Message)
 		}
 		line, col := d.Range.Start.Line+1, d.Range.Start.Character+1
+		if clangdPlacesOtherwise[check] {
+			if line, col, ok = placeSimplifyBoolean(ws, msg, d.Range); !ok {
+				return route("clangd places %s's warning %q otherwise (%v)", check, msg, d.Range)
+			}
+		}
 		var fix *runner.Fix
 		switch len(d.CodeActions) {
 		case 0:
-			if crossFileChecks[check] && includesUserFile(ws) {
+			if missing == "" && crossFileChecks[check] && includesUserFile(ws) {
 				// Its fix may edit a header too, which clangd drops.
-				return route("a %s whose fix may edit a header", check)
+				missing = fmt.Sprintf("a %s whose fix may edit a header", check)
 			}
 		case 1:
 			ca := d.CodeActions[0]
@@ -715,8 +699,11 @@ func clangdAlerts(ws *workspace, pub *lspPublication, doc string) (alerts []runn
 			if !ok {
 				return route("the first letter of the note %q", r.Message)
 			}
-			a.Related = append(a.Related, runner.Related{File: userPath(r.Location.URI),
-				Line: r.Location.Range.Start.Line + 1, Column: r.Location.Range.Start.Character + 1, Message: note})
+			nl, nc := r.Location.Range.Start.Line+1, r.Location.Range.Start.Character+1
+			if endOfTokenNotes[note] && uriPath(r.Location.URI) == doc {
+				nl, nc = afterPreviousToken(ws, nl, nc)
+			}
+			a.Related = append(a.Related, runner.Related{File: userPath(r.Location.URI), Line: nl, Column: nc, Message: note})
 		}
 		if fix != nil {
 			a.Fixes = append(a.Fixes, *fix)
@@ -735,7 +722,7 @@ func clangdAlerts(ws *workspace, pub *lspPublication, doc string) (alerts []runn
 			f[0].Edits = formatBraces(ws.text, f[0].Edits)
 		}
 	}
-	return alerts, compileErrors, nil
+	return alerts, compileErrors, missing, nil
 }
 
 // compatibleFixes reports, for each diagnostic's fix (nil for none),
@@ -848,6 +835,24 @@ func clangTidyMessage(msg string) (string, bool) {
 	return string(unicode.ToLower(r)) + msg[size:], true
 }
 
+// capitalStarts are the starts of checks' messages that clang-tidy writes
+// with a capital, so that clangd's capital changes nothing.
+var capitalStarts = map[string][]string{
+	"modernize-avoid-c-style-cast": {"C-style casts are discouraged; "},
+	"google-readability-casting":   {"C-style casts are discouraged; "},
+}
+
+// hasCapitalStart reports whether msg, a warning of check, starts as
+// clang-tidy writes it with a capital.
+func hasCapitalStart(check, msg string) bool {
+	for _, p := range capitalStarts[check] {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func jsonUnmarshalString(raw []byte, s *string) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
@@ -924,12 +929,17 @@ func (l *Linter) lintClangd(ctx context.Context, ws *workspace, overlay map[stri
 		l.log.Debug("clangd failed; clang-tidy runs cold", "file", ws.file, "err", err)
 		return nil, nil, false
 	}
-	alerts, compileErrors, err := clangdAlerts(ws, pub, doc)
+	alerts, compileErrors, missing, err := clangdAlerts(ws, pub, doc)
+	if err == nil && missing != "" && runner.EarlyFrom(ctx) == nil {
+		// Only the cold clang-tidy gives those fixes; an editor that
+		// takes an early result gets clangd's alerts first (Lint).
+		err = fmt.Errorf("%w: %s", errRouteCold, missing)
+	}
 	if err != nil {
 		l.warm.wentCold(ws.file)
 		l.log.Debug("clang-tidy runs cold", "file", ws.file, "reason", err)
 		return nil, nil, false
 	}
-	l.log.Debug("clangd", "file", ws.file, "alerts", len(alerts), "compile_errors", len(compileErrors))
-	return &tidyResult{alerts: alerts, compileErrors: compileErrors}, nil, true
+	l.log.Debug("clangd", "file", ws.file, "alerts", len(alerts), "compile_errors", len(compileErrors), "fixes_missing", missing)
+	return &tidyResult{alerts: alerts, compileErrors: compileErrors, fixesMissing: missing != ""}, nil, true
 }

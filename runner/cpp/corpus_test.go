@@ -24,6 +24,17 @@ var corpusBlocks = []string{
 	"#include <cstdio>\n",
 	"#include <vector>\n#define LIMIT 10\n#include <string>\n",
 	"",
+	// Conditionals in the preamble: none a check reads, then one for
+	// each check that reads them (use-concise and avoid-unconditional
+	// exist in clang-tidy 22 only), then a preamble that ends inside one.
+	"#include <vector>\n#if defined(FIXLOOP_A) || defined(FIXLOOP_B)\n#include <cstdio>\n#else\n#include <string>\n#endif\n",
+	"#if defined(FIXLOOP_A)\n#include <cstdio>\n#endif\n#include <string>\n",
+	"#if 1\n#include <string>\n#endif\n",
+	"#ifdef FIXLOOP_A\n#ifdef FIXLOOP_A\n#include <cstdio>\n#endif\n#endif\n#include <string>\n",
+	"#include <string>\n#ifndef FIXLOOP_NOPE\nstatic int pre = 1;\n#ifndef FIXLOOP_NOPE\nstatic int again = 2;\n#endif\n#endif\n",
+	"#include <vector>\n#if defined(_MSC_VER)\nstatic int msvc = 1;\n#else\nstatic int other = 2;\n#endif\n",
+	// Words the checks clangd does not run look for, in comments only.
+	"// move, forward and optional, in a comment\n#include <string>\n",
 }
 
 // corpusSnippets are pieces of code, each meant to draw out a check
@@ -84,6 +95,17 @@ var corpusSnippets = []string{
 	"#define ADD%[1]d(a, b) a + b\nint add%[1]d() { return ADD%[1]d(1, 2) * 3; }\n",
 	// nested braces on one line with comments
 	"int cmt%[1]d(int x) { if (x) return 1; // one\n  return 0; }\n",
+	// NULL, a macro of the system's (use-nullptr warns where it is)
+	"#include <cstddef>\nint *nul%[1]d() { return NULL; }\n",
+	// simplify-boolean-expr: a conditional return, a ternary
+	"bool pos%[1]d(int x) {\n  if (x > 0) {\n    return true;\n  }\n  return false;\n}\n",
+	"bool neg%[1]d(int x) { bool b = (x < 0) ? true : false; return b; }\n",
+	// branch-clone's notes past a brace at the end of a line
+	"int chain%[1]d(int x) {\n  int r = 0;\n  if (x == 1) {\n    r = 2;\n  }\n  else if (x == 2) {\n    r = 2;\n  }\n  return r;\n}\n",
+	// a cast in the call an object-like macro names, a warning in a
+	// macro's expansion
+	"#include <cstdio>\n#define PRINTF%[1]d printf\nvoid out%[1]d(double d) { PRINTF%[1]d(\"%%d\", (int)d); }\n",
+	"#include <cstdio>\n#define SCAN%[1]d sscanf\nint in%[1]d(const char *s) { int v = 0; if (SCAN%[1]d(s, \"%%d\", &v) == 1) { return v; } return 0; }\n",
 }
 
 // corpusHeaders are headers next to a file, and what the file then adds
@@ -92,6 +114,9 @@ var corpusHeaders = []struct{ header, source string }{
 	{"#pragma once\n#include <string>\nstd::size_t hlen(std::string s);\n", "#include \"util.h\"\nstd::size_t hlen(std::string s) { return s.size(); }\n"},
 	{"#ifndef UTIL_H\n#define UTIL_H\nint hval(int x);\n#endif\n", "#include \"util.h\"\nint hval(int x) { if (x) return 1; return 0; }\n"},
 	{"#pragma once\n#define HMOVE(x) std::move(x)\n", "#include <utility>\n#include <string>\n#include \"util.h\"\nstd::string hm(std::string s) { std::string t = HMOVE(s); return s + t; }\n"},
+	// a warning in the header (other parameter names), whose note is in
+	// the file
+	{"#pragma once\nint hdiff(int first);\n", "#include \"util.h\"\nint hdiff(int second) { return second; }\n"},
 }
 
 // generateCorpus returns n C++ files made from the blocks, snippets and
@@ -140,6 +165,9 @@ func generateCorpus(n int) []corpusFile {
 		if i%13 == 6 {
 			f.name = fmt.Sprintf("f%03d.h", i)
 			text = "#pragma once\n" + text
+		}
+		if i%17 == 8 {
+			text = strings.ReplaceAll(text, "\n", "\r\n") // Windows line ends
 		}
 		f.text = text
 		out = append(out, f)

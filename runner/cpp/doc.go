@@ -25,17 +25,23 @@
 // off). Its diagnostics are mapped to clang-tidy's alerts: its capital and
 // " (fix available)" undone, the braces check placed where its fix
 // inserts, its fix-its merged as clang's diagnostic renderer merges them
-// and overlapping fixes dropped as clang-tidy drops them. What it cannot
-// give the same goes to the cold clang-tidy, per file: a missing header,
-// a check clangd does not run that may fire (bugprone-use-after-move on a
-// file that mentions move, modernize-macro-to-enum on one with a #define,
-// the static analyzer), directives in the preamble other than #include,
-// #pragma once and an include guard, a duplicate include, a check clangd
-// places otherwise (readability-simplify-boolean-expr), a warning on a
-// line that uses a macro (clang-tidy's "expanded from macro" notes), a fix from a note, a fix clangd drops because it
-// edits a header, a first letter whose case is not known, a .clang-tidy
-// with keys beyond the checks and their options. Compile errors stay
-// g++'s: it runs as before, with -include of a precompiled header of the
+// and overlapping fixes dropped as clang-tidy drops them, a warning it
+// moved from a header dropped, readability-simplify-boolean-expr and
+// bugprone-branch-clone's end notes placed again (placement.go). What it
+// cannot give the same goes to the cold clang-tidy, per file: a missing
+// header, a check clangd does not run that may fire (bugprone-use-after-move
+// on a file whose code names move, modernize-macro-to-enum on one with a
+// #define of a literal, the static analyzer), a directive in the preamble
+// that an enabled check reads (preamble.go: #define, #pragma, conditionals
+// the preprocessor checks warn about), a duplicate include, a warning
+// inside a macro's expansion (clang-tidy's "expanded from macro" notes;
+// clangd's semantic tokens say where macros are, macros.go), a fix from a
+// note, a first letter whose case is not known, a .clang-tidy with keys
+// beyond the checks and their options. A fix clangd drops because it also
+// edits a header leaves its alerts right but the result incomplete: with
+// runner.WithEarly (the editor) they are the early result and the cold
+// clang-tidy gives the whole; otherwise the file goes cold. Compile errors
+// stay g++'s: it runs as before, with -include of a precompiled header of the
 // file's leading block of system #includes (the same block, flags and
 // g++, its headers checked unchanged) once one is built, in the
 // background, after the first check that meets the block. A file whose

@@ -247,9 +247,18 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		gxx        []runner.Alert
 		tidy       *tidyResult
 		gErr, tErr error
+		gxxDone    = make(chan struct{})
 	)
+	withDBNote := func(alerts []runner.Alert) []runner.Alert {
+		if dbErr == nil {
+			return alerts
+		}
+		return append([]runner.Alert{tool.Note(file, fmt.Errorf(
+			"%w; %s was checked with the default flags %s", dbErr, filepath.Base(file), strings.Join(DefaultFlags, " ")))}, alerts...)
+	}
 	// Each tool takes its slot of the process pool before its time starts.
 	wg.Go(func() {
+		defer close(gxxDone)
 		ctx, release, err := proc.Hold(ctx)
 		if err != nil {
 			gErr = err
@@ -263,8 +272,25 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	wg.Go(func() {
 		if l.warm != nil {
 			var ok bool
-			if tidy, tErr, ok = l.lintClangd(ctx, ws, overlay); ok {
+			tidy, tErr, ok = l.lintClangd(ctx, ws, overlay)
+			if ok && (tErr != nil || !tidy.fixesMissing) {
 				return
+			}
+			if ok {
+				// clangd's alerts are final, some of their fixes are
+				// missing: they are the early result, with g++'s, and the
+				// cold clang-tidy gives the whole.
+				early := tidy
+				tidy = nil
+				select {
+				case <-gxxDone:
+					if ctx.Err() == nil {
+						runner.EarlyFrom(ctx)(&runner.LintResult{Unit: res.Unit, Files: res.Files,
+							Alerts: withDBNote(l.merge(ws, gxx, gErr, early, nil))})
+					}
+				case <-ctx.Done():
+					return
+				}
 			}
 		}
 		ctx, release, err := proc.Hold(ctx)
@@ -281,11 +307,7 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res.Alerts = l.merge(ws, gxx, gErr, tidy, tErr)
-	if dbErr != nil {
-		res.Alerts = append([]runner.Alert{tool.Note(file, fmt.Errorf(
-			"%w; %s was checked with the default flags %s", dbErr, filepath.Base(file), strings.Join(DefaultFlags, " ")))}, res.Alerts...)
-	}
+	res.Alerts = withDBNote(l.merge(ws, gxx, gErr, tidy, tErr))
 	l.log.Debug("cpp lint", "file", file, "alerts", len(res.Alerts))
 	return res, nil
 }

@@ -52,6 +52,11 @@ type lspPublication struct {
 	URI         string          `json:"uri"`
 	Version     *int            `json:"version"`
 	Diagnostics []lspDiagnostic `json:"diagnostics"`
+
+	// macros are where the document's macros are used, when the check
+	// asked clangd (clangdRequest.wantMacros); macrosKnown says it did.
+	macros      []macroSpan
+	macrosKnown bool
 }
 
 type lspDiagnostic struct {

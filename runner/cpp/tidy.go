@@ -43,6 +43,9 @@ type tidyResult struct {
 	// readErr is set when the output could not be read to its end (a line
 	// longer than the scanner takes).
 	readErr error
+	// fixesMissing says that clangd gave these alerts without some of
+	// their fixes: the cold clang-tidy gives the whole result.
+	fixesMissing bool
 }
 
 // tidyChecks returns the clang-tidy arguments that choose the checks of a

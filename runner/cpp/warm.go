@@ -220,6 +220,9 @@ type clangdRequest struct {
 	// accept is called with the document's path before it is sent; an
 	// error routes the check to the cold clang-tidy.
 	accept func(docPath string) error
+	// wantMacros is called with the document's diagnostics; true asks
+	// clangd where the document's macros are (lspPublication.macros).
+	wantMacros func(*lspPublication) bool
 }
 
 // warmTimeoutError is a check clangd did not finish in time: it says so
@@ -306,6 +309,10 @@ type clangdWorker struct {
 	done    chan struct{} // closed when the process has ended
 	scratch string
 	idle    *time.Timer
+
+	// macroType is the index of the semantic token type "macro"; -1
+	// when clangd has none.
+	macroType int
 
 	// peakRSS is the largest resident memory, in KiB, measured after a
 	// call.
@@ -422,6 +429,7 @@ func startClangd(ctx context.Context, log *slog.Logger, spec clangdSpec) (*clang
 			w.kill()
 			return nil, warmStartErrorf(true, "%s does not give byte columns (offsetEncoding utf-8)", spec.clangd)
 		}
+		w.macroType = semanticTokenLegend(m.Result)
 	case <-timer.C:
 		w.kill()
 		return nil, warmStartErrorf(false, "clangd did not start within %s", warmStartTimeout)
@@ -510,7 +518,16 @@ func (w *clangdWorker) check(ctx context.Context, req *clangdRequest) (*lspPubli
 	for {
 		pub, moved := w.conn.publication(path)
 		if pub != nil && pub.Version != nil && *pub.Version == doc.version {
-			return pub, path, nil
+			if req.wantMacros == nil || !req.wantMacros(pub) {
+				return pub, path, nil
+			}
+			spans, err := w.macroSpans(ctx, uri, req.text)
+			if err != nil {
+				return nil, "", err
+			}
+			withMacros := *pub
+			withMacros.macros, withMacros.macrosKnown = spans, true
+			return &withMacros, path, nil
 		}
 		select {
 		case <-moved:
