@@ -6,7 +6,12 @@
 # refactor/aggregate (BenchmarkRulesAgainstRuff). Prints both rows and the
 # difference of their Reduction@P in points (goal: within 5), and saves it
 # to bench/results/ruffrules-DATE.md.
+#
+#   bench/ruffrules.sh                      # the bundled dataset
+#   DATASET=/path/to/sample bench/ruffrules.sh  # another, in eval's layout
+#                                            # (a sample of a hidden set)
 set -euo pipefail
+export FIXLOOP_BENCH_DATASET="${DATASET:-}"
 cd "$(dirname "$0")/.."
 mkdir -p bench/results
 out="bench/results/ruffrules-$(date -u +%F).md"
@@ -16,7 +21,7 @@ go test -run '^$' -count=1 -timeout 30m -benchtime 1x -bench '^BenchmarkRulesAga
 {
   echo "# The rules provider against \`ruff check --fix\` run directly (Python)"
   echo
-  echo "\`bench/ruffrules.sh\`, $(date -u '+%F %H:%M UTC'), commit $(git rev-parse --short HEAD), Ruff (WebAssembly) $(sed -n 's/^const RuffWasmVersion = "\(.*\)"/\1/p' refactor/model/rules/ruff.go)."
+  echo "\`bench/ruffrules.sh\`${DATASET:+ on $DATASET}, $(date -u '+%F %H:%M UTC'), commit $(git rev-parse --short HEAD), Ruff (WebAssembly) $(sed -n 's/^const RuffWasmVersion = "\(.*\)"/\1/p' refactor/model/rules/ruff.go)."
   echo
   sed -n '/^| [0-9]* Python problems/,/^Reduction@P/p' "$log"
 } >"$out"

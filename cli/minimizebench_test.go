@@ -140,7 +140,11 @@ func benchProblems(b *testing.B) []eval.Problem {
 	b.Helper()
 	b.Setenv("FIXLOOP_MODEL", "")
 	b.Setenv("XDG_STATE_HOME", b.TempDir())
-	problems, err := eval.Load(bundledDataset)
+	dataset := bundledDataset
+	if d := os.Getenv("FIXLOOP_BENCH_DATASET"); d != "" {
+		dataset = d // another dataset in eval's layout, such as a sample of a hidden one
+	}
+	problems, err := eval.Load(dataset)
 	if err != nil {
 		b.Fatal(err)
 	}
