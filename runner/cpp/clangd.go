@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -503,7 +504,7 @@ func macroAt(ws *workspace, pos lspPosition) string {
 		if len(name) > 1 && macroNameRe.MatchString(name) {
 			return name
 		}
-		if regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+` + regexp.QuoteMeta(name) + `\b`).Match(ws.text) {
+		if ws.definedNames()[name] {
 			return name
 		}
 	}
@@ -915,7 +916,12 @@ func (l *Linter) lintClangd(ctx context.Context, ws *workspace, overlay map[stri
 	if timeout <= 0 {
 		timeout = tool.DefaultTimeout
 	}
+	start := time.Now()
 	pub, doc, err := l.warm.call(ctx, l.log, spec, req, timeout)
+	took := time.Since(start)
+	if req.opened {
+		took = 0 // a preamble built: not a measure of clangd's checks
+	}
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -941,5 +947,5 @@ func (l *Linter) lintClangd(ctx context.Context, ws *workspace, overlay map[stri
 		return nil, nil, false
 	}
 	l.log.Debug("clangd", "file", ws.file, "alerts", len(alerts), "compile_errors", len(compileErrors), "fixes_missing", missing)
-	return &tidyResult{alerts: alerts, compileErrors: compileErrors, fixesMissing: missing != ""}, nil, true
+	return &tidyResult{alerts: alerts, compileErrors: compileErrors, fixesMissing: missing != "", took: took}, nil, true
 }

@@ -270,27 +270,34 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 		})
 	})
 	wg.Go(func() {
+		var clangdTook time.Duration // clangd's, when its alerts were the early result
 		if l.warm != nil {
 			var ok bool
 			tidy, tErr, ok = l.lintClangd(ctx, ws, overlay)
 			if ok && (tErr != nil || !tidy.fixesMissing) {
+				if tErr == nil {
+					l.warm.tookClangd(ws.file, tidy.took)
+				}
 				return
 			}
 			if ok {
 				// clangd's alerts are final, some of their fixes are
 				// missing: they are the early result, with g++'s, and the
 				// cold clang-tidy gives the whole.
+				// It is published once g++ is done, while the cold
+				// clang-tidy runs.
 				early := tidy
-				tidy = nil
-				select {
-				case <-gxxDone:
-					if ctx.Err() == nil {
-						runner.EarlyFrom(ctx)(&runner.LintResult{Unit: res.Unit, Files: res.Files,
-							Alerts: withDBNote(l.merge(ws, gxx, gErr, early, nil))})
+				tidy, clangdTook = nil, early.took
+				wg.Go(func() {
+					select {
+					case <-gxxDone:
+						if ctx.Err() == nil {
+							runner.EarlyFrom(ctx)(&runner.LintResult{Unit: res.Unit, Files: res.Files,
+								Alerts: withDBNote(l.merge(ws, gxx, gErr, early, nil))})
+						}
+					case <-ctx.Done():
 					}
-				case <-ctx.Done():
-					return
-				}
+				})
 			}
 		}
 		ctx, release, err := proc.Hold(ctx)
@@ -299,9 +306,13 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			return
 		}
 		defer release()
+		start := time.Now()
 		tidy, tErr = tool.RunBounded(ctx, "clang-tidy", l.toolTimeout, func(ctx context.Context) (*tidyResult, error) {
 			return l.runClangTidy(ctx, ws)
 		})
+		if l.warm != nil && tErr == nil {
+			l.warm.tookCold(ws.file, time.Since(start), clangdTook)
+		}
 	})
 	wg.Wait()
 	if err := ctx.Err(); err != nil {

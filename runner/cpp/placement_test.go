@@ -2,6 +2,7 @@ package cpp
 
 import (
 	"testing"
+	"time"
 
 	"github.com/fixloop/fixloop/runner"
 )
@@ -171,5 +172,40 @@ func TestSemanticTokenLegend(t *testing.T) {
 	}
 	if got := semanticTokenLegend([]byte(`{"capabilities":{}}`)); got != -1 {
 		t.Errorf("got %d, want -1", got)
+	}
+}
+
+func TestSlowClangdGoesCold(t *testing.T) {
+	const ms = time.Millisecond
+	tests := []struct {
+		name  string
+		steps func(p *WarmPool)
+		skip  bool
+	}{
+		{"no measure", func(p *WarmPool) {}, false},
+		{"clangd faster, then", func(p *WarmPool) { p.tookCold("f", 700*ms, 0); p.tookClangd("f", 300*ms) }, false},
+		{"clangd slower", func(p *WarmPool) { p.tookCold("f", 700*ms, 0); p.tookClangd("f", 900*ms) }, true},
+		{"a preamble built (unknown)", func(p *WarmPool) { p.tookCold("f", 700*ms, 0); p.tookClangd("f", 0) }, false},
+		{"early result, clangd slower", func(p *WarmPool) { p.tookCold("f", 700*ms, 800*ms) }, true},
+		{"early result, clangd faster", func(p *WarmPool) { p.tookCold("f", 700*ms, 200*ms) }, false},
+		{"another file", func(p *WarmPool) { p.tookCold("g", 700*ms, 800*ms) }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := NewWarmPool()
+			defer p.Close()
+			tt.steps(p)
+			if got := p.skipClangd("f"); got != tt.skip {
+				t.Errorf("skipClangd = %v, want %v", got, tt.skip)
+			}
+			if tt.skip {
+				for range slowStreak - 1 {
+					p.skipClangd("f")
+				}
+				if p.skipClangd("f") {
+					t.Errorf("still skipped after %d checks", slowStreak)
+				}
+			}
+		})
 	}
 }

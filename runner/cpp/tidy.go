@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -46,6 +47,9 @@ type tidyResult struct {
 	// fixesMissing says that clangd gave these alerts without some of
 	// their fixes: the cold clang-tidy gives the whole result.
 	fixesMissing bool
+	// took is how long clangd took to give these alerts (0: the cold
+	// clang-tidy gave them).
+	took time.Duration
 }
 
 // tidyChecks returns the clang-tidy arguments that choose the checks of a

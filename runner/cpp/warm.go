@@ -103,7 +103,16 @@ type WarmPool struct {
 	// after its own check.
 	coldMu   sync.Mutex
 	coldNext map[string]int
+	// coldTook is how long the last cold clang-tidy run of each file
+	// took, against which clangd's time is held (tookClangd).
+	coldTook map[string]time.Duration
 }
+
+// slowStreak is how many checks of a file skip clangd after clangd took
+// at least as long as the cold clang-tidy on it: a large file whose
+// checks, not its headers, cost the time (clangd gains nothing by its
+// preamble there). Then clangd is tried again.
+const slowStreak = 8
 
 // coldStreak is how many checks of a file skip clangd after its answer
 // went cold.
@@ -131,11 +140,46 @@ func (p *WarmPool) wentCold(file string) {
 	p.coldNext[file] = coldStreak
 }
 
+// tookCold records how long the cold clang-tidy took on file; when clangd
+// had checked the same text first (its alerts were the early result), a
+// clangd that took at least as long sends the file's next checks cold.
+func (p *WarmPool) tookCold(file string, cold, clangd time.Duration) {
+	p.coldMu.Lock()
+	defer p.coldMu.Unlock()
+	if p.coldTook == nil || len(p.coldTook) > 4096 {
+		p.coldTook = map[string]time.Duration{}
+	}
+	p.coldTook[file] = cold
+	if clangd > 0 && clangd >= cold {
+		p.slowLocked(file)
+	}
+}
+
+// tookClangd records how long clangd took on file (0: not known, as when
+// the check built the document's preamble): at least as long as the cold
+// clang-tidy's last run on it sends its next checks cold.
+func (p *WarmPool) tookClangd(file string, clangd time.Duration) {
+	p.coldMu.Lock()
+	defer p.coldMu.Unlock()
+	if cold, ok := p.coldTook[file]; ok && clangd > 0 && clangd >= cold {
+		p.slowLocked(file)
+	}
+}
+
+func (p *WarmPool) slowLocked(file string) {
+	if p.coldNext == nil || len(p.coldNext) > 4096 {
+		p.coldNext = map[string]int{}
+	}
+	p.coldNext[file] = slowStreak
+	p.stats.slow.Add(1)
+}
+
 // warmStats count what the pool's checks ran.
 type warmStats struct {
 	clangd  atomic.Int64 // clang-tidy's checks given by clangd
 	cold    atomic.Int64 // routed to the cold clang-tidy
 	pchUsed atomic.Int64 // g++ runs with a precompiled header
+	slow    atomic.Int64 // times clangd was found slower than clang-tidy on a file
 }
 
 // NewWarmPool returns an empty pool.
@@ -223,6 +267,9 @@ type clangdRequest struct {
 	// wantMacros is called with the document's diagnostics; true asks
 	// clangd where the document's macros are (lspPublication.macros).
 	wantMacros func(*lspPublication) bool
+	// opened is set by the check that opened the document in clangd
+	// (built its preamble): its time says nothing of the next checks'.
+	opened bool
 }
 
 // warmTimeoutError is a check clangd did not finish in time: it says so
@@ -491,6 +538,7 @@ func (w *clangdWorker) check(ctx context.Context, req *clangdRequest) (*lspPubli
 		w.closeOldest()
 		doc = &clangdDoc{version: 1, command: joined}
 		w.docs[path] = doc
+		req.opened = true
 		err = w.conn.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 			"uri": uri, "languageId": "cpp", "version": doc.version, "text": string(req.text)}})
 	} else {
@@ -521,10 +569,12 @@ func (w *clangdWorker) check(ctx context.Context, req *clangdRequest) (*lspPubli
 			if req.wantMacros == nil || !req.wantMacros(pub) {
 				return pub, path, nil
 			}
+			tokStart := time.Now()
 			spans, err := w.macroSpans(ctx, uri, req.text)
 			if err != nil {
 				return nil, "", err
 			}
+			w.log.Debug("clangd: where the macros are", "file", req.key, "spans", len(spans), "took", time.Since(tokStart))
 			withMacros := *pub
 			withMacros.macros, withMacros.macrosKnown = spans, true
 			return &withMacros, path, nil

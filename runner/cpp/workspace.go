@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -33,6 +34,9 @@ type workspace struct {
 	// and clang-tidy results are converted concurrently).
 	linesOnce sync.Once
 	lines     *runner.Lines
+	// definedOnce makes defined, the names text #defines, on first use.
+	definedOnce sync.Once
+	defined     map[string]bool
 	// flags are the compile flags with include directories made absolute
 	// and the original directory added.
 	flags []string
@@ -223,3 +227,17 @@ func (ws *workspace) index() *runner.Lines {
 	ws.linesOnce.Do(func() { ws.lines = runner.NewLines(ws.text) })
 	return ws.lines
 }
+
+// definedNames returns the names the linted text #defines.
+func (ws *workspace) definedNames() map[string]bool {
+	ws.definedOnce.Do(func() {
+		ws.defined = map[string]bool{}
+		for _, m := range defineRe.FindAllSubmatch(ws.text, -1) {
+			ws.defined[string(m[1])] = true
+		}
+	})
+	return ws.defined
+}
+
+// defineRe matches a #define and the name it defines.
+var defineRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
