@@ -16,6 +16,7 @@
 #   bench/langedit.sh          # N=11
 #   N=21 bench/langedit.sh
 #   ONLY=examples bench/langedit.sh
+#   LANG_ONLY=cpp bench/langedit.sh   # one language's files
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -71,6 +72,11 @@ EOF
   files+=",requests=python:$work/real/pyreq/usr/lib/python3/dist-packages:requests/sessions.py"
   files+=",tinyxml2=cpp:$txml:tinyxml2.cpp"
   files+=",commons-lang3=java:$lang3:src/main/java/org/apache/commons/lang3/BooleanUtils.java"
+fi
+
+# LANG_ONLY=cpp (or python, java) keeps that language's files only.
+if [ -n "${LANG_ONLY:-}" ]; then
+  files=$(tr ',' '\n' <<<"$files" | grep "=$LANG_ONLY:" | paste -sd, -)
 fi
 
 # pyright and PMD too: every tool that has a warm design.
