@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/fixloop/fixloop/runner"
 )
@@ -189,11 +188,7 @@ func objectLikeMacros(text []byte) map[string]bool {
 		if d.name != "define" {
 			continue
 		}
-		name := d.arg
-		if i := strings.IndexFunc(d.arg, func(r rune) bool { return !isIdentRune(r) }); i >= 0 {
-			name = d.arg[:i]
-		}
-		if strings.HasPrefix(d.arg[len(name):], "(") {
+		if name, _, params := d.macro(); params {
 			withParams[name] = true
 		} else {
 			out[name] = true

@@ -375,17 +375,24 @@ func enumCandidate(text []byte) bool {
 		if d.name != "define" {
 			continue
 		}
-		name := d.arg
-		if i := strings.IndexFunc(d.arg, func(r rune) bool { return !isIdentRune(r) }); i >= 0 {
-			name = d.arg[:i]
-		}
-		body := d.arg[len(name):]
-		if strings.HasPrefix(body, "(") {
-			continue // a macro with parameters
+		_, body, params := d.macro()
+		if params {
+			continue
 		}
 		if body = strings.TrimSpace(body); body != "" && constantCondition(body) {
 			return true
 		}
 	}
 	return false
+}
+
+// macro splits a #define's argument into the macro's name and the rest;
+// params says that the rest starts with its parameters.
+func (d ppDirective) macro() (name, rest string, params bool) {
+	name = d.arg
+	if i := strings.IndexFunc(d.arg, func(r rune) bool { return !isIdentRune(r) }); i >= 0 {
+		name = d.arg[:i]
+	}
+	rest = d.arg[len(name):]
+	return name, rest, strings.HasPrefix(rest, "(")
 }
