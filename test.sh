@@ -31,7 +31,7 @@ suite() {
   fi
 }
 
-suite "go test -race ./..." go test -race -count=1 -timeout 30m ./...
+suite "go test -race ./..." go test -race -count=1 -timeout 45m ./...
 
 # The fuzz targets, for a bounded time each: the frame reader and
 # dispatcher (random bytes between valid frames), and incremental edits

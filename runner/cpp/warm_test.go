@@ -169,9 +169,17 @@ func TestWarmMatchesColdCorpus(t *testing.T) {
 	if testing.Short() {
 		n = 40
 	}
-	corpus := generateCorpus(n)
+	all := generateCorpus(n)
 	for _, tidy := range tidyVersions(t) {
 		t.Run(tidy, func(t *testing.T) {
+			// The default clang-tidy checks all 200 files; the pinned
+			// clang-tidy-22, which shares the mapping code, the first 60
+			// (a check costs both a clangd and a cold run, and CI's
+			// -race run of the package must stay within its timeout).
+			corpus := all
+			if tidy != "clang-tidy" {
+				corpus = all[:min(len(all), 60)]
+			}
 			start := time.Now()
 			pool := NewWarmPool()
 			t.Cleanup(pool.Close)
