@@ -282,10 +282,9 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			}
 			if ok {
 				// clangd's alerts are final, some of their fixes are
-				// missing: they are the early result, with g++'s, and the
-				// cold clang-tidy gives the whole.
-				// It is published once g++ is done, while the cold
-				// clang-tidy runs.
+				// missing: they are the early result, with g++'s,
+				// published once g++ is done while the cold clang-tidy
+				// runs and gives the whole.
 				early := tidy
 				tidy, clangdTook = nil, early.took
 				wg.Go(func() {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -232,12 +231,12 @@ func (ws *workspace) index() *runner.Lines {
 func (ws *workspace) definedNames() map[string]bool {
 	ws.definedOnce.Do(func() {
 		ws.defined = map[string]bool{}
-		for _, m := range defineRe.FindAllSubmatch(ws.text, -1) {
-			ws.defined[string(m[1])] = true
+		for _, d := range scanDirectives(ws.text) {
+			if d.name == "define" {
+				name, _, _ := d.macro()
+				ws.defined[name] = true
+			}
 		}
 	})
 	return ws.defined
 }
-
-// defineRe matches a #define and the name it defines.
-var defineRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
