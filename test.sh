@@ -25,10 +25,12 @@ fi
 suite() {
   local name="$1"
   shift
+  local start=$SECONDS
   echo "== $name"
   if ! "$@"; then
     failed+=("$name")
   fi
+  echo "-- $name: $((SECONDS - start))s"
 }
 
 suite "go test -race ./..." go test -race -count=1 -timeout 45m ./...
