@@ -117,10 +117,6 @@ func digitSeparator(line string, i int) bool {
 	return j < i && line[j] >= '0' && line[j] <= '9'
 }
 
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
 // indentation is the leading blanks of the line of src holding offset.
 func indentation(src string, offset int) string {
 	start := strings.LastIndexByte(src[:offset], '\n') + 1

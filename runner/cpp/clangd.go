@@ -393,17 +393,6 @@ type includeName struct {
 	quoted bool
 }
 
-var includeNameRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]*)[>"]`)
-
-// includeNames lists the #include lines of text.
-func includeNames(text []byte) []includeName {
-	var out []includeName
-	for _, m := range includeNameRe.FindAllSubmatch(text, -1) {
-		out = append(out, includeName{name: string(m[2]), quoted: string(m[1]) == `"`})
-	}
-	return out
-}
-
 // mentions reports whether the file, or a file of the user's it includes
 // (found next to the including file or in the user's include directories,
 // or forced by -include), holds one of words (any case) or a token paste
@@ -439,7 +428,7 @@ func (l *Linter) mentions(ws *workspace, words []string) (string, bool) {
 		if bytes.Contains(code, []byte("##")) {
 			return "##", true
 		}
-		for _, id := range identRe.FindAll(code, -1) {
+		for id := range identifiers(code) {
 			for _, w := range words {
 				if bytes.EqualFold(id, []byte(w)) {
 					return w, true
@@ -500,7 +489,8 @@ var clangdPlacesOtherwise = map[string]bool{
 // macros), or one the file defines. "" when there is none.
 func macroAt(ws *workspace, pos lspPosition) string {
 	start, end := ws.index().Span(pos.Line+1, 0, 0, 0, runner.ColumnBytes)
-	for _, name := range identRe.FindAllString(string(ws.text[start:end]), -1) {
+	for id := range identifiers(ws.text[start:end]) {
+		name := string(id)
 		if len(name) > 1 && macroNameRe.MatchString(name) {
 			return name
 		}
@@ -510,8 +500,6 @@ func macroAt(ws *workspace, pos lspPosition) string {
 	}
 	return ""
 }
-
-var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 var macroNameRe = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 

@@ -166,7 +166,7 @@ func preambleReason(text []byte, enabled map[string]bool) string {
 			break
 		}
 		switch {
-		case d.name == "include" && includeNameRe.MatchString("#include "+d.arg):
+		case d.name == "include" && len(includeNames([]byte("#include "+d.arg))) > 0:
 		case d.name == "pragma" && d.arg == "once":
 			if enabled["portability-avoid-pragma-once"] {
 				return "#pragma once, which portability-avoid-pragma-once reads, is at its top"
@@ -281,8 +281,8 @@ var literalRe = regexp.MustCompile(`(u8|u|U|L)?('(\\.|[^'\\])*'|"(\\.|[^"\\])*")
 func constantCondition(cond string) bool {
 	rest := literalRe.ReplaceAllString(cond, " ")
 	rest = numberRe.ReplaceAllString(rest, "$1")
-	for _, id := range identRe.FindAllString(rest, -1) {
-		if id != "true" && id != "false" {
+	for id := range identifiers([]byte(rest)) {
+		if s := string(id); s != "true" && s != "false" {
 			return false
 		}
 	}
@@ -357,13 +357,6 @@ func codeOnly(text []byte) []byte {
 	}
 	return b.Bytes()
 }
-
-// rawStringRe matches the start of a raw string literal: R"delimiter(,
-// with an encoding prefix or none.
-var rawStringRe = regexp.MustCompile(`(^|[^A-Za-z0-9_])(u8|u|U|L)?R"[^()\\ \t\n"]{0,16}\(`)
-
-// hasRawString reports whether text may hold a raw string literal.
-func hasRawString(text []byte) bool { return rawStringRe.Match(text) }
 
 // enumCandidate reports whether text defines a macro that
 // modernize-macro-to-enum may turn into an enum: one without parameters
