@@ -243,7 +243,7 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 	for _, c := range checks {
 		enabled[c] = true
 	}
-	if reason := preambleReason(ws.text, enabled); reason != "" {
+	if reason := preambleReason(ws.text, ws.directives(), enabled); reason != "" {
 		return route("%s", reason)
 	}
 	var run, words, mainWords []string
@@ -263,7 +263,7 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 			run = append(run, c)
 		}
 	}
-	if len(mainWords) > 0 && (enumCandidate(ws.text) || bytes.Contains(ws.text, []byte("##"))) {
+	if len(mainWords) > 0 && (enumCandidate(ws.directives()) || bytes.Contains(ws.text, []byte("##"))) {
 		return route("it defines a macro with a literal value, which a clang-tidy check clangd does not run looks for")
 	}
 	if len(words) > 0 {
@@ -278,10 +278,11 @@ func (l *Linter) clangdPlan(ctx context.Context, ws *workspace, overlay map[stri
 	}
 	args = append(args, ws.flags...)
 	req := &clangdRequest{
-		key:  ws.file,
-		base: filepath.Base(ws.file),
-		text: ws.text,
-		args: args,
+		key:        ws.file,
+		base:       filepath.Base(ws.file),
+		text:       ws.text,
+		args:       args,
+		objectLike: objectLikeMacros(ws.directives()),
 		wantMacros: func(pub *lspPublication) bool {
 			for _, d := range pub.Diagnostics {
 				if d.Source == "clang-tidy" && macroAt(ws, d.Range.Start) != "" {

@@ -43,7 +43,7 @@ func semanticTokenLegend(result json.RawMessage) int {
 // macroSpans asks clangd for the document's semantic tokens and returns
 // where its macros are used. text is the document's text, in the version
 // clangd last built.
-func (w *clangdWorker) macroSpans(ctx context.Context, uri string, text []byte) ([]macroSpan, error) {
+func (w *clangdWorker) macroSpans(ctx context.Context, uri string, text []byte, objectLike map[string]bool) ([]macroSpan, error) {
 	if w.macroType < 0 {
 		return nil, fmt.Errorf("%w: clangd does not say where macros are", errRouteCold)
 	}
@@ -70,7 +70,7 @@ func (w *clangdWorker) macroSpans(ctx context.Context, uri string, text []byte) 
 	if err := json.Unmarshal(m.Result, &res); err != nil || len(res.Data)%5 != 0 {
 		return nil, fmt.Errorf("%w: clangd's semantic tokens are not what LSP says", errRouteCold)
 	}
-	return decodeMacroSpans(text, res.Data, w.macroType), nil
+	return decodeMacroSpans(text, res.Data, w.macroType, objectLike), nil
 }
 
 // decodeMacroSpans turns LSP's relative token encoding (line delta, start
@@ -78,9 +78,11 @@ func (w *clangdWorker) macroSpans(ctx context.Context, uri string, text []byte) 
 // tokens of type macroType, each extended over the parenthesized
 // arguments that follow it unless the file defines it without parameters
 // (what follows an object-like macro is not in its expansion).
-func decodeMacroSpans(text []byte, data []int, macroType int) []macroSpan {
+//
+// objectLike are the names the file defines without parameters
+// (objectLikeMacros).
+func decodeMacroSpans(text []byte, data []int, macroType int, objectLike map[string]bool) []macroSpan {
 	lines := runner.NewLines(text)
-	objectLike := objectLikeMacros(text)
 	var out []macroSpan
 	line, col := 0, 0
 	for i := 0; i+4 < len(data); i += 5 {
@@ -179,12 +181,12 @@ func inMacro(spans []macroSpan, off int) bool {
 // it is written.
 var noMacroNotes = map[string]bool{"modernize-use-nullptr": true}
 
-// objectLikeMacros returns the names text defines as macros without
+// objectLikeMacros returns the names dirs define as macros without
 // parameters, and never with.
-func objectLikeMacros(text []byte) map[string]bool {
+func objectLikeMacros(dirs []ppDirective) map[string]bool {
 	out := map[string]bool{}
 	withParams := map[string]bool{}
-	for _, d := range scanDirectives(text) {
+	for _, d := range dirs {
 		if d.name != "define" {
 			continue
 		}

@@ -126,7 +126,7 @@ func TestMacroSpans(t *testing.T) {
 	_, c2 := pos("SQ(f")
 	_, c3 := pos("NULL")
 	data := []int{l1, c1, 4, 7, 0, 0, c2 - c1, 2, 7, 0, 0, 3, 1, 2, 0, 0, c3 - c2 - 3, 4, 7, 0}
-	spans := decodeMacroSpans([]byte(text), data, 7)
+	spans := decodeMacroSpans([]byte(text), data, 7, objectLikeMacros(scanDirectives([]byte(text))))
 	if len(spans) != 3 {
 		t.Fatalf("spans %+v, want 3", spans)
 	}

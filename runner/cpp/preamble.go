@@ -89,6 +89,12 @@ func (st *commentState) strip(line string) string {
 		st.line = strings.HasSuffix(strings.TrimRight(line, " \t\r"), `\`)
 		return ""
 	}
+	switch {
+	case st.block && !strings.Contains(line, "*/"):
+		return "" // all comment
+	case !st.block && strings.IndexAny(line, `/"'`) < 0:
+		return line // no comment, no literal
+	}
 	var b strings.Builder
 	for i := 0; i < len(line); i++ {
 		switch {
@@ -145,7 +151,9 @@ func literalEnd(line string, i int) int {
 //   - #pragma once with portability-avoid-pragma-once;
 //   - a conditional that one of conditionalChecks may warn about
 //     (conditionalReason).
-func preambleReason(text []byte, enabled map[string]bool) string {
+//
+// dirs are text's directives (scanDirectives).
+func preambleReason(text []byte, dirs []ppDirective, enabled map[string]bool) string {
 	seen := map[string]bool{}
 	for _, inc := range includeNames(text) {
 		key := fmt.Sprint(inc.quoted, inc.name)
@@ -154,7 +162,6 @@ func preambleReason(text []byte, enabled map[string]bool) string {
 		}
 		seen[key] = true
 	}
-	dirs := scanDirectives(text)
 	if hasRawString(text) && len(dirs) > 0 {
 		// Its lines may read as directives or comments that are not.
 		return "a raw string literal in a file with directives"
@@ -362,9 +369,9 @@ func codeOnly(text []byte) []byte {
 // modernize-macro-to-enum may turn into an enum: one without parameters
 // whose value has no name in it (literals and operators only; true and
 // false count as literals). A macro whose value names anything is not
-// one it takes.
-func enumCandidate(text []byte) bool {
-	for _, d := range scanDirectives(text) {
+// one it takes. dirs are the text's directives (scanDirectives).
+func enumCandidate(dirs []ppDirective) bool {
+	for _, d := range dirs {
 		if d.name != "define" {
 			continue
 		}

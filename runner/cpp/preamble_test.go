@@ -49,7 +49,7 @@ func TestPreambleReason(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := preambleReason([]byte(tt.text), tt.enabled)
+			got := preambleReason([]byte(tt.text), scanDirectives([]byte(tt.text)), tt.enabled)
 			if (got != "") != tt.cold {
 				t.Errorf("preambleReason = %q, want cold %v", got, tt.cold)
 			}
@@ -93,7 +93,7 @@ func TestEnumCandidate(t *testing.T) {
 		{"int x; // #define N 10\n", false},
 	}
 	for _, tt := range tests {
-		if got := enumCandidate([]byte(tt.text)); got != tt.want {
+		if got := enumCandidate(scanDirectives([]byte(tt.text))); got != tt.want {
 			t.Errorf("enumCandidate(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}

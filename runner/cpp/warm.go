@@ -267,6 +267,9 @@ type clangdRequest struct {
 	// wantMacros is called with the document's diagnostics; true asks
 	// clangd where the document's macros are (lspPublication.macros).
 	wantMacros func(*lspPublication) bool
+	// objectLike are the names text defines as macros without
+	// parameters (objectLikeMacros).
+	objectLike map[string]bool
 	// opened is set by the check that opened the document in clangd
 	// (built its preamble): its time says nothing of the next checks'.
 	opened bool
@@ -570,7 +573,7 @@ func (w *clangdWorker) check(ctx context.Context, req *clangdRequest) (*lspPubli
 				return pub, path, nil
 			}
 			tokStart := time.Now()
-			spans, err := w.macroSpans(ctx, uri, req.text)
+			spans, err := w.macroSpans(ctx, uri, req.text, req.objectLike)
 			if err != nil {
 				return nil, "", err
 			}

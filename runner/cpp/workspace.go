@@ -33,9 +33,11 @@ type workspace struct {
 	// and clang-tidy results are converted concurrently).
 	linesOnce sync.Once
 	lines     *runner.Lines
-	// definedOnce makes defined, the names text #defines, on first use.
-	definedOnce sync.Once
-	defined     map[string]bool
+	// dirsOnce makes dirs, text's directives (scanDirectives), and
+	// defined, the names it #defines, on first use.
+	dirsOnce sync.Once
+	dirs     []ppDirective
+	defined  map[string]bool
 	// flags are the compile flags with include directories made absolute
 	// and the original directory added.
 	flags []string
@@ -227,16 +229,24 @@ func (ws *workspace) index() *runner.Lines {
 	return ws.lines
 }
 
-// definedNames returns the names the linted text #defines.
-func (ws *workspace) definedNames() map[string]bool {
-	ws.definedOnce.Do(func() {
+// directives returns the linted text's preprocessor directives, read
+// once.
+func (ws *workspace) directives() []ppDirective {
+	ws.dirsOnce.Do(func() {
+		ws.dirs = scanDirectives(ws.text)
 		ws.defined = map[string]bool{}
-		for _, d := range scanDirectives(ws.text) {
+		for _, d := range ws.dirs {
 			if d.name == "define" {
 				name, _, _ := d.macro()
 				ws.defined[name] = true
 			}
 		}
 	})
+	return ws.dirs
+}
+
+// definedNames returns the names the linted text #defines.
+func (ws *workspace) definedNames() map[string]bool {
+	ws.directives()
 	return ws.defined
 }
