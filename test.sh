@@ -33,7 +33,19 @@ suite() {
   echo "-- $name: $((SECONDS - start))s"
 }
 
-suite "go test -race ./..." go test -race -count=1 -timeout 45m ./...
+# go test through gotestsum (a tool of go.mod: go tool gotestsum), which
+# prints what go test prints and keeps the events, to list the tests that
+# took longest: the run must stay well under an hour on two cores.
+events="$(mktemp)"
+trap 'rm -f "$events"' EXIT
+# The packages that take longest (the languages' differential tests) go
+# first, so that none of them runs alone at the end on one core.
+slow="./runner/python ./runner/cpp ./runner/java ./cli"
+pkgs="$slow $(go list ./... | grep -v -x -F -e github.com/fixloop/fixloop/runner/python -e github.com/fixloop/fixloop/runner/cpp -e github.com/fixloop/fixloop/runner/java -e github.com/fixloop/fixloop/cli)"
+# shellcheck disable=SC2086 # word splitting is wanted
+suite "go test -race ./..." go tool gotestsum --format standard-quiet --jsonfile "$events" -- -race -count=1 -timeout 45m $pkgs
+echo "-- the tests that took over a minute:"
+go tool gotestsum tool slowest --jsonfile "$events" --threshold 60s || true
 
 # The fuzz targets, for a bounded time each: the frame reader and
 # dispatcher (random bytes between valid frames), and incremental edits
