@@ -67,7 +67,7 @@
 // carry over. What a tool prints comes back bounded as the cold run's
 // LimitedBuffer bounds it, with its exit status, and goes through the
 // same parsers, so the alerts are the cold ones (TestWarmMatchesCold: the
-// bundled examples and 210 generated files, every field of every alert).
+// bundled examples and 200 generated files, every field of every alert).
 // Requests are length-prefixed frames on the worker's stdin and stdout
 // (any bytes pass); System.out and System.err are redirected into the
 // buffers of the request whose thread prints, so nothing a tool prints

@@ -19,7 +19,7 @@ import (
 
 // javaCorpusSize is how many generated files TestWarmMatchesCold checks
 // (with -short: 24).
-var javaCorpusSize = flag.Int("java-corpus", 210, "generated Java files TestWarmMatchesCold compares warm and cold")
+var javaCorpusSize = flag.Int("java-corpus", 200, "generated Java files TestWarmMatchesCold compares warm and cold")
 
 // needWarmTools skips a test without javac and checkstyle; PMD runs when
 // it is installed (needPMD's rules in CI).
