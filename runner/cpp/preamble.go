@@ -70,10 +70,6 @@ func scanDirectives(text []byte) []ppDirective {
 	return out
 }
 
-func isIdentRune(r rune) bool {
-	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
-}
-
 // commentState is what a line-by-line reading carries from one line to
 // the next: a block comment left open, or a line comment continued by a
 // backslash.
@@ -211,9 +207,10 @@ func firstNonInclude(dirs []ppDirective) int {
 	return len(dirs)
 }
 
-var identOnlyRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-func isIdent(s string) bool { return identOnlyRe.MatchString(s) }
+// isIdent reports whether s is one name.
+func isIdent(s string) bool {
+	return s != "" && isIdentStart(s[0]) && strings.IndexFunc(s, func(r rune) bool { return !isIdentRune(r) }) < 0
+}
 
 // conditionalReason says which enabled check may warn about a conditional
 // whose #if clangd keeps in its preamble ("" for none):

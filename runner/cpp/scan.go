@@ -19,6 +19,10 @@ func isIdentStart(c byte) bool {
 // isIdentByte reports whether c may continue a name.
 func isIdentByte(c byte) bool { return isIdentStart(c) || '0' <= c && c <= '9' }
 
+// isIdentRune is isIdentByte for a rune (letters outside ASCII are not
+// name characters here).
+func isIdentRune(r rune) bool { return r < utf8.RuneSelf && isIdentByte(byte(r)) }
+
 // identifiers yields text's names: each longest run of letters, digits
 // and underscores that starts with a letter or an underscore (in
 // "1abc", "abc").

@@ -14,6 +14,7 @@ var (
 	refRawStringRe = regexp.MustCompile(`(^|[^A-Za-z0-9_])(u8|u|U|L)?R"[^()\\ \t\n"]{0,16}\(`)
 	refIdentRe     = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 	refIncludeRe   = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]*)[>"]`)
+	refIdentOnlyRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 // scanCases are texts at the scanners' edges.
@@ -21,7 +22,7 @@ var scanCases = []string{
 	"", "R\"(x)\"", "R\"delim(x)delim\"", "u8R\"(x)\"", "uR\"(", "UR\"(", "LR\"(", "xR\"(", "xu8R\"(",
 	"8R\"(", "_R\"(", "a u8R\"ab(", "R\"0123456789abcdef(", "R\"0123456789abcdefg(", "R\"a b(", "R\"a\\b(",
 	"R\"a\nb(", "R\"\"(", "R\"é(", "R\"", "R\"R\"(", "(R\"()", "1abc _x9 9 a_b", "#include <a>", "  # include \"b.h\"",
-	"#include <a\"", "#include <a\n>", "#include<a.h>x", "#includex <a>", "#import <a>", "#include <a<b>",
+	"#include <a\"", "#include <a\n>", "x", "_9", "9x", "a-b", "é", "#include<a.h>x", "#includex <a>", "#import <a>", "#include <a<b>",
 	"x\n#include \"a\"\n\t#\tinclude\t<b/c.h>\n", "#include \"a\r\"", "#include", "#include <", "# include <>",
 }
 
@@ -57,6 +58,9 @@ func TestScannersAgreeWithRegexps(t *testing.T) {
 		var want []includeName
 		for _, m := range refIncludeRe.FindAllSubmatch(b, -1) {
 			want = append(want, includeName{name: string(m[2]), quoted: string(m[1]) == `"`})
+		}
+		if got, want := isIdent(text), refIdentOnlyRe.MatchString(text); got != want {
+			t.Errorf("isIdent(%q) = %v, the regexp says %v", text, got, want)
 		}
 		if got := includeNames(b); !slices.Equal(got, want) {
 			t.Errorf("includeNames(%q) = %v, the regexp finds %v", text, got, want)
