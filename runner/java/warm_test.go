@@ -21,6 +21,10 @@ import (
 // (with -short: 24).
 var javaCorpusSize = flag.Int("java-corpus", 200, "generated Java files TestWarmMatchesCold compares warm and cold")
 
+// javaPMDEach makes TestWarmMatchesCold run Lint's cold PMD on every
+// generated file, rather than PMD once over all of them.
+var javaPMDEach = flag.Bool("java-pmd-each", false, "TestWarmMatchesCold: run cold PMD once per generated file, not once over all")
+
 // needWarmTools skips a test without javac and checkstyle; PMD runs when
 // it is installed (needPMD's rules in CI).
 func needWarmTools(t *testing.T) (pmd string) {
@@ -68,16 +72,34 @@ func TestWarmMatchesCold(t *testing.T) {
 	}
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"pom.xml": "<project><modelVersion>4.0.0</modelVersion><groupId>corp</groupId><artifactId>corp</artifactId><version>1</version></project>\n"})
-	var files []string
+	var generated []string
 	for _, f := range append(javaCorpus(n), corpusHelpers()...) {
 		writeFiles(t, project, map[string]string{f.rel: f.text})
-		files = append(files, filepath.Join(project, filepath.FromSlash(f.rel)))
+		generated = append(generated, filepath.Join(project, filepath.FromSlash(f.rel)))
 	}
-	files = append(files, bundledJavaFiles(t)...)
+	files := append(slices.Clone(generated), bundledJavaFiles(t)...)
 	pool := NewWarmPool()
 	defer pool.Close()
 	cold := newTestLinter(t, LinterOptions{Tools: ToolsCold, PMD: pmd})
 	warm := newTestLinter(t, LinterOptions{Tools: ToolsWarm, Warm: pool, PMD: pmd})
+	// The generated files' cold PMD alerts come from one PMD run over all
+	// of them (see coldPMDBatch); their javac and checkstyle alerts, and
+	// every alert of the bundled files, from Lint's cold runs.
+	// -java-pmd-each runs Lint's cold PMD on every file instead.
+	var batch map[string][]runner.Alert
+	coldOthers := cold
+	if pmd != "" && !*javaPMDEach {
+		batch = coldPMDBatch(t, generated)
+		total := 0
+		for _, alerts := range batch {
+			total += len(alerts)
+		}
+		if total < len(generated) {
+			t.Errorf("PMD once over the %d generated files: only %d alerts", len(generated), total)
+		}
+		t.Logf("PMD once over the %d generated files: %d alerts", len(generated), total)
+		coldOthers = newTestLinter(t, LinterOptions{Tools: ToolsCold})
+	}
 	ctx := context.Background()
 	var mu sync.Mutex
 	var coldTime, warmTime time.Duration
@@ -87,7 +109,15 @@ func TestWarmMatchesCold(t *testing.T) {
 		wg.Go(func() {
 			for file := range jobs {
 				t0 := time.Now()
-				c, cerr := cold.Lint(ctx, file, nil)
+				var c *runner.LintResult
+				var cerr error
+				if alerts, ok := batch[file]; ok {
+					if c, cerr = coldOthers.Lint(ctx, file, nil); cerr == nil {
+						c.Alerts = withPMD(c.Alerts, alerts)
+					}
+				} else {
+					c, cerr = cold.Lint(ctx, file, nil)
+				}
 				t1 := time.Now()
 				w, werr := warm.Lint(ctx, file, nil)
 				t2 := time.Now()
