@@ -237,10 +237,14 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 			res.Alerts[i].Message = strings.ReplaceAll(a.Message, tree.copy, file)
 		}
 	}
-	slices.SortStableFunc(res.Alerts, func(a, b runner.Alert) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
-	})
+	slices.SortStableFunc(res.Alerts, byPosition)
 	return res, nil
+}
+
+// byPosition orders alerts by their start, then their end; Lint sorts
+// with it, stably, so that alerts at one place keep their tools' order.
+func byPosition(a, b runner.Alert) int {
+	return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
 }
 
 // Invalidate forgets the cached checkstyle and PMD results of files in or under

@@ -2,7 +2,6 @@ package java
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"os"
@@ -111,8 +110,6 @@ func coldPMDBatch(t *testing.T, files []string) map[string][]runner.Alert {
 // nothing.
 func withPMD(others, pmd []runner.Alert) []runner.Alert {
 	all := slices.Concat(others, pmd)
-	slices.SortStableFunc(all, func(a, b runner.Alert) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
-	})
+	slices.SortStableFunc(all, byPosition)
 	return all
 }
