@@ -65,18 +65,25 @@ func runPyright(ctx context.Context, prog interp.Program, job *lintJob) ([]runne
 	if err != nil {
 		return nil, fmt.Errorf("running pyright (exit status %d): %w; stderr: %s", out.exitCode, err, stderrExcerpt(out.stderr))
 	}
-	real, err := filepath.EvalSymlinks(standIn)
+	return rep.alertsOn(standIn, job.file, job.lines()), nil
+}
+
+// alertsOn turns the diagnostics of rep on checked, a path pyright was
+// given (or the file it leads to), and those that name no file, into
+// alerts on file, whose text lines indexes.
+func (rep *pyrightReport) alertsOn(checked, file string, lines *runner.Lines) []runner.Alert {
+	real, err := filepath.EvalSymlinks(checked)
 	if err != nil {
-		real = standIn
+		real = checked
 	}
 	var alerts []runner.Alert
 	for _, d := range rep.GeneralDiagnostics {
-		if f := filepath.Clean(d.File); d.File != "" && f != standIn && f != real {
+		if f := filepath.Clean(d.File); d.File != "" && f != checked && f != real {
 			continue
 		}
-		alerts = append(alerts, d.alert(job.file, job.lines()))
+		alerts = append(alerts, d.alert(file, lines))
 	}
-	return alerts, nil
+	return alerts
 }
 
 // parsePyright reads the JSON report, skipping anything printed before it.
