@@ -209,8 +209,10 @@ func pyrightCorpus(t *testing.T, n int) []string {
 	for i := range n {
 		var b strings.Builder
 		fmt.Fprintf(&b, "\"\"\"Generated module %d.\"\"\"\n", i)
+		// Snippet i mod k first, so every snippet is used, then up to
+		// three more, a different mix for each file.
 		for j := range 1 + i%4 {
-			b.WriteString(pyrightCorpusSnippets[(i*7+j*3)%k])
+			b.WriteString(pyrightCorpusSnippets[(i+j*(1+i/k))%k])
 		}
 		f := filepath.Join(dir, fmt.Sprintf("gen%03d.py", i))
 		if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {
@@ -222,14 +224,12 @@ func pyrightCorpus(t *testing.T, n int) []string {
 }
 
 // TestPyrightWarmMatchesColdOnCorpus: the same on 175 generated files
-// (pyrightCorpusSnippets) and 30 modules of the standard library under
-// 30 KB, 205 files in all. On this 2-core machine, shared with other
-// jobs, it took 3 min 13 s (cold 2 min 35 s two at a time, warm 38 s;
-// 671 alerts, all identical); under a load average of 8, 220 files took
-// 6 min 18 s. With the generated files' pyright run once over all of them
-// (coldPyrightBatch) it took 49 s to 83 s (cold 34 s to 50 s, of which the
-// one run 2 to 5 s), against 2 min 37 s with -pyright-each (cold 2 min
-// 21 s), at load averages of 1 to 5.
+// (pyrightCorpusSnippets, 138 different mixes of all 28) and 30 modules of
+// the standard library under 30 KB, 205 files in all. With the generated
+// files' pyright run once over all of them (coldPyrightBatch) it took
+// 63 s on this idle 2-core machine (cold 38 s, of which the one run 3 s;
+// 647 alerts, all identical), against 3 min 10 s with -pyright-each (cold
+// 2 min 46 s; the same 647 alerts).
 func TestPyrightWarmMatchesColdOnCorpus(t *testing.T) {
 	requireTools(t, Pyright, Python3)
 	requireWarmPyright(t)
