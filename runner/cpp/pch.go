@@ -28,7 +28,8 @@ const (
 )
 
 // pchCache keeps precompiled headers of files' leading blocks of system
-// #includes, built by g++ with the file's flags, in a directory of the
+// #includes, built by g++ with the file's flags (but its own directory,
+// so that directories share them; see pchFlags), in a directory of the
 // pool's. A file whose text starts with a block that has one is compiled
 // with it (-include), which g++ reads instead of parsing the headers
 // again; the file's own #include lines that follow are then no-ops, as
@@ -37,8 +38,10 @@ const (
 // exactly the block, built with exactly the flags; a precompiled header
 // g++ finds unusable (another g++, other options) it ignores and reads
 // the header's text, the same block; and before each use the files the
-// build read are checked unchanged (size and time), and none of the
-// block's names may be in the user's include directories.
+// build read are checked unchanged (size and time), none of the block's
+// names may be in the user's include directories, and a shared one serves
+// only a file whose directory holds nothing named as the build's headers
+// or their directories (shareable).
 type pchCache struct {
 	mu       sync.Mutex
 	dir      string // made on first use
@@ -50,9 +53,13 @@ type pchCache struct {
 
 // pchEntry is one precompiled header, or a block that cannot have one.
 type pchEntry struct {
-	gch      string // "" while building or when failed
-	failed   bool
-	deps     []depStat
+	gch    string // "" while building or when failed
+	failed bool
+	deps   []depStat
+	// names are the elements of the deps' paths: a file's directory
+	// holding an entry of one of these names could change what the
+	// headers include (shareable).
+	names    map[string]bool
 	used     int
 	building bool
 }
@@ -113,7 +120,7 @@ func (c *pchCache) pchArgs(log *slog.Logger, gxx string, ws *workspace) []string
 			}
 		}
 	}
-	flags := pchFlags(ws)
+	flags := pchFlags(ws, true)
 	key := pchKey(gxx, block, flags)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -122,6 +129,13 @@ func (c *pchCache) pchArgs(log *slog.Logger, gxx string, ws *workspace) []string
 	}
 	c.clock++
 	e := c.entries[key]
+	if e != nil && e.gch != "" && !shareable(ws.origDir, e.names) {
+		// The file's directory may hold what the headers include: its
+		// own precompiled header, built with the directory's flags.
+		flags = pchFlags(ws, false)
+		key = pchKey(gxx, block, flags)
+		e = c.entries[key]
+	}
 	switch {
 	case e == nil:
 		if c.entries == nil {
@@ -167,9 +181,45 @@ func (c *pchCache) pchArgs(log *slog.Logger, gxx string, ws *workspace) []string
 }
 
 // pchFlags are the flags a precompiled header is built with: the file's,
-// with the language a header needs.
-func pchFlags(ws *workspace) []string {
-	return append([]string{"-x", "c++-header"}, ws.flags...)
+// with the language a header needs. A shared one is built without the
+// file's own directory (-iquote and -I of it, which the workspace adds),
+// so that the files of every directory with the same other flags share
+// it; a directory that may hold one of the names its headers include
+// (shareable) gets its own, built with the directory.
+func pchFlags(ws *workspace, shared bool) []string {
+	flags := []string{"-x", "c++-header"}
+	for i := 0; i < len(ws.flags); i++ {
+		f := ws.flags[i]
+		if shared && (f == "-I" || f == "-iquote") && i+1 < len(ws.flags) && ws.flags[i+1] == ws.origDir {
+			i++
+			continue
+		}
+		flags = append(flags, f)
+	}
+	return flags
+}
+
+// shareable reports whether a precompiled header built without dir can
+// serve a file of dir, searched for includes before the system's
+// directories: dir holds no entry named as an element of the paths of the
+// headers the build read (names), so no name those headers include, nor
+// a directory they search, is found in dir first. An unreadable dir is
+// not shareable. What names cannot hold is a name a header only probes
+// for (__has_include) and the system lacks: a file of that name in dir
+// would change the header's text for the cold run and not for the shared
+// build (a header built with the directory has the same blind spot for a
+// file added after its build).
+func shareable(dir string, names map[string]bool) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if names[e.Name()] {
+			return false
+		}
+	}
+	return true
 }
 
 func containsFlag(flags []string, f string) bool {
@@ -226,6 +276,14 @@ func (c *pchCache) build(log *slog.Logger, gxx, key, block string, flags, readOn
 		return
 	}
 	e.gch, e.deps = gch, deps
+	e.names = map[string]bool{}
+	for _, d := range deps {
+		for name := range strings.SplitSeq(d.path, string(filepath.Separator)) {
+			if name != "" {
+				e.names[name] = true
+			}
+		}
+	}
 	log.Debug("g++ precompiled header made", "headers", strings.Count(block, "\n")+1, "took", time.Since(start))
 }
 
