@@ -43,14 +43,8 @@ int main() {
 EOF
 done
 
-run() { # run BIN NAME: prints the wall time in seconds of one eval, a fresh store
-  local start end
-  start=${EPOCHREALTIME/./}
-  XDG_STATE_HOME="$work/state-$2" FIXLOOP_MODEL= "$1" eval --provider rules --rounds 1 --run "$2" \
-    --store "$work/$2.db" "$work/data" >/dev/null 2>"$work/$2.log" || { cat "$work/$2.log" >&2; exit 1; }
-  end=${EPOCHREALTIME/./}
-  printf '%d.%02d\n' $(( (end - start) / 1000000 )) $(( (end - start) % 1000000 / 10000 ))
-}
+. bench/evallib.sh
+run() { eval_wall "$1" "$work" "$2" "$work/data"; }
 this=() old=()
 for i in $(seq "${PAIRS:-3}"); do
   if (( i % 2 )); then
@@ -59,7 +53,6 @@ for i in $(seq "${PAIRS:-3}"); do
     old+=("$(run "$work/fixloop-base" "base-$i")"); this+=("$(run "$work/fixloop-this" "this-$i")")
   fi
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 mt=$(median "${this[@]}") mb=$(median "${old[@]}")
 mkdir -p bench/results
 out="bench/results/evalcpp-$(date -u +%F).md"

@@ -20,16 +20,8 @@ N="${N:-3}"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/fixloop" .
-export XDG_STATE_HOME="$bin/state" FIXLOOP_MODEL=
-run() { # run NAME I FLAGS...: prints the wall time in seconds
-  local name="$1" i="$2" start end
-  shift 2
-  start=${EPOCHREALTIME/./}
-  "$bin/fixloop" eval --provider rules --rounds 1 "$@" --run "$name-$i" --store "$bin/$name-$i.db" testdata/eval >/dev/null 2>"$bin/$name-$i.log" ||
-    { cat "$bin/$name-$i.log" >&2; exit 1; }
-  end=${EPOCHREALTIME/./}
-  printf '%d.%02d\n' $(( (end - start) / 1000000 )) $(( (end - start) % 1000000 / 10000 ))
-}
+. bench/evallib.sh
+run() { eval_wall "$bin/fixloop" "$bin" "$1-$2" testdata/eval "${@:3}"; }
 now=() old=() warm=()
 for i in $(seq "$N"); do
   case $(( i % 3 )) in
@@ -38,7 +30,6 @@ for i in $(seq "$N"); do
     0) warm+=("$(run warm "$i" --jobs 1 --tools warm)"); now+=("$(run now "$i")"); old+=("$(run old "$i" --jobs 1 --tools cold)") ;;
   esac
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 mn=$(median "${now[@]}") mo=$(median "${old[@]}") mw=$(median "${warm[@]}")
 jobs=$(grep -o '[0-9]* at a time' "$bin/now-1.log" | head -1)
 mkdir -p bench/results

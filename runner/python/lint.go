@@ -231,18 +231,26 @@ func (l *Linter) Lint(ctx context.Context, file string, overlay map[string][]byt
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// The compiler runs only when a linter saw a syntax error (it then
-	// places it exactly, as Python reads the file) or no linter could say:
-	// on the common, parsable file it would only compete with the linters
-	// for the CPU.
+	if res.Alerts, err = l.finish(ctx, job, results); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// finish is Lint's last step, given the linters' results (results[i+1]
+// the i-th linter's; results[0] empty): the compiler, and the results
+// merged. The compiler runs only when a linter saw a syntax error (it
+// then places it exactly, as Python reads the file) or no linter could
+// say: on the common, parsable file it would only compete with the
+// linters for the CPU. The error is ctx's.
+func (l *Linter) finish(ctx context.Context, job *lintJob, results [][]runner.Alert) ([]runner.Alert, error) {
 	if needsSyntaxCheck(results[1:]) {
 		results[0] = l.runOne(ctx, Python3, job)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
-	res.Alerts = merge(results)
-	return res, nil
+	return merge(results), nil
 }
 
 // needsSyntaxCheck reports whether the linters' results call for the

@@ -80,9 +80,9 @@ func coldPyrightBatch(t *testing.T, cold *Linter, files []string) *pyrightBatch 
 }
 
 // coldLint returns what cold.Lint gives file (on disk) when its pyright run
-// reports the batch's alerts: Lint's steps past its linters' runs, the
-// compiler where their alerts call for it (needsSyntaxCheck) and merge.
-// cold must run pyright alone, cold.
+// reports the batch's alerts: Lint's last step (Linter.finish: the
+// compiler where the alerts call for it, the merge) on them. cold must run
+// pyright alone, cold.
 func (b *pyrightBatch) coldLint(ctx context.Context, cold *Linter, file string) (*runner.LintResult, error) {
 	if cold.warm != nil || !slices.Equal(cold.linters, []string{Pyright}) {
 		return nil, errors.New("pyrightBatch.coldLint: not a cold Linter of pyright alone")
@@ -92,14 +92,11 @@ func (b *pyrightBatch) coldLint(ctx context.Context, cold *Linter, file string) 
 		return nil, err
 	}
 	job := &lintJob{file: file, dir: filepath.Dir(file), text: text, pylintArgs: cold.pylintArgs}
-	results := [][]runner.Alert{nil, b.alerts[file]}
-	if needsSyntaxCheck(results[1:]) {
-		results[0] = cold.runOne(ctx, Python3, job)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	alerts, err := cold.finish(ctx, job, [][]runner.Alert{nil, b.alerts[file]})
+	if err != nil {
+		return nil, err
 	}
-	return &runner.LintResult{Unit: file, Files: []string{file}, Alerts: merge(results)}, nil
+	return &runner.LintResult{Unit: file, Files: []string{file}, Alerts: alerts}, nil
 }
 
 // has reports whether the batch checked file.
